@@ -1,0 +1,92 @@
+"""Bit tricks on uint64 sets for numba kernels: sets of small integers (card values) held in one word.
+
+Bit ``v`` set means value ``v`` is in the set. Counting and scanning use LLVM's count-zeros intrinsics,
+so a kernel never loops over 64 bits to find the lowest or highest member.
+"""
+
+from __future__ import annotations
+
+from numba import int64, njit, types, uint64
+from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
+from numba.extending import intrinsic
+
+ONE = uint64(1)
+ZERO = uint64(0)
+
+
+@njit(cache=True, inline="always")
+def bit(v):
+    """The set {v}."""
+    return ONE << uint64(v)
+
+
+@njit(cache=True, inline="always")
+def has(mask, v):
+    """Whether v is in the set."""
+    return (mask >> uint64(v)) & ONE != ZERO
+
+
+@njit(cache=True, inline="always")
+def lowest(mask):
+    """Smallest member of a non-empty set."""
+    return int64(trailing_zeros(mask)) if mask != ZERO else -1
+
+
+@njit(cache=True, inline="always")
+def highest(mask):
+    """Largest member of a non-empty set (-1 for the empty set)."""
+    return 63 - int64(leading_zeros(mask)) if mask != ZERO else -1
+
+
+@njit(cache=True, inline="always")
+def at_least(v):
+    """The set of all values >= v (v in 0..63)."""
+    return ~((ONE << uint64(v)) - ONE)
+
+
+@njit(cache=True, inline="always")
+def below_mask(v):
+    """The set of all values < v (v in 0..63)."""
+    return (ONE << uint64(v)) - ONE
+
+
+@njit(cache=True, inline="always")
+def span(lo, hi):
+    """The set {lo, ..., hi} (1 <= lo <= hi <= 62)."""
+    return ((ONE << uint64(hi + 1)) - ONE) & ~((ONE << uint64(lo)) - ONE)
+
+
+@intrinsic
+def _popcount(typingctx, x):
+    """LLVM's ctpop on a uint64 (one instruction where the CPU has POPCNT)."""
+    if x != types.uint64:
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return types.uint64(types.uint64), codegen
+
+
+@njit(cache=True, inline="always")
+def count(mask):
+    """Number of members."""
+    return int64(_popcount(uint64(mask)))
+
+
+@njit(cache=True)
+def total(mask):
+    """Sum of the members."""
+    s = 0
+    while mask != ZERO:
+        s += int64(trailing_zeros(mask))
+        mask &= mask - ONE
+    return s
+
+
+@njit(cache=True)
+def nth(mask, k):
+    """The k-th smallest member (k from 0) of a set with more than k members."""
+    for _ in range(k):
+        mask &= mask - ONE
+    return int64(trailing_zeros(mask))

@@ -1,0 +1,32 @@
+"""The game registry: name -> Game. Game packages are imported on first use, so startup stays fast."""
+
+from __future__ import annotations
+
+import importlib
+
+from cursedsim.errors import UnknownGameError
+from cursedsim.games.base import Game, PolicySpec
+
+#: Registered games and the module that defines each one's ``GAME``.
+GAME_MODULES = {
+    "verflucht": "cursedsim.games.verflucht",
+}
+
+_loaded: dict[str, Game] = {}
+
+
+def list_games() -> list[str]:
+    """Names of all registered games."""
+    return list(GAME_MODULES)
+
+
+def get_game(name: str) -> Game:
+    """The registered game ``name``, or an UnknownGameError naming the valid games."""
+    if name not in GAME_MODULES:
+        raise UnknownGameError(f"unknown game {name!r}; valid games: {', '.join(GAME_MODULES)}")
+    if name not in _loaded:
+        _loaded[name] = importlib.import_module(GAME_MODULES[name]).GAME
+    return _loaded[name]
+
+
+__all__ = ["Game", "PolicySpec", "get_game", "list_games"]

@@ -1,0 +1,290 @@
+"""The numba engine of Verflucht!: the procedure of docs/rules/verflucht.md over flat state.
+
+One function per rule step (deal, attack check, attack resolution, Seal, voluntary banishing, last
+turns, final Seals); ``play_chunk`` plays games ``start .. start+count-1`` of a run and writes one outcome
+per game. The engine checks every policy decision and raises on an illegal one.
+
+Speed: the state of a game lives in local variables of ``play_game``: counters, bitmasks, the active
+player's hand and the random streams as state tuples. Step functions take and
+return these values, so no array crosses a call in the hot path (every array argument costs numba two
+atomic reference-count operations). Arrays live only in ``play_game``: the face-down pile,
+``int64[80]``, whose first ``n_deck`` entries are still face down, and the hands of all players
+(policies get them as a ``MAX_PLAYERS``-tuple).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import int64, njit, uint64
+from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
+from numba.cpython.unsafe.tuple import tuple_setitem
+
+from cursedsim.bits import ONE, ZERO, bit, count, has, highest, lowest, span, total
+from cursedsim.games.verflucht import policies as pol
+from cursedsim.games.verflucht.rules import (
+    DISPLAY_LIMIT, END_GROUP, END_SIXTH, END_WIN, FIRST_ITEM_CODE, LOST_SCORE, MAX_PLAYERS, N_CARDS,
+)
+from cursedsim.games.verflucht.state import OPT_DRAWER_LAST, OPT_PARTIAL, OPT_SEALS, OPT_VOLUNTARY_SEAL
+from cursedsim.rng import STREAM_DECK, STREAM_POLICY, below_t, seed_tuple, shuffle_prefix
+
+#: Voluntary banishings asked of one player in one turn, at most (a policy that never stops is a bug).
+MAX_BANISHINGS = 64
+
+OUTCOME_COLUMNS = ("win", "score", "turns", "seals_used", "end", "attacks")
+
+
+@njit(cache=True)
+def deal(deck, rng_deck):
+    """Set-up: the 80 cards face down in shuffled order. Returns the advanced deck stream."""
+    for i in range(N_CARDS):
+        deck[i] = i
+    return shuffle_prefix(rng_deck, deck, N_CARDS)
+
+
+@njit(cache=True, inline="always")
+def attackers_after_adding(display, n_display, value):
+    """Step 2: (attackers, is_group) once Creature ``value`` joined the display. The group is the run
+    of consecutive values around it (its ends found by counting the ones above and below ``value``
+    in one instruction each); without one, a sixth Creature makes the highest attack."""
+    up = trailing_zeros(~(display >> uint64(value)))          # value and the run above it
+    down = leading_zeros(~(display << uint64(63 - value)))    # value and the run below it
+    if up + down > 2:
+        return span(value - int64(down) + 1, value + int64(up) - 1), True
+    if n_display > DISPLAY_LIMIT:
+        return bit(highest(display)), False
+    return ZERO, False
+
+
+@njit(cache=True)
+def shuffle_back(deck, n_deck, rng_deck, creatures):
+    """A Seal's Creatures go back face down, ascending, each appended and swapped with a uniformly
+    random position. Returns (face-down count, deck stream)."""
+    rest = creatures
+    while rest != ZERO:
+        value = lowest(rest)
+        rest &= rest - ONE
+        deck[n_deck] = value - 1
+        j, rng_deck = below_t(rng_deck, n_deck + 1)
+        deck[n_deck], deck[j] = deck[j], deck[n_deck]
+        n_deck += 1
+    return n_deck, rng_deck
+
+
+@njit(cache=True, inline="always")
+def check_plan(hands, take, use, n_players, active, attackers, is_group, must_cover):
+    """Validate a banishing plan against the rules; returns the attackers it banishes. A plan
+    without a Seal (``must_cover``) has to banish every attacker."""
+    covered = ZERO
+    for p in range(len(take)):
+        if take[p] == ZERO:
+            if use[p] != ZERO:
+                raise ValueError("policy spends items without banishing a creature")
+            continue
+        if p >= n_players:
+            raise ValueError("policy names a player who is not in the game")
+        if not is_group and p != active:
+            raise ValueError("only the active player may answer a sixth-creature attack")
+        if take[p] & ~attackers != ZERO:
+            raise ValueError("policy banishes a creature that is not attacking")
+        if take[p] & covered != ZERO:
+            raise ValueError("each creature must be banished by a single player")
+        if use[p] & ~hands[p] != ZERO:
+            raise ValueError("policy spends items that are not in the player's hand")
+        if total(use[p]) < total(take[p]):
+            raise ValueError("items must sum to at least the creatures they banish")
+        covered |= take[p]
+    if must_cover and covered != attackers:
+        raise ValueError("the plan leaves attackers and the policy did not use a Seal")
+    return covered
+
+
+@njit(cache=True, inline="always")
+def ask_for_plan(hands, n_players, active, display, attackers, is_group, opts, seals_left, n_deck,
+                 gone_creatures, gone_items, policy_id, params, rng_pol):
+    """Step 3a: the policy's answer to an attack, checked and paid: returns (hands, attackers
+    banished by Items, Items spent, policy stream). Attackers left over must be answered by a Seal."""
+    seal_allowed = True
+    if not opts[OPT_VOLUNTARY_SEAL]:
+        found, _ = pol.assign_by_totals(hands, n_players, active, attackers, is_group)
+        seal_allowed = not found
+    wants_seal, take, use, rng_pol = pol.decide_attack(
+        policy_id, params, rng_pol, hands, n_players, active, display, attackers, is_group,
+        seal_allowed, seals_left, n_deck, gone_creatures, gone_items)
+    if wants_seal:
+        if not seal_allowed:
+            raise ValueError("a Seal is not allowed while items can banish the attackers (voluntary_seal off)")
+        if not opts[OPT_PARTIAL]:
+            for p in range(len(take)):
+                if take[p] != ZERO or use[p] != ZERO:
+                    raise ValueError("items and a Seal on one attack need partial_items_before_seal")
+    covered = check_plan(hands, take, use, n_players, active, attackers, is_group, not wants_seal)
+    if wants_seal and covered == attackers:
+        raise ValueError("a Seal on an attack whose plan already banishes every attacker")
+    spent = ZERO
+    for p in range(n_players):
+        if use[p] != ZERO:
+            hands = tuple_setitem(hands, p, hands[p] & ~use[p])
+            spent |= use[p]
+    return hands, covered, spent, rng_pol
+
+
+@njit(cache=True, inline="always")
+def voluntary_banishing(hand, n_players, player, display, seals_left, n_deck, gone_creatures,
+                        gone_items, last_turn, policy_id, params, rng_pol):
+    """Step 4 (and the last turns): ``player``, holding ``hand``, banishes display Creatures one at a
+    time, each with Items from that hand summing to at least its value, until the policy stops.
+    Returns (hand, display, gone_creatures, gone_items, policy stream)."""
+    for _ in range(MAX_BANISHINGS):
+        if display == ZERO or hand == ZERO:
+            break
+        creature, items, rng_pol = pol.decide_banish(
+            policy_id, params, rng_pol, hand, n_players, player, display, seals_left, n_deck,
+            gone_creatures, gone_items, last_turn)
+        if creature == 0:
+            break
+        if not has(display, creature):
+            raise ValueError("policy banishes a creature that is not in the display")
+        if items & ~hand != ZERO:
+            raise ValueError("policy spends items that are not in the player's hand")
+        if total(items) < creature:
+            raise ValueError("items must sum to at least the creature they banish")
+        display &= ~bit(creature)
+        gone_creatures |= bit(creature)
+        hand &= ~items
+        gone_items |= items
+    else:
+        raise ValueError("policy kept banishing past the limit of one turn")
+    return hand, display, gone_creatures, gone_items, rng_pol
+
+
+@njit(cache=True)
+def final_seals(display, seals_left):
+    """Each green Seal left discards the lowest Creature in the display."""
+    for _ in range(seals_left):
+        if display == ZERO:
+            break
+        display &= display - ONE
+    return display
+
+
+@njit(cache=True)
+def play_game(deck, hands, seed, index, n_players, opts, policy_id, params):
+    """Play game ``index`` of the run ``seed`` to its end. Returns (score, turns, seals_used, end,
+    attacks); the score is LOST_SCORE for a lost game. ``hands`` (uint64[MAX_PLAYERS]) is scratch
+    space for the hands of the players who are not active; policies get them as a tuple."""
+    rng_deck = deal(deck, seed_tuple(seed, index, STREAM_DECK))
+    rng_pol = seed_tuple(seed, index, STREAM_POLICY)
+    hands[:] = ZERO
+    n_deck = N_CARDS
+    display = ZERO
+    n_display = 0
+    gone_creatures = ZERO
+    gone_items = ZERO
+    seals_left = opts[OPT_SEALS]
+    seals_used = 0
+    turns = 0
+    attacks = 0
+    active = 0
+    drawer = 0
+    end = END_WIN
+    hand = ZERO  # the active player's hand; ``hands`` holds the others' between their turns
+    while n_deck > 0:
+        # step 1: draw. Written without a branch on the card's kind (Item or Creature is a coin
+        # flip the CPU cannot predict): the card's bit goes to the hand or to the display by mask.
+        n_deck -= 1
+        turns += 1
+        code = deck[n_deck]
+        is_item = int64(code >= FIRST_ITEM_CODE)
+        value = code + 1 - FIRST_ITEM_CODE * is_item
+        card = bit(value)
+        item_mask = ZERO - uint64(is_item)
+        hand |= card & item_mask
+        display |= card & ~item_mask
+        n_display += 1 - is_item
+        # steps 2-3: attack check and resolution (an Item forms no group and leaves the display
+        # at five at most, so the check finds no attackers for it)
+        attackers, is_group = attackers_after_adding(display, n_display, value)
+        if attackers != ZERO:
+            attacks += 1
+            hands[active] = hand
+            after, covered, spent, rng_pol = ask_for_plan(
+                (hands[0], hands[1], hands[2], hands[3], hands[4]), n_players, active, display,
+                attackers, is_group, opts, seals_left, n_deck, gone_creatures, gone_items,
+                policy_id, params, rng_pol)
+            for p in range(n_players):
+                hands[p] = after[p]
+            hand = hands[active]
+            gone_items |= spent
+            display &= ~covered
+            gone_creatures |= covered
+            rest = attackers & ~covered
+            if rest != ZERO:
+                if seals_left == 0:
+                    end = END_GROUP if is_group else END_SIXTH
+                    break
+                seals_left -= 1
+                seals_used += 1
+                display &= ~rest
+                n_deck, rng_deck = shuffle_back(deck, n_deck, rng_deck, rest)
+            n_display = count(display)
+        # step 4: voluntary banishing by the active player
+        if display != ZERO and hand != ZERO:
+            hand, display, gone_creatures, gone_items, rng_pol = voluntary_banishing(
+                hand, n_players, active, display, seals_left, n_deck, gone_creatures, gone_items,
+                False, policy_id, params, rng_pol)
+            n_display = count(display)
+        # step 5: next player
+        drawer = active
+        if n_players > 1:
+            hands[active] = hand
+            active = active + 1 if active + 1 < n_players else 0
+            hand = hands[active]
+    hands[active] = hand
+    score = LOST_SCORE
+    if end == END_WIN:
+        # last turns from the player after the drawer; the drawer's own last (option)
+        n_last = n_players if opts[OPT_DRAWER_LAST] else n_players - 1
+        player = drawer
+        for _ in range(n_last):
+            player = player + 1 if player + 1 < n_players else 0
+            hands[player], display, gone_creatures, gone_items, rng_pol = voluntary_banishing(
+                hands[player], n_players, player, display, seals_left, 0, gone_creatures,
+                gone_items, True, policy_id, params, rng_pol)
+        score = total(final_seals(display, seals_left))
+    return score, turns, seals_used, end, attacks
+
+
+@njit(cache=True)
+def play_chunk(seed, start, n_games, n_players, opts, policy_id, params,
+               win, score, turns, seals_used, end, attacks):
+    """Play games start .. start+n_games-1 of the run ``seed``; fill the outcome arrays."""
+    deck = np.zeros(N_CARDS, np.int64)
+    hands = np.zeros(MAX_PLAYERS, np.uint64)
+    option = (opts[0], opts[1], opts[2], opts[3])
+    for g in range(n_games):
+        result, n_turns, n_seals, how, n_attacks = play_game(deck, hands, seed, start + g, n_players,
+                                                            option, policy_id, params)
+        win[g] = result != LOST_SCORE
+        score[g] = result
+        turns[g] = n_turns
+        seals_used[g] = n_seals
+        end[g] = how
+        attacks[g] = n_attacks
+
+
+def run_chunk(seed: int, start: int, n_games: int, players: int, opts: np.ndarray, policy_id: int,
+              params) -> dict[str, np.ndarray]:
+    """Python entry: play ``n_games`` games and return their outcome arrays by column name."""
+    out = {
+        "win": np.empty(n_games, np.bool_),
+        "score": np.empty(n_games, np.int16),
+        "turns": np.empty(n_games, np.int16),
+        "seals_used": np.empty(n_games, np.int8),
+        "end": np.empty(n_games, np.int8),
+        "attacks": np.empty(n_games, np.int16),
+    }
+    play_chunk(np.uint64(seed), np.int64(start), np.int64(n_games), np.int64(players),
+               np.ascontiguousarray(opts, dtype=np.int64), np.int64(policy_id),
+               pol.params_tuple(params), out["win"], out["score"], out["turns"], out["seals_used"],
+               out["end"], out["attacks"])
+    return out

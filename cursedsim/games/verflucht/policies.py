@@ -1,0 +1,470 @@
+"""Verflucht! policies as numba functions: who banishes what with which items, and when to use a Seal.
+
+A policy decides; the engine checks the decision and carries it out. Two decisions exist:
+
+- ``decide_attack``: answer an attack: ``(seal, take, use, rng)`` where ``seal`` asks for a Seal and
+  otherwise ``take[p]`` are the attacking Creatures player p banishes and ``use[p]`` the Items p spends.
+- ``decide_banish``: the player ``player``, holding ``hand``, may banish one display Creature; returns
+  ``(creature, items, rng)``, creature 0 meaning "stop". The engine asks again until the player stops.
+
+Everything is passed by value: hands, ``take`` and ``use`` are ``MAX_PLAYERS``-tuples of uint64
+bitmasks (bit v = value v), ``params`` a ``MAX_PARAMS``-tuple of floats, ``rng`` the policy stream's
+state tuple, returned advanced. Tuples keep the kernel free of array reference counting.
+
+What a policy may know: its own hand, the display, the discard pile and the number of face-down cards
+(all public), the hand sizes of all players (visible), and what players may say aloud ("You can tell the
+other players which Creature/s you can banish yourself"): in a group attack, whether a player *can*
+banish a Creature. The built-in policies never read another player's item values.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, uint64
+from numba.cpython.unsafe.tuple import tuple_setitem
+
+from cursedsim.bits import ONE, ZERO, at_least, bit, count, has, highest, lowest, nth, total
+from cursedsim.games.base import PolicySpec
+from cursedsim.games.verflucht.rules import MAX_VALUE
+from cursedsim.rng import below_t
+
+#: Length of the parameter tuple every policy receives (a policy's own parameters first, zeros after).
+MAX_PARAMS = 8
+
+RANDOM = 0
+BASELINE = 1
+SMART = 2
+
+# ---- parameters of the smart family (indices into ``params``)
+P_SLACK = 0
+P_CROWD_BONUS = 1
+P_THREAT_BONUS = 2
+P_LATE_CARDS = 3
+P_LATE_BONUS = 4
+P_MULTI_ITEMS = 5
+P_BIG_HAND_FIRST = 6
+
+POLICIES = {
+    "random": PolicySpec(
+        "random", RANDOM,
+        "The floor: random legal choices. In an attack each Creature (highest first) goes to a random "
+        "eligible player who can afford it, who pays with random Items until the sum suffices; if one "
+        "cannot be paid, a Seal. On its turn a player repeatedly picks uniformly among stopping and "
+        "banishing one affordable Creature, paid with random Items."),
+    "baseline": PolicySpec(
+        "baseline", BASELINE,
+        "The reference heuristic, exactly as specified in issue 2: attackers highest first, each covered "
+        "by the first player (active, then others in turn order in a group attack) holding a single "
+        "Item >= it (smallest such) or else a pair a < b with the smallest sum >= it (ties: smaller a); "
+        "if any attacker is not covered, no Item is spent and a Seal is used. Voluntarily (own turn and "
+        "last turn) it banishes Creatures highest first with the smallest single Item >= the Creature "
+        "when that Item exceeds it by at most 3."),
+    "smart": PolicySpec(
+        "smart", SMART,
+        "A parameterised family that pays with the least-waste set of Items (any number of cards, found "
+        "by subset sums), banishes voluntarily when the waste is at most a slack that grows when the "
+        "display is full (a sixth Creature would attack), when a Creature's neighbours are still face "
+        "down (a group could form) and near the end of the pile, gives group Creatures to the players "
+        "with the most cards first, and in last turns banishes whatever it can, highest first.",
+        params={"slack": 3.0, "crowd_bonus": 2.0, "threat_bonus": 1.0, "late_cards": 8.0,
+                "late_bonus": 4.0, "multi_items": 1.0, "big_hand_first": 1.0},
+        param_docs={
+            "slack": "voluntary banishing allowed when the Items exceed the Creature by at most this",
+            "crowd_bonus": "extra slack when the display holds five Creatures",
+            "threat_bonus": "extra slack per neighbour value (v-1, v+1) of the Creature still face down",
+            "late_cards": "the pile counts as 'late' with at most this many face-down cards",
+            "late_bonus": "extra slack when the pile is late",
+            "multi_items": ">= 0.5: pay with any number of Items; else single Item or pair, as baseline",
+            "big_hand_first": ">= 0.5: group Creatures go to players with more cards first",
+        }),
+}
+
+
+# ------------------------------------------------------------------ covers: which Items pay a value
+
+@njit(cache=True, inline="always")
+def smallest_single(hand, value):
+    """The smallest Item >= value in the hand, or 0."""
+    m = hand & at_least(value)
+    return lowest(m) if m != ZERO else 0
+
+
+@njit(cache=True)
+def smallest_pair(hand, value):
+    """Items a < b with the smallest sum >= value (ties: smaller a) as a mask, or 0."""
+    best = 10 * MAX_VALUE
+    chosen = ZERO
+    rest = hand
+    while rest != ZERO:
+        a = lowest(rest)
+        rest &= rest - ONE
+        if 2 * a + 1 >= best:
+            break
+        need = max(a + 1, value - a)
+        m = rest & at_least(need)
+        if m != ZERO:
+            b = lowest(m)
+            if a + b < best:
+                best = a + b
+                chosen = bit(a) | bit(b)
+    return chosen
+
+
+@njit(cache=True, inline="always")
+def baseline_cover(hand, value):
+    """Baseline's payment for one Creature: smallest single Item, else smallest pair; 0 if neither."""
+    s = smallest_single(hand, value)
+    if s != 0:
+        return bit(s)
+    return smallest_pair(hand, value)
+
+
+@njit(cache=True, inline="always")
+def _shift128(lo, hi, a):
+    """The 128-bit set (lo, hi) shifted up by a (1 <= a <= 63)."""
+    return lo << uint64(a), (hi << uint64(a)) | (lo >> uint64(64 - a))
+
+
+@njit(cache=True, inline="always")
+def _has128(lo, hi, s):
+    return has(lo, s) if s < 64 else has(hi, s - 64)
+
+
+@njit(cache=True)
+def least_cover(hand, target):
+    """The Items with the smallest sum >= target, or 0 if the hand cannot pay it.
+
+    Subset sums as 128-bit reach sets (a minimal cover sums to less than target + 40 <= 80, so sums
+    past 127 never matter). The reach set is built once; the cover is then read back from the largest
+    Item down, keeping an Item only when the rest cannot reach the remaining sum without it, which
+    needs the reach set of the smaller Items: rebuilt per step (hands are small).
+    """
+    if target <= 0 or total(hand) < target:
+        return ZERO
+    lo = ONE
+    hi = ZERO
+    rest = hand
+    while rest != ZERO:
+        a = lowest(rest)
+        rest &= rest - ONE
+        slo, shi = _shift128(lo, hi, a)
+        lo |= slo
+        hi |= shi
+    m = lo & at_least(target) if target < 64 else ZERO
+    if m != ZERO:
+        s = lowest(m)
+    else:
+        m = hi & at_least(target - 64) if target >= 64 else hi
+        s = 64 + lowest(m)
+    chosen = ZERO
+    left = hand
+    while s > 0:
+        a = highest(left)
+        left &= ~bit(a)
+        # reach set of the Items below a
+        rlo = ONE
+        rhi = ZERO
+        rest = left
+        while rest != ZERO:
+            b = lowest(rest)
+            rest &= rest - ONE
+            slo, shi = _shift128(rlo, rhi, b)
+            rlo |= slo
+            rhi |= shi
+        if not _has128(rlo, rhi, s):
+            chosen |= bit(a)
+            s -= a
+    return chosen
+
+
+@njit(cache=True)
+def random_cover(hand, value, rng):
+    """Random Items from the hand, one at a time, until their sum reaches value: (items, rng);
+    items 0 if the hand cannot pay it."""
+    if total(hand) < value:
+        return ZERO, rng
+    chosen = ZERO
+    paid = 0
+    rest = hand
+    while paid < value:
+        k, rng = below_t(rng, count(rest))
+        item = nth(rest, k)
+        rest &= ~bit(item)
+        chosen |= bit(item)
+        paid += item
+    return chosen, rng
+
+
+# ------------------------------------------------------------------ forced plans (no Seal allowed)
+
+@njit(cache=True)
+def assign_by_totals(hands, n_players, active, attackers, is_group):
+    """Who takes which attacker, judged by whole-hand totals: depth-first, highest attacker first,
+    players from the active one on in turn order. Returns (found, owners) with owners[i] the player
+    of the i-th highest attacker. Whole-hand totals decide feasibility because Items may exceed the
+    Creatures they banish."""
+    k = count(attackers)
+    creatures = np.empty(k, np.int64)
+    rest = attackers
+    for i in range(k):
+        creatures[i] = highest(rest)
+        rest &= ~bit(creatures[i])
+    n_elig = n_players if is_group else 1
+    cap = np.empty(n_elig, np.int64)
+    for j in range(n_elig):
+        cap[j] = total(hands[(active + j) % n_players])
+    choice = np.full(k, -1, np.int64)
+    i = 0
+    while 0 <= i < k:
+        if choice[i] >= 0:
+            cap[choice[i]] += creatures[i]
+        choice[i] += 1
+        while choice[i] < n_elig and cap[choice[i]] < creatures[i]:
+            choice[i] += 1
+        if choice[i] == n_elig:
+            choice[i] = -1
+            i -= 1
+            continue
+        cap[choice[i]] -= creatures[i]
+        i += 1
+    owners = np.empty(k, np.int64)
+    for j in range(k):
+        owners[j] = (active + choice[j]) % n_players
+    return i == k, owners
+
+
+@njit(cache=True)
+def forced_plan(hands, n_players, active, attackers, is_group):
+    """A legal plan when a Seal is not allowed: ``assign_by_totals``, then each player spends Items
+    highest first until they reach the total of their Creatures. Returns (found, take, use)."""
+    take = (ZERO, ZERO, ZERO, ZERO, ZERO)
+    use = take
+    found, owners = assign_by_totals(hands, n_players, active, attackers, is_group)
+    if not found:
+        return False, take, use
+    rest = attackers
+    j = 0
+    while rest != ZERO:
+        c = highest(rest)
+        rest &= ~bit(c)
+        take = tuple_setitem(take, owners[j], take[owners[j]] | bit(c))
+        j += 1
+    for p in range(n_players):
+        need = total(take[p])
+        paid = 0
+        hand = hands[p]
+        spent = ZERO
+        while paid < need:
+            item = highest(hand)
+            hand &= ~bit(item)
+            spent |= bit(item)
+            paid += item
+        use = tuple_setitem(use, p, spent)
+    return True, take, use
+
+
+# ------------------------------------------------------------------ attack decisions
+
+@njit(cache=True)
+def give_up(hands, n_players, active, attackers, is_group, seal_allowed, rng):
+    """No payment found: a Seal if allowed, else the forced plan (the engine forbids the Seal only
+    when a plan exists)."""
+    if seal_allowed:
+        empty = (ZERO, ZERO, ZERO, ZERO, ZERO)
+        return True, empty, empty, rng
+    _, take, use = forced_plan(hands, n_players, active, attackers, is_group)
+    return False, take, use, rng
+
+
+@njit(cache=True, inline="always")
+def baseline_attack(hands, n_players, active, attackers, is_group, seal_allowed, rng):
+    """Baseline attack answer (see POLICIES['baseline'])."""
+    take = (ZERO, ZERO, ZERO, ZERO, ZERO)
+    use = take
+    rest = attackers
+    n_elig = n_players if is_group else 1
+    while rest != ZERO:
+        c = highest(rest)
+        rest &= ~bit(c)
+        covered = False
+        p = active
+        for _ in range(n_elig):
+            pay = baseline_cover(hands[p] & ~use[p], c)
+            if pay != ZERO:
+                use = tuple_setitem(use, p, use[p] | pay)
+                take = tuple_setitem(take, p, take[p] | bit(c))
+                covered = True
+                break
+            p = p + 1 if p + 1 < n_players else 0
+        if not covered:
+            return give_up(hands, n_players, active, attackers, is_group, seal_allowed, rng)
+    return False, take, use, rng
+
+
+@njit(cache=True)
+def random_attack(hands, n_players, active, attackers, is_group, seal_allowed, rng):
+    """Random attack answer (see POLICIES['random'])."""
+    take = (ZERO, ZERO, ZERO, ZERO, ZERO)
+    use = take
+    rest = attackers
+    n_elig = n_players if is_group else 1
+    while rest != ZERO:
+        c = highest(rest)
+        rest &= ~bit(c)
+        start, rng = below_t(rng, n_elig)
+        covered = False
+        for j in range(n_elig):
+            p = (active + (start + j) % n_elig) % n_players
+            pay, rng = random_cover(hands[p] & ~use[p], c, rng)
+            if pay != ZERO:
+                use = tuple_setitem(use, p, use[p] | pay)
+                take = tuple_setitem(take, p, take[p] | bit(c))
+                covered = True
+                break
+        if not covered:
+            return give_up(hands, n_players, active, attackers, is_group, seal_allowed, rng)
+    return False, take, use, rng
+
+
+@njit(cache=True)
+def smart_cover(hand, value, params):
+    """The smart family's payment for a value: least-waste subset, or baseline's single/pair."""
+    if params[P_MULTI_ITEMS] >= 0.5:
+        return least_cover(hand, value)
+    return baseline_cover(hand, value)
+
+
+@njit(cache=True)
+def player_order(hands, n_players, active, is_group, big_hand_first):
+    """Players to ask, in order, packed 4 bits each: active first, then turn order; optionally by
+    hand size (more cards first, ties in turn order). Returns (order, number eligible)."""
+    n_elig = n_players if is_group else 1
+    order = (0, 0, 0, 0, 0)
+    for j in range(n_elig):
+        order = tuple_setitem(order, j, (active + j) % n_players)
+    if big_hand_first:
+        for a in range(1, n_elig):  # insertion sort, stable
+            p = order[a]
+            size = count(hands[p])
+            b = a - 1
+            while b >= 0 and count(hands[order[b]]) < size:
+                order = tuple_setitem(order, b + 1, order[b])
+                b -= 1
+            order = tuple_setitem(order, b + 1, p)
+    return order, n_elig
+
+
+@njit(cache=True)
+def smart_attack(hands, n_players, active, attackers, is_group, seal_allowed, params, rng):
+    """Smart attack answer: attackers highest first, each paid with least waste by the first player in
+    ``player_order`` who can; a Seal only when some attacker cannot be paid."""
+    order, n_elig = player_order(hands, n_players, active, is_group, params[P_BIG_HAND_FIRST] >= 0.5)
+    take = (ZERO, ZERO, ZERO, ZERO, ZERO)
+    use = take
+    rest = attackers
+    while rest != ZERO:
+        c = highest(rest)
+        rest &= ~bit(c)
+        covered = False
+        for j in range(n_elig):
+            p = order[j]
+            pay = smart_cover(hands[p] & ~use[p], c, params)
+            if pay != ZERO:
+                use = tuple_setitem(use, p, use[p] | pay)
+                take = tuple_setitem(take, p, take[p] | bit(c))
+                covered = True
+                break
+        if not covered:
+            return give_up(hands, n_players, active, attackers, is_group, seal_allowed, rng)
+    return False, take, use, rng
+
+
+@njit(cache=True, inline="always")
+def decide_attack(policy_id, params, rng, hands, n_players, active, display, attackers, is_group,
+                  seal_allowed, seals_left, deck_left, gone_creatures, gone_items):
+    """Answer an attack: (seal, take, use, rng)."""
+    if policy_id == BASELINE:
+        return baseline_attack(hands, n_players, active, attackers, is_group, seal_allowed, rng)
+    if policy_id == SMART:
+        return smart_attack(hands, n_players, active, attackers, is_group, seal_allowed, params, rng)
+    return random_attack(hands, n_players, active, attackers, is_group, seal_allowed, rng)
+
+
+# ------------------------------------------------------------------ voluntary banishing
+
+@njit(cache=True, inline="always")
+def baseline_banish(hand, display):
+    """Baseline: highest Creature first that the smallest single Item >= it beats by at most 3.
+
+    The smallest Item >= c exceeds c by at most 3 exactly when some Item lies in c..c+3, so the
+    Creatures it may banish are ``display & (hand | hand>>1 | hand>>2 | hand>>3)``: one word-wide test.
+    """
+    within = display & (hand | (hand >> uint64(1)) | (hand >> uint64(2)) | (hand >> uint64(3)))
+    if within == ZERO:
+        return 0, ZERO
+    c = highest(within)
+    return c, bit(lowest(hand & at_least(c)))
+
+
+@njit(cache=True)
+def random_banish(hand, display, rng):
+    """Random: stop, or banish one affordable Creature with random Items, uniformly among these."""
+    budget = min(total(hand), MAX_VALUE)
+    affordable = display & ((ONE << uint64(budget + 1)) - ONE)
+    r, rng = below_t(rng, count(affordable) + 1)
+    if r == 0:
+        return 0, ZERO, rng
+    c = nth(affordable, r - 1)
+    items, rng = random_cover(hand, c, rng)
+    return c, items, rng
+
+
+@njit(cache=True)
+def smart_banish(hand, display, deck_left, gone_creatures, last_turn, params):
+    """Smart: highest Creature first whose least-waste payment wastes at most the current slack; in a
+    last turn, anything payable (Items are worth nothing once the game ends)."""
+    base = params[P_SLACK]
+    if count(display) >= 5:
+        base += params[P_CROWD_BONUS]
+    if deck_left <= params[P_LATE_CARDS]:
+        base += params[P_LATE_BONUS]
+    seen = display | gone_creatures
+    rest = display
+    while rest != ZERO:
+        c = highest(rest)
+        rest &= ~bit(c)
+        pay = smart_cover(hand, c, params)
+        if pay == ZERO:
+            continue
+        if last_turn:
+            return c, pay
+        slack = base
+        if c > 1 and not has(seen, c - 1):
+            slack += params[P_THREAT_BONUS]
+        if c < MAX_VALUE and not has(seen, c + 1):
+            slack += params[P_THREAT_BONUS]
+        if total(pay) - c <= slack:
+            return c, pay
+    return 0, ZERO
+
+
+@njit(cache=True, inline="always")
+def decide_banish(policy_id, params, rng, hand, n_players, player, display, seals_left, deck_left,
+                  gone_creatures, gone_items, last_turn):
+    """One voluntary banishing by ``player``, who holds ``hand``: (creature, items, rng), creature 0
+    = stop. Only the player's own hand is given: nobody else may act or tell values."""
+    if policy_id == BASELINE:
+        c, items = baseline_banish(hand, display)
+        return c, items, rng
+    if policy_id == SMART:
+        c, items = smart_banish(hand, display, deck_left, gone_creatures, last_turn, params)
+        return c, items, rng
+    return random_banish(hand, display, rng)
+
+
+def params_tuple(vector) -> tuple:
+    """A policy's parameter vector as the fixed-length float tuple the kernel takes."""
+    values = [float(v) for v in vector]
+    if len(values) > MAX_PARAMS:
+        raise ValueError(f"at most {MAX_PARAMS} policy parameters, got {len(values)}")
+    return tuple(values + [0.0] * (MAX_PARAMS - len(values)))
