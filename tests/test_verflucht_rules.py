@@ -3,11 +3,8 @@ the baseline policy's spec, and whole games (termination, card conservation, det
 
 from __future__ import annotations
 
-import sys
 import textwrap
-import types
 
-import numpy as np
 import pytest
 
 from cursedsim import rng
@@ -26,9 +23,7 @@ from cursedsim.games.verflucht.reference_policies import (
     AttackChoice,
     Banish,
     BaselinePolicy,
-    KernelPolicy,
     smallest_cover,
-    value_mask,
 )
 from cursedsim.games.verflucht.rules import (
     END_GROUP,
@@ -331,10 +326,12 @@ def test_a_policy_that_never_stops_banishing_is_stopped():
 # ---------------------------------------------------------------- options
 
 def test_drawer_last_turn_order():
-    """After the last card: the players after the drawer in turn order, then the drawer (option)."""
+    """After the last card: the players after the drawer in turn order, then the drawer (option).
+    (Everyone holds an Item and a Creature is on display, so every player has a choice to make.)"""
     for option, expected in ((True, [CHARLIE, SAM, DEAN]), (False, [CHARLIE, SAM])):
         policy = Scripted()
-        table = make_table(face_down=[item_code(5)], active=DEAN,
+        table = make_table(hands={SAM: {1}, CHARLIE: {2}, DEAN: {3}}, display={30},
+                           face_down=[item_code(5)], active=DEAN,
                            options=RuleOptions(drawer_last_turn=option))
         assert table.play_game(policy, None) == END_WIN
         assert policy.asked[0] == (DEAN, DEAN, False)  # the drawer's ordinary turn
@@ -342,7 +339,8 @@ def test_drawer_last_turn_order():
         assert table.turns == 1
     for option, expected in ((True, [0]), (False, [])):
         policy = Scripted()
-        table = make_table(1, face_down=[item_code(5)], options=RuleOptions(drawer_last_turn=option))
+        table = make_table(1, display={30}, face_down=[item_code(5)],
+                           options=RuleOptions(drawer_last_turn=option))
         table.play_game(policy, None)
         assert [p for p, _, last in policy.asked if last] == expected
 
@@ -473,58 +471,6 @@ def test_the_user_policy_example_in_the_docstring_runs():
     namespace: dict = {}
     exec(textwrap.dedent(doc[start:end]), namespace)
     assert isinstance(namespace["outcome"], Outcome)
-
-
-# ---------------------------------------------------------------- the kernel-policy adapter
-
-class _BaselineLikeKernel:
-    """A stand-in for policies.py in mask form: seals every attack; on a policy random number with its
-    lowest bit set, banishes the highest Creature that the highest item beats."""
-
-    @staticmethod
-    def decide_attack(policy_id, params, rng_state, hands, n_players, active, display, attackers, is_group,
-                      seal_allowed, seals_left, deck_left, discard_creatures, discard_items, take, use):
-        assert hands.dtype == np.uint64 and take.dtype == np.uint64 and len(take) == n_players
-        assert int(attackers) & ~int(display) == 0
-        rng.next_u64(rng_state)
-        return True
-
-    @staticmethod
-    def decide_banish(policy_id, params, rng_state, hands, n_players, player, display, seals_left,
-                      deck_left, discard_creatures, discard_items, last_turn):
-        hand = int(hands[player])
-        if rng.next_u64(rng_state) & np.uint64(1) == 0 or hand == 0:
-            return 0, np.uint64(0)
-        best = hand.bit_length() - 1
-        beaten = [v for v in range(1, 41) if int(display) >> v & 1 and v <= best]
-        return (max(beaten), np.uint64(1 << best)) if beaten else (0, np.uint64(0))
-
-
-class _SameInPython:
-    def attack(self, table, attackers, is_group, seal_allowed, rng_):
-        rng_.next()
-        return AttackChoice(seal=True)
-
-    def banish(self, table, player, last_turn, rng_):
-        if rng_.next() & 1 == 0:
-            return None
-        best = max(table.hands[player], default=0)
-        beaten = [c for c in table.display if c <= best]
-        return Banish(max(beaten), (best,)) if beaten else None
-
-
-def test_kernel_policy_adapter_translates_masks_and_advances_the_policy_stream(monkeypatch):
-    fake = types.ModuleType("cursedsim.games.verflucht.policies")
-    fake.decide_attack = _BaselineLikeKernel.decide_attack
-    fake.decide_banish = _BaselineLikeKernel.decide_banish
-    monkeypatch.setitem(sys.modules, "cursedsim.games.verflucht.policies", fake)
-    adapter = KernelPolicy(3, np.array([1.0, 2.0]))
-    for index in range(5):
-        options = RuleOptions(seals=10)
-        via_adapter = play(2, index, 3, options, adapter, log=True)
-        in_python = play(2, index, 3, options, _SameInPython(), log=True)
-        assert via_adapter == in_python
-    assert value_mask([1, 40]) == np.uint64((1 << 1) | (1 << 40))
 
 
 # ---------------------------------------------------------------- whole games
