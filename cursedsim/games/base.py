@@ -14,13 +14,21 @@ from cursedsim.errors import OptionError, PlayersError, UnknownPolicyError
 
 @dataclass(frozen=True)
 class PolicySpec:
-    """A built-in policy: its kernel id, one-paragraph description and named numeric parameters."""
+    """A policy: its kernel id, one-paragraph description and named numeric parameters.
+
+    Built-in policies have only these. A user policy carries its implementation in ``impl``: for
+    ``engine="kernel"`` a game-specific object holding the compiled kernel that calls the user's numba
+    functions, for ``engine="python"`` a factory ``params -> policy object`` played by the reference
+    engine (slow, any Python logic).
+    """
 
     name: str
     policy_id: int
     doc: str
     params: Mapping[str, float] = field(default_factory=dict)
     param_docs: Mapping[str, str] = field(default_factory=dict)
+    engine: str = "kernel"
+    impl: Any = None
 
     def param_vector(self, overrides: Mapping[str, float] | None = None) -> np.ndarray:
         """The float64 parameter vector the kernel takes, defaults overridden by ``overrides``."""

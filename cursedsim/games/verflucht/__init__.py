@@ -7,34 +7,51 @@ import dataclasses
 
 import numpy as np
 
-from cursedsim.games.base import Game
-from cursedsim.games.verflucht import kernel, rules
+from cursedsim.games.base import Game, PolicySpec
+from cursedsim.games.verflucht import kernel, reference, rules
 from cursedsim.games.verflucht.policies import POLICIES
 from cursedsim.games.verflucht.state import option_vector
 
 
-def reference_policy(policy: str, params: np.ndarray):
-    """The policy object the reference engine plays for a built-in policy name: the readable
-    ``BaselinePolicy`` for ``baseline``, the numba policy through ``KernelPolicy`` otherwise."""
+def policy_spec(policy: str | PolicySpec) -> PolicySpec:
+    """The PolicySpec of a policy given by name or already resolved (as the runner passes it)."""
+    return policy if isinstance(policy, PolicySpec) else POLICIES[policy]
+
+
+def reference_policy(policy: str | PolicySpec, params: np.ndarray):
+    """The policy object the reference engine plays: the readable ``BaselinePolicy`` for
+    ``baseline``, a user's Python policy as registered, any numba policy through ``KernelPolicy``."""
     from cursedsim.games.verflucht.reference_policies import BaselinePolicy, KernelPolicy
-    if policy == "baseline":
+    spec = policy_spec(policy)
+    if spec.engine == "python":
+        return spec.impl(params)
+    if spec.impl is not None:
+        return KernelPolicy(spec.policy_id, params, spec.impl.decide_attack, spec.impl.decide_banish)
+    if spec.name == "baseline":
         return BaselinePolicy()
-    return KernelPolicy(POLICIES[policy].policy_id, params)
+    return KernelPolicy(spec.policy_id, params)
 
 
 def run_chunk(seed: int, start: int, count: int, players: int, options: rules.RuleOptions,
-              policy: str, params: np.ndarray) -> dict[str, np.ndarray]:
-    """Kernel games ``start .. start+count-1`` of the run ``seed``: outcome arrays by column."""
+              policy: str | PolicySpec, params: np.ndarray) -> dict[str, np.ndarray]:
+    """Games ``start .. start+count-1`` of the run ``seed``: outcome arrays by column. The kernel
+    plays them, or the reference engine for a user's Python policy."""
+    spec = policy_spec(policy)
+    if spec.engine == "python":
+        return reference.play_chunk(seed, start, count, players, options, spec.impl(params))
+    play = spec.impl.play_chunk() if spec.impl is not None else None
     return kernel.run_chunk(seed, start, count, players, option_vector(options, players),
-                            POLICIES[policy].policy_id, params)
+                            spec.policy_id, params, play=play)
 
 
-def replay(seed: int, index: int, players: int, options: rules.RuleOptions, policy: str,
+def replay(seed: int, index: int, players: int, options: rules.RuleOptions, policy: str | PolicySpec,
            params: np.ndarray) -> str:
     """The turn log of game ``index`` of the run ``seed``, played by the reference engine."""
-    from cursedsim.games.verflucht.reference import replay_log
-    log = replay_log(seed, index, players, options, reference_policy(policy, params))
-    return log.replace(f"policy {type(reference_policy(policy, params)).__name__}", f"policy {policy}", 1)
+    spec = policy_spec(policy)
+    log = reference.replay_log(seed, index, players, options, reference_policy(spec, params))
+    first, _, rest = log.partition("\n")
+    first = first[:first.index(" · policy ")] + f" · policy {spec.name}" + first[first.index(" · end:"):]
+    return first + "\n" + rest
 
 
 def option_columns(options: rules.RuleOptions, players: int) -> dict:

@@ -14,6 +14,8 @@ atomic reference-count operations). Arrays live only in ``play_game``: the face-
 
 from __future__ import annotations
 
+import types
+
 import numpy as np
 from numba import int64, njit, uint64
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
@@ -30,7 +32,10 @@ from cursedsim.rng import STREAM_DECK, STREAM_POLICY, below_t, seed_tuple, shuff
 #: Voluntary banishings asked of one player in one turn, at most (a policy that never stops is a bug).
 MAX_BANISHINGS = 64
 
-OUTCOME_COLUMNS = ("win", "score", "turns", "seals_used", "end", "attacks")
+#: Outcome columns of a game, in order, with the dtype the kernel fills.
+OUTCOME_DTYPES = {"win": np.bool_, "score": np.int16, "turns": np.int16, "seals_used": np.int8,
+                  "end": np.int8, "attacks": np.int16}
+OUTCOME_COLUMNS = tuple(OUTCOME_DTYPES)
 
 
 @njit(cache=True)
@@ -273,18 +278,35 @@ def play_chunk(seed, start, n_games, n_players, opts, policy_id, params,
 
 
 def run_chunk(seed: int, start: int, n_games: int, players: int, opts: np.ndarray, policy_id: int,
-              params) -> dict[str, np.ndarray]:
-    """Python entry: play ``n_games`` games and return their outcome arrays by column name."""
-    out = {
-        "win": np.empty(n_games, np.bool_),
-        "score": np.empty(n_games, np.int16),
-        "turns": np.empty(n_games, np.int16),
-        "seals_used": np.empty(n_games, np.int8),
-        "end": np.empty(n_games, np.int8),
-        "attacks": np.empty(n_games, np.int16),
-    }
-    play_chunk(np.uint64(seed), np.int64(start), np.int64(n_games), np.int64(players),
+              params, play=None) -> dict[str, np.ndarray]:
+    """Python entry: play ``n_games`` games and return their outcome arrays by column name.
+    ``play`` is the compiled chunk player: the built-in ``play_chunk`` unless a user policy's."""
+    out = {column: np.empty(n_games, dtype) for column, dtype in OUTCOME_DTYPES.items()}
+    (play or play_chunk)(np.uint64(seed), np.int64(start), np.int64(n_games), np.int64(players),
                np.ascontiguousarray(opts, dtype=np.int64), np.int64(policy_id),
-               pol.params_tuple(params), out["win"], out["score"], out["turns"], out["seals_used"],
-               out["end"], out["attacks"])
+               pol.params_tuple(params), *out.values())
     return out
+
+
+#: The kernel functions that call the policy, directly or through one another: what a kernel for a
+#: user's policy must compile anew (every other step function is shared with the built-in kernel).
+POLICY_CALLERS = ("ask_for_plan", "voluntary_banishing", "play_game", "play_chunk")
+
+
+def build_play_chunk(decide_attack, decide_banish):
+    """A ``play_chunk`` whose policy decisions come from the user's numba functions ``decide_attack``
+    and ``decide_banish`` (same signatures as in policies.py), with the same rule code as the built-in
+    kernel: the policy-calling functions are recompiled over a namespace where ``pol`` names the
+    user's functions. Compiled on first call in each process (not cached: numba cannot cache it)."""
+    user = types.ModuleType("user_policy")
+    user.decide_attack = decide_attack
+    user.decide_banish = decide_banish
+    user.assign_by_totals = pol.assign_by_totals
+    namespace = dict(globals(), pol=user)
+    for name in POLICY_CALLERS:
+        original = globals()[name]
+        function = types.FunctionType(original.py_func.__code__, namespace, name)
+        inline = original.targetoptions.get("inline", "never")
+        namespace[name] = njit(inline=inline)(function)
+    return namespace["play_chunk"]
+

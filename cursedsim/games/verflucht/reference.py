@@ -537,3 +537,14 @@ def replay_log(seed: int, index: int, players: int, options: RuleOptions, policy
     header = (f"Verflucht! · seed {seed} · game {index} · {players} player{'s' if players > 1 else ''}"
               f" · policy {type(policy).__name__} · end: {END_NAMES[outcome.end]}")
     return "\n".join((header, *outcome.log))
+
+
+def play_chunk(seed: int, start: int, count: int, players: int, options: RuleOptions, policy: Policy):
+    """Games ``start .. start+count-1`` of the run ``seed`` on the reference engine, as outcome arrays
+    by column (the kernel's format): how a user's Python policy runs through ``simulate``."""
+    import numpy as np
+
+    from cursedsim.games.verflucht.kernel import OUTCOME_DTYPES
+    outcomes = [play(seed, start + i, players, options, policy) for i in range(count)]
+    return {column: np.array([getattr(o, column) for o in outcomes], dtype=dtype)
+            for column, dtype in OUTCOME_DTYPES.items()}

@@ -198,24 +198,21 @@ def mask_values(mask) -> tuple[int, ...]:
 
 
 class KernelPolicy:
-    """Plays numba policy ``policy_id`` of ``policies.py`` (with parameter vector ``params``) on the
-    reference engine, so kernel and reference can be compared under every built-in policy.
+    """Plays numba policy ``policy_id`` of ``policies.py`` (with parameter vector ``params``), or a
+    user's numba ``decide_attack``/``decide_banish``, on the reference engine, so kernel and reference
+    can be compared under every policy.
 
     The numba policies take everything by value: hands as a ``MAX_PLAYERS``-tuple of bitmasks, the
     parameters as a fixed-length float tuple and the policy stream as a state tuple, which they return
     advanced; it is written back into ``rng`` so the stream moves exactly as in the kernel.
     """
 
-    def __init__(self, policy_id: int, params):
-        from cursedsim.games.verflucht.policies import params_tuple
-        self.policy_id = int(policy_id)
-        self.params = params_tuple(params)
-
-    @staticmethod
-    def _kernel_policies():
-        # Imported on first use: loading the numba policies is only needed when one is played.
+    def __init__(self, policy_id: int, params, decide_attack=None, decide_banish=None):
         from cursedsim.games.verflucht import policies
-        return policies
+        self.policy_id = int(policy_id)
+        self.params = policies.params_tuple(params)
+        self.decide_attack = decide_attack or policies.decide_attack
+        self.decide_banish = decide_banish or policies.decide_banish
 
     @staticmethod
     def _hands(table: Table) -> tuple:
@@ -226,7 +223,7 @@ class KernelPolicy:
                rng: Stream) -> AttackChoice:
         """``decide_attack``; its take/use masks become the plan (players with either set)."""
         players = table.players
-        seal, take, use, state = self._kernel_policies().decide_attack(
+        seal, take, use, state = self.decide_attack(
             self.policy_id, self.params, tuple(np.uint64(w) for w in rng.s), self._hands(table),
             players, table.active, value_mask(table.display), value_mask(attackers), bool(is_group),
             bool(seal_allowed), table.seals_left, len(table.face_down),
@@ -238,7 +235,7 @@ class KernelPolicy:
 
     def banish(self, table: Table, player: int, last_turn: bool, rng: Stream) -> Banish | None:
         """``decide_banish``; creature 0 means stop."""
-        creature, items, state = self._kernel_policies().decide_banish(
+        creature, items, state = self.decide_banish(
             self.policy_id, self.params, tuple(np.uint64(w) for w in rng.s),
             value_mask(table.hands[player]), table.players, player, value_mask(table.display),
             table.seals_left, len(table.face_down), value_mask(table.discard_creatures),

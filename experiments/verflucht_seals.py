@@ -1,0 +1,89 @@
+"""How often can Verflucht! be won, per player count and seal count, and which policy does best?
+
+Plays players 1-5 x seals 0-8 x policies, ``--games`` per cell (default 200,000), and writes
+``results/verflucht/seals.csv`` (win rate with its Wilson 95% interval, mean score of won games with
+its standard error, mean turns, per cell) and two figures. Per-game frames are kept as Parquet chunks
+under ``results/verflucht/runs/`` (not committed), so an interrupted run resumes where it stopped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import pandas as pd  # noqa: E402
+
+import cursedsim  # noqa: E402
+from cursedsim.stats import summarize  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+OUT = ROOT / "results" / "verflucht"
+POLICIES = ("random", "baseline", "smart")
+PLAYERS = range(1, 6)
+SEALS = range(0, 9)
+
+
+def run_cells(n_games: int, seed: int, n_jobs: int) -> pd.DataFrame:
+    """One summary row per (policy, players, seals) cell."""
+    rows = []
+    for policy in POLICIES:
+        for players in PLAYERS:
+            for seals in SEALS:
+                frame = cursedsim.simulate(
+                    "verflucht", n_games, players=players, policy=policy, options={"seals": seals},
+                    seed=seed, n_jobs=n_jobs, out=str(OUT / "runs" / f"{policy}-p{players}-s{seals}"),
+                    progress=False)
+                cell = summarize(frame, by=["policy", "players", "seals"])
+                rows.append(cell)
+                print(f"{policy:>8} players {players} seals {seals}: win {cell['win_rate'].iat[0]:7.2%}",
+                      flush=True)
+    return pd.concat(rows, ignore_index=True)
+
+
+def plot(table: pd.DataFrame, column: str, ylabel: str, path: Path, low=None, high=None) -> None:
+    """One panel per player count, one line per policy, x = seals."""
+    fig, axes = plt.subplots(1, len(PLAYERS), figsize=(16, 3.6), sharey=True)
+    for ax, players in zip(axes, PLAYERS):
+        for policy in POLICIES:
+            cell = table[(table["players"] == players) & (table["policy"] == policy)]
+            y = cell[column] * (100 if column == "win_rate" else 1)
+            ax.plot(cell["seals"], y, marker="o", label=policy)
+            if low is not None:
+                ax.fill_between(cell["seals"], cell[low] * 100, cell[high] * 100, alpha=0.25)
+        ax.set_title(f"{players} player{'s' if players > 1 else ''}")
+        ax.set_xlabel("seals")
+        ax.grid(alpha=0.3)
+    axes[0].set_ylabel(ylabel)
+    axes[-1].legend()
+    fig.tight_layout()
+    tmp = path.with_name(path.stem + ".tmp" + path.suffix)
+    fig.savefig(tmp, dpi=110)
+    plt.close(fig)
+    os.replace(tmp, path)
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200_000, help="games per cell")
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--jobs", type=int, default=2)
+    args = parser.parse_args(argv)
+    OUT.mkdir(parents=True, exist_ok=True)
+    table = run_cells(args.games, args.seed, args.jobs)
+    table.insert(0, "seed", args.seed)
+    csv = OUT / "seals.csv"
+    tmp = csv.with_suffix(".csv.tmp")
+    table.to_csv(tmp, index=False, float_format="%.6g")
+    os.replace(tmp, csv)
+    plot(table, "win_rate", "win rate (%)", OUT / "win_rate_by_seals.png", "ci_low", "ci_high")
+    plot(table, "mean_score", "mean score of won games (lower is better)", OUT / "score_by_seals.png")
+    print(f"written: {csv.relative_to(ROOT)}, win_rate_by_seals.png, score_by_seals.png")
+
+
+if __name__ == "__main__":
+    main()
