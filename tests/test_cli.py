@@ -51,6 +51,7 @@ def test_list_shows_games_policies_and_options(coin, capsys):
     assert "plain (default)" in out and "Flips the coin." in out and "Second line." not in out
     assert "bonus=5, spare=1" in out
     assert "p_percent" in out and "int | None" in out and "plaincoin" in out
+    assert "chance of a win, in percent." in out   # option docs from the RuleOptions docstring
 
 
 def test_simulate_grid_prints_a_table_and_writes_the_frame(coin, capsys, tmp_path):
@@ -151,7 +152,9 @@ def test_verflucht_list_simulate_and_replay(verflucht, capsys):
     assert len(rows) == 2   # seals are resolved per player count: 3 for one player, 4 for two
     status, out, err = run(capsys, "replay", "verflucht", "--seed", "1", "--index", "2", "--players", "3")
     assert status == 0 and out.strip(), err
-    assert out == cursedsim.replay("verflucht", 1, 2, players=3)
+    assert out.rstrip("\n") == cursedsim.replay("verflucht", 1, 2, players=3).rstrip("\n")
+    row = cursedsim.simulate("verflucht", 3, seed=1, players=3, progress=False).iloc[2]
+    assert f"end: {row['end']}" in out.splitlines()[0]   # the replayed game is the simulated row
 
 
 def test_verflucht_bad_input(verflucht, capsys):

@@ -42,10 +42,11 @@ class PolicySpec:
         return np.array(list(values.values()), dtype=np.float64)
 
 
-#: Signature of a game's chunk runner: (seed, start, count, players, options, policy name,
+#: Signature of a game's chunk runner: (seed, start, count, players, options, PolicySpec,
 #: parameter vector) -> outcome arrays, one entry per game, keyed by column name.
 ChunkRunner = Callable[[int, int, int, int, Any, str, np.ndarray], dict[str, np.ndarray]]
-#: Signature of a game's replay: (seed, index, players, options, policy name, parameter vector) -> log.
+#: Signature of a game's replay: (seed, index, players, options, policy name or PolicySpec, parameter
+#: vector) -> log.
 Replayer = Callable[[int, int, int, Any, str, np.ndarray], str]
 
 

@@ -69,6 +69,7 @@ GAME = Game(
     options_type=rules.RuleOptions,
     policies=POLICIES,
     default_policy="baseline",
+    default_players=3,
     run_chunk=run_chunk,
     replay=replay,
     option_columns=option_columns,

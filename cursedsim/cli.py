@@ -1,0 +1,390 @@
+"""The command line: ``cursedsim list``, ``cursedsim simulate``, ``cursedsim replay``.
+
+Bad input of any kind ends in one line ``cursedsim: error: <message>`` on stderr and exit status 2.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import os
+import re
+import sys
+import typing
+from typing import Any
+
+import click
+
+from cursedsim import __version__
+from cursedsim.errors import CursedsimError, OptionError
+
+PROG = "cursedsim"
+_RANGE_RE = re.compile(r"^\s*(-?\d+)\s*-\s*(-?\d+)\s*$")
+_TRUE = ("true", "yes", "on", "1")
+_FALSE = ("false", "no", "off", "0")
+_NONE = ("none", "default")
+
+
+class CliError(CursedsimError):
+    """Malformed command-line input (ranges, NAME=VALUE pairs, values of the wrong type)."""
+
+
+# ---------------------------------------------------------------- parsing helpers
+
+def parse_int_values(text: str, what: str) -> list[int]:
+    """Integers, inclusive ranges and lists of both: ``3``, ``1-5``, ``0,2,4-6``."""
+    values: list[int] = []
+    for part in text.split(","):
+        match = _RANGE_RE.match(part)
+        if match:
+            low, high = int(match[1]), int(match[2])
+            if low > high:
+                raise CliError(f"malformed range {part.strip()!r} for {what}: the first number must not exceed "
+                               "the second")
+            values.extend(range(low, high + 1))
+            continue
+        try:
+            values.append(int(part))
+        except ValueError:
+            raise CliError(f"malformed value {text.strip()!r} for {what}: use an integer, a range a-b "
+                           "or a list a,b,c") from None
+    return list(dict.fromkeys(values))
+
+
+def _option_kinds(options_type: type) -> dict[str, tuple[type, bool]]:
+    """Option name -> (base type, whether None is allowed), from the RuleOptions annotations."""
+    hints = typing.get_type_hints(options_type)
+    kinds = {}
+    for field in dataclasses.fields(options_type):
+        hint = hints.get(field.name, str)
+        args = typing.get_args(hint)
+        optional = type(None) in args
+        base = next((a for a in args if a is not type(None)), hint) if args else hint
+        kinds[field.name] = (base if base in (bool, int, float) else str, optional)
+    return kinds
+
+
+def parse_option_values(name: str, text: str, kind: tuple[type, bool]) -> list[Any]:
+    """The values of one ``--option NAME=VALUE``: integers, ranges and lists for int options, true/false
+    for bools, ``none`` for options that may be None (the game's default, e.g. seals by player count)."""
+    base, optional = kind
+    parts = [part.strip() for part in text.split(",")]
+    is_none = [optional and part.lower() in _NONE for part in parts]
+    values: list[Any] = [None] if any(is_none) else []
+    parts = [part for part, none in zip(parts, is_none) if not none]
+    if not parts:
+        return values
+    if base is bool:
+        for part in parts:
+            if part.lower() not in _TRUE + _FALSE:
+                raise CliError(f"option {name!r} takes true or false, got {part!r}")
+            values.append(part.lower() in _TRUE)
+    elif base is int:
+        values += parse_int_values(",".join(parts), f"option {name!r}")
+    elif base is float:
+        try:
+            values += [float(part) for part in parts]
+        except ValueError:
+            raise CliError(f"option {name!r} takes numbers, got {text!r}") from None
+    else:
+        values += parts
+    return list(dict.fromkeys(values))
+
+
+def _split_pair(text: str, flag: str) -> tuple[str, str]:
+    name, sep, value = text.partition("=")
+    if not sep or not name.strip() or not value.strip():
+        raise CliError(f"{flag} takes NAME=VALUE, got {text!r}")
+    return name.strip(), value.strip()
+
+
+def parse_options(game, option_texts: tuple[str, ...], seals: str | None) -> dict[str, list[Any]]:
+    """Option name -> list of values to run, from ``--option`` and ``--seals``, in the given order."""
+    kinds = _option_kinds(game.options_type)
+    pairs = [_split_pair(text, "--option") for text in option_texts]
+    if seals is not None:
+        if "seals" not in kinds:
+            raise OptionError(f"{game.name} has no 'seals' option; valid options: {', '.join(kinds) or 'none'}")
+        pairs.append(("seals", seals))
+    grid: dict[str, list[Any]] = {}
+    for name, value in pairs:
+        if name not in kinds:
+            raise OptionError(f"unknown option {name!r} for {game.name}; valid options: {', '.join(kinds)}")
+        if name in grid:
+            raise CliError(f"option {name!r} is given twice")
+        grid[name] = parse_option_values(name, value, kinds[name])
+    return grid
+
+
+def parse_params(game, policies: list[str], texts: tuple[str, ...]) -> dict[str, dict[str, float]]:
+    """Policy name -> its parameter overrides; a ``--param`` applies to every chosen policy having it."""
+    per_policy: dict[str, dict[str, float]] = {policy: {} for policy in policies}
+    for text in texts:
+        name, value = _split_pair(text, "--param")
+        try:
+            number = float(value)
+        except ValueError:
+            raise CliError(f"parameter {name!r} takes a number, got {value!r}") from None
+        takers = [policy for policy in policies if name in game.policy(policy).params]
+        if not takers:
+            valid = sorted({p for policy in policies for p in game.policy(policy).params})
+            raise CliError(f"no chosen policy of {game.name} has a parameter {name!r}; "
+                           f"valid parameters: {', '.join(valid) or 'none'}")
+        for policy in takers:
+            per_policy[policy][name] = number
+    return per_policy
+
+
+def _fail(message: str) -> typing.NoReturn:
+    click.echo(f"{PROG}: error: {' '.join(str(message).split())}", err=True)
+    sys.exit(2)
+
+
+def _console():
+    from rich.console import Console
+    return Console(width=None if sys.stdout.isatty() else 120)
+
+
+def _first_line(text: str, limit: int = 90) -> str:
+    """The first sentence of ``text`` (at most ``limit`` characters)."""
+    line = text.strip().split("\n")[0] if text.strip() else ""
+    sentence = re.split(r"(?<=[.!?])\s", line, maxsplit=1)[0]
+    return sentence if len(sentence) <= limit else sentence[:limit - 1].rstrip() + "…"
+
+
+def _option_docs(options_type: type) -> dict[str, str]:
+    """Option name -> its description, from the ``name: text`` entries of the options' docstring."""
+    docs: dict[str, str] = {}
+    current = None
+    for line in (options_type.__doc__ or "").splitlines():
+        match = re.match(r"^\s*(\w+):\s+(.*)$", line)
+        if match and match[1] in {f.name for f in dataclasses.fields(options_type)}:
+            current = match[1]
+            docs[current] = match[2]
+        elif current and line.strip():
+            docs[current] += " " + line.strip()
+        else:
+            current = None
+    return docs
+
+
+# ---------------------------------------------------------------- commands
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name=PROG, message="%(prog)s %(version)s")
+def cli():
+    """Monte-Carlo simulation of tabletop games: seeded, parallel, resumable."""
+
+
+@cli.command("list")
+def list_command():
+    """Games, their player counts, policies (with parameters) and rule options (with defaults)."""
+    from rich.table import Table
+
+    from cursedsim.games import get_game, list_games
+
+    console = _console()
+    for name in list_games():
+        game = get_game(name)
+        console.print(f"[bold]{game.name}[/bold] — {game.title}, {game.min_players}-{game.max_players} players"
+                      + (f" (default {game.default_players})" if game.default_players else ""))
+        if game.description:
+            console.print(f"  {_first_line(game.description)}")
+        policies = Table("policy", "description", "parameters (default)", title=None, show_edge=False)
+        for policy in game.policies.values():
+            label = policy.name + (" (default)" if policy.name == game.default_policy else "")
+            params = ", ".join(f"{key}={value:g}" for key, value in policy.params.items()) or "-"
+            policies.add_row(label, _first_line(policy.doc), params)
+        console.print(policies)
+        options = Table("option", "type", "default", "description", show_edge=False)
+        hints = typing.get_type_hints(game.options_type)
+        docs = _option_docs(game.options_type)
+        for field in dataclasses.fields(game.options_type):
+            hint = hints.get(field.name)
+            type_name = getattr(hint, "__name__", None) or str(hint).replace("typing.", "")
+            options.add_row(field.name, type_name, repr(field.default), _first_line(docs.get(field.name, "")))
+        console.print(options)
+        console.print()
+
+
+def _grid_cells(game, players: list[int], option_grid: dict[str, list[Any]], policies: list[str]):
+    names = list(option_grid)
+    for policy in policies:
+        for p in players:
+            for values in itertools.product(*(option_grid[name] for name in names)):
+                yield policy, p, dict(zip(names, values))
+
+
+def _cell_dir(out: str, policy: str, players: int, options: dict[str, Any], params: dict[str, float]) -> str:
+    parts = [policy, f"p{players}"]
+    parts += [f"{key}-{value}" for key, value in options.items()]
+    parts += [f"{key}-{value:g}" for key, value in params.items()]
+    name = "_".join(re.sub(r"[^A-Za-z0-9.+-]", "", str(part)) for part in parts)
+    return os.path.join(out, "cells", name)
+
+
+def _percent(value: float) -> str:
+    return "-" if value != value else f"{100 * value:.2f}"
+
+
+def _summary_table(frame, keys: list[str]):
+    from rich.table import Table
+
+    from cursedsim.stats import summarize
+
+    summary = summarize(frame, keys)
+    table = Table(*keys, "games", "win rate % [95% CI]", "mean score (won) ± SE", "mean turns")
+    for column in table.columns[len(keys):]:
+        column.justify = "right"
+    for row in summary.to_dict("records"):
+        cells = [str(row[key]) if key in row else "" for key in keys]
+        rate = f"{_percent(row['win_rate'])} [{_percent(row['ci_low'])}, {_percent(row['ci_high'])}]"
+        if "mean_score" in row and row["mean_score"] == row["mean_score"]:
+            se = row["score_se"]
+            score = f"{row['mean_score']:.2f} ± {se:.2f}" if se == se else f"{row['mean_score']:.2f}"
+        else:
+            score = "-"
+        turns = f"{row['mean_turns']:.2f}" if "mean_turns" in row else "-"
+        table.add_row(*cells, f"{row['n']:,}", rate, score, turns)
+    return summary, table
+
+
+@cli.command("simulate")
+@click.argument("game")
+@click.option("--players", "players_text", metavar="P", help="Player counts: 3, 1-5 or 2,4 (default: the game's).")
+@click.option("--seals", "seals_text", metavar="S", help="Shorthand for --option seals=S (e.g. 0-6).")
+@click.option("--option", "option_texts", metavar="NAME=VALUE", multiple=True,
+              help="A rule option; ints take ranges a-b or lists a,b; bools true/false. Repeatable.")
+@click.option("--policy", "policies", metavar="NAME", multiple=True, help="A policy; repeat for one run per policy.")
+@click.option("--param", "param_texts", metavar="NAME=VALUE", multiple=True,
+              help="A policy parameter, for every chosen policy that has it. Repeatable.")
+@click.option("--games", "n_games", type=int, default=100_000, show_default=True, help="Games per cell.")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--jobs", "n_jobs", type=int, default=1, show_default=True, help="Worker processes (-1: all cores).")
+@click.option("--chunk-size", type=int, default=None, help="Games per kernel call (default: automatic).")
+@click.option("--backend", type=click.Choice(["loky", "dask", "sequential"]), default="loky", show_default=True)
+@click.option("--dask-address", metavar="ADDRESS", default=None, help="Dask scheduler (default: a LocalCluster).")
+@click.option("--out", type=click.Path(file_okay=False), default=None,
+              help="Directory: games.parquet + summary.csv, resumable chunks under cells/.")
+@click.option("--no-progress", is_flag=True, help="No progress bar.")
+def simulate_command(game, players_text, seals_text, option_texts, policies, param_texts, n_games, seed, n_jobs,
+                     chunk_size, backend, dask_address, out, no_progress):
+    """Simulate GAME over a grid of player counts, rule options and policies; print a summary table."""
+    from cursedsim import runner
+
+    game_obj = runner.resolve_game(game)
+    n_games = runner.check_n_games(n_games)
+    runner.check_seed(seed)
+    workers = runner.check_n_jobs(n_jobs)
+    runner.check_chunk_size(chunk_size)
+    players = (parse_int_values(players_text, "--players") if players_text is not None
+               else [runner.resolve_players(game_obj, None)])
+    for p in players:
+        game_obj.check_players(p)
+    policies = list(dict.fromkeys(policies)) or [game_obj.default_policy]
+    for policy in policies:
+        game_obj.policy(policy)
+    option_grid = parse_options(game_obj, option_texts, seals_text)
+    params = parse_params(game_obj, policies, param_texts)
+    cells = list(_grid_cells(game_obj, players, option_grid, policies))
+    for _, p, options in cells:   # every cell's options are valid before any game is played
+        game_obj.make_options(options)
+
+    client = None
+    if backend == "dask" and len(cells) > 1:   # one cluster for the whole grid
+        import logging
+
+        from distributed import Client, LocalCluster
+        client = Client(dask_address) if dask_address else Client(LocalCluster(
+            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+            silence_logs=logging.ERROR))
+    frames = []
+    try:
+        for policy, p, options in cells:
+            cell_out = None if out is None else _cell_dir(out, policy, p, options, params[policy])
+            frames.append(runner.simulate(
+                game_obj, n_games, players=p, policy=policy, options=options, params=params[policy] or None,
+                seed=seed, n_jobs=n_jobs, backend=backend, chunk_size=chunk_size, out=cell_out,
+                progress=False if no_progress else None, dask_address=client or dask_address))
+    finally:
+        if client is not None:
+            cluster = client.cluster
+            client.close()
+            if cluster is not None:
+                cluster.close()
+    frame = runner.concat_frames(frames)
+
+    option_names = list(game_obj.option_columns(game_obj.make_options(None), players[0]))
+    varying = [name for name in option_names
+               if name in option_grid or frame[name].nunique(dropna=False) > 1]
+    param_columns = [c for c in frame.columns if c.startswith("param_")]
+    keys = ["policy", "players"] + varying + param_columns
+    summary, table = _summary_table(frame, keys)
+    _console().print(table)
+    if out is not None:
+        runner._write_atomic(os.path.join(out, "games.parquet"), lambda tmp: frame.to_parquet(tmp, index=False))
+        runner._write_atomic(os.path.join(out, "summary.csv"), lambda tmp: summary.to_csv(tmp, index=False))
+        click.echo(f"wrote {len(frame):,} games to {os.path.join(out, 'games.parquet')}", err=True)
+
+
+@cli.command("replay")
+@click.argument("game")
+@click.option("--seed", type=int, required=True)
+@click.option("--index", type=int, required=True, help="The game_index of the game in its run.")
+@click.option("--players", type=int, default=None, help="Player count (default: the game's).")
+@click.option("--seals", "seals_text", metavar="S", help="Shorthand for --option seals=S.")
+@click.option("--option", "option_texts", metavar="NAME=VALUE", multiple=True, help="A rule option. Repeatable.")
+@click.option("--policy", default=None, help="The policy (default: the game's).")
+@click.option("--param", "param_texts", metavar="NAME=VALUE", multiple=True, help="A policy parameter. Repeatable.")
+def replay_command(game, seed, index, players, seals_text, option_texts, policy, param_texts):
+    """Print the turn log of game INDEX of a run with SEED (the row simulate played)."""
+    from cursedsim import runner
+
+    game_obj = runner.resolve_game(game)
+    grid = parse_options(game_obj, option_texts, seals_text)
+    for name, values in grid.items():
+        if len(values) != 1:
+            raise CliError(f"replay plays one game: option {name!r} takes a single value, got {values}")
+    policy = policy or game_obj.default_policy
+    game_obj.policy(policy)
+    params = parse_params(game_obj, [policy], param_texts)[policy]
+    log = runner.replay(game_obj, seed, index, players=players, policy=policy,
+                        options={name: values[0] for name, values in grid.items()}, params=params or None)
+    click.echo(log, nl=not log.endswith("\n"))
+
+
+def main(args: list[str] | None = None, prog_name: str = PROG) -> None:
+    """Entry point: run the CLI; every user error becomes one line on stderr and exit status 2."""
+    try:
+        cli.main(args=args, prog_name=prog_name, standalone_mode=False)
+    except CursedsimError as error:
+        _fail(str(error))
+    except click.exceptions.NoArgsIsHelpError as error:   # bare ``cursedsim``: the help
+        click.echo(error.format_message())
+    except click.exceptions.NoSuchOption as error:
+        _fail(f"{error.format_message()} (see {prog_name} {_command(error)}--help)")
+    except click.UsageError as error:
+        message = error.format_message()
+        if isinstance(error, click.MissingParameter) and error.param is not None and error.param.name == "game":
+            from cursedsim.games import list_games
+            message += f" Valid games: {', '.join(list_games())}."
+        elif "No such command" in message:
+            message += f" Valid commands: {', '.join(sorted(cli.commands))}."
+        _fail(message)
+    except click.exceptions.Abort:
+        click.echo(f"{PROG}: interrupted", err=True)
+        sys.exit(130)
+    except click.ClickException as error:
+        _fail(error.format_message())
+    except KeyboardInterrupt:
+        click.echo(f"{PROG}: interrupted", err=True)
+        sys.exit(130)
+
+
+def _command(error: click.UsageError) -> str:
+    ctx = error.ctx
+    return f"{ctx.info_name} " if ctx is not None and ctx.parent is not None else ""
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,91 @@
+"""Statistics of outcome frames: win rates with 95% Wilson intervals, means with standard errors,
+per-group summaries and sample sizes. The formulas come from statsmodels and scipy, imported inside the
+functions so that ``import cursedsim`` stays fast.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from cursedsim.errors import CursedsimError
+
+
+def wilson_interval(successes, n, alpha: float = 0.05):
+    """(low, high) of the Wilson score interval (1 - alpha confidence) of ``successes`` out of ``n``;
+    vectorised over arrays; NaN where ``n`` is 0."""
+    from statsmodels.stats.proportion import proportion_confint
+    successes = np.asarray(successes, dtype=np.float64)
+    n = np.asarray(n, dtype=np.float64)
+    safe_n = np.where(n > 0, n, 1.0)
+    low, high = proportion_confint(successes, safe_n, alpha=alpha, method="wilson")
+    low = np.where(n > 0, low, np.nan)
+    high = np.where(n > 0, high, np.nan)
+    if low.ndim == 0:
+        return float(low), float(high)
+    return low, high
+
+
+def mean_se(values) -> tuple[float, float]:
+    """(mean, standard error of the mean) of ``values``; the SE is NaN for fewer than two values."""
+    from scipy.stats import sem
+    values = np.asarray(values, dtype=np.float64)
+    if values.size == 0:
+        return math.nan, math.nan
+    se = float(sem(values)) if values.size > 1 else math.nan
+    return float(values.mean()), se
+
+
+def summarize(frame: pd.DataFrame, by: str | Sequence[str] | None = None, *, win: str = "win",
+              score: str | None = "score", turns: str | None = "turns", alpha: float = 0.05) -> pd.DataFrame:
+    """One row per group of ``by``: n, wins, win_rate, ci_low, ci_high (Wilson, 1 - alpha), mean_score
+    and score_se over the games that were won (a lost game's score, -1, is never averaged in; NaN
+    without wins), mean_turns. ``by=None`` summarises the whole frame; ``score``/``turns`` may be
+    None (or absent from the frame) to leave those columns out."""
+    keys = [] if by is None else [by] if isinstance(by, str) else list(by)
+    missing = [name for name in keys + [win] if name not in frame.columns]
+    if missing:
+        raise CursedsimError(f"no column {missing[0]!r} to summarise; columns: {', '.join(frame.columns)}")
+    data = frame.assign(_all=0) if not keys else frame
+    keys = keys or ["_all"]
+    groups = data.groupby(keys, observed=True, sort=True, dropna=False)
+    won = data[win].astype(bool)
+    result = pd.DataFrame({"n": groups.size(), "wins": groups[win].sum().astype(np.int64)})
+    result["win_rate"] = result["wins"] / result["n"]
+    result["ci_low"], result["ci_high"] = wilson_interval(result["wins"].to_numpy(), result["n"].to_numpy(), alpha)
+    if score is not None and score in frame.columns:
+        won_groups = data[won].groupby(keys, observed=True, sort=True, dropna=False)[score]
+        stats = won_groups.agg(["mean", "sem"]).reindex(result.index)
+        result["mean_score"] = stats["mean"].astype(np.float64)
+        result["score_se"] = stats["sem"].astype(np.float64)
+    if turns is not None and turns in frame.columns:
+        result["mean_turns"] = groups[turns].mean().astype(np.float64)
+    result = result.reset_index()
+    if by is None:
+        result = result.drop(columns="_all")
+    return result
+
+
+def sample_size_for_difference(p1: float, p2: float, alpha: float = 0.05, power: float = 0.8) -> int:
+    """Games per arm that a two-sided test at level ``alpha`` needs to detect win rates ``p1`` vs ``p2``
+    with probability ``power`` (independent samples, Cohen's h; statsmodels' power tools). Paired runs
+    on common random numbers usually need fewer."""
+    from statsmodels.stats.power import NormalIndPower
+    from statsmodels.stats.proportion import proportion_effectsize
+    for name, value in (("p1", p1), ("p2", p2)):
+        if not 0 <= value <= 1:
+            raise CursedsimError(f"{name} must be a probability in 0-1, got {value!r}")
+    if not (0 < alpha < 1 and 0 < power < 1):
+        raise CursedsimError(f"alpha and power must lie strictly between 0 and 1, got {alpha!r}, {power!r}")
+    if p1 == p2:
+        raise CursedsimError("p1 and p2 are equal: no sample size detects a difference of zero")
+    effect = abs(proportion_effectsize(p1, p2))
+    n = NormalIndPower().solve_power(effect_size=effect, alpha=alpha, power=power, ratio=1.0,
+                                     alternative="two-sided")
+    return int(math.ceil(n))
+
+
+__all__ = ["mean_se", "sample_size_for_difference", "summarize", "wilson_interval"]
