@@ -81,12 +81,6 @@ class Stream:
         """A uniform integer in [0, n) by multiply-shift (n < 2**32)."""
         return ((self.next() >> 32) * n) >> 32
 
-    def shuffle(self, items: list) -> None:
-        """Fisher-Yates in place, from the last position down: the order the kernels use."""
-        for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
-            items[i], items[j] = items[j], items[i]
-
     def as_array(self) -> np.ndarray:
         """The state as the ``uint64[4]`` array numba functions take (copy)."""
         return np.array(self.s, dtype=np.uint64)
@@ -201,15 +195,3 @@ def below_t(s, n):
 def tuple_to_array(s) -> np.ndarray:
     """A state tuple as the ``uint64[4]`` array form (for Python callers)."""
     return np.array([int(w) for w in s], dtype=np.uint64)
-
-
-@njit(cache=True)
-def shuffle_prefix(s, arr, n):
-    """Fisher-Yates over ``arr[:n]`` from the last position down, drawing exactly what ``below``
-    would; takes and returns the state tuple, kept in registers for the whole pass."""
-    for i in range(n - 1, 0, -1):
-        j, s = below_t(s, i + 1)
-        tmp = arr[i]
-        arr[i] = arr[j]
-        arr[j] = tmp
-    return s

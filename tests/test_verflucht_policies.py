@@ -7,6 +7,7 @@ import itertools
 import random
 
 import numpy as np
+import pandas as pd
 import pytest
 from numba import njit
 
@@ -170,3 +171,13 @@ def test_a_user_python_policy_runs_through_simulate():
 def test_a_user_policy_may_not_take_a_built_in_name():
     with pytest.raises(UnknownPolicyError, match="built-in"):
         add_python_policy("baseline", lambda params: _PassivePolicy())
+
+
+def test_a_user_numba_policy_gives_the_same_frame_in_worker_processes():
+    """The policy travels inside the pickled game to loky workers, which build its kernel there."""
+    add_numba_policy("exact_jobs_test", _attack, _banish_exactly, params={"extra": 1.0})
+    one = cursedsim.simulate("verflucht", 4000, players=2, policy="exact_jobs_test", seed=9, n_jobs=1,
+                             chunk_size=1000, progress=False)
+    two = cursedsim.simulate("verflucht", 4000, players=2, policy="exact_jobs_test", seed=9, n_jobs=2,
+                             chunk_size=1000, progress=False)
+    pd.testing.assert_frame_equal(one, two)

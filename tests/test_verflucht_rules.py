@@ -158,22 +158,15 @@ def test_final_scoring_charlie_banishes_32_two_seals_remove_7_and_23_score_66():
 
 # ---------------------------------------------------------------- seals and losses
 
-def test_a_seal_shuffles_the_whole_group_back_in_the_documented_rng_order():
+def test_a_seal_shuffles_the_whole_group_back_among_the_face_down_cards():
     face_down = [item_code(v) for v in (1, 2, 3, 4, 5, 6, 7)]
     table = make_table(hands={SAM: {40}}, display={4, 19, 20, 21, 29}, face_down=face_down, seals=4, seed=11)
     assert table.resolve_attack((21, 20, 19), True, AttackChoice(seal=True))
     assert table.display == {4, 29}
     assert (table.seals_left, table.seals_used) == (3, 1)
-    assert len(table.face_down) == len(face_down) + 3
-    assert sorted(table.face_down) == sorted(face_down + [18, 19, 20])
     assert table.hands[SAM] == {40} and not table.discard_creatures  # no item spent
-    # docs/rules/verflucht.md: ascending; append, j = below(len), swap with position j
-    expected, stream = list(face_down), rng.Stream(11, 0, rng.STREAM_DECK)
-    for code in (18, 19, 20):
-        expected.append(code)
-        j = stream.below(len(expected))
-        expected[-1], expected[j] = expected[j], expected[-1]
-    assert table.face_down == expected
+    # docs/rules/verflucht.md: appended in ascending value; draws pick at random, so that is a shuffle
+    assert table.face_down == face_down + [creature_code(19), creature_code(20), creature_code(21)]
 
 
 def test_no_seal_left_and_an_unbanished_sixth_creature_loses():
@@ -560,11 +553,25 @@ def test_random_legal_play_under_every_option_keeps_the_invariants(partial, volu
     assert END_WIN in ends and len(ends) >= 2
 
 
-def test_the_deal_is_the_deck_stream_shuffle_of_0_to_79():
+def test_a_draw_takes_the_face_down_card_the_deck_stream_picks():
     table = Table.deal(123, 45, 3)
-    expected = list(range(N_CARDS))
-    rng.Stream(123, 45, rng.STREAM_DECK).shuffle(expected)
-    assert table.face_down == expected
+    assert table.face_down == list(range(N_CARDS))
+    stream, cards = rng.Stream(123, 45, rng.STREAM_DECK), list(range(N_CARDS))
+    for _ in range(10):
+        j = stream.below(len(cards))
+        cards[j], cards[-1] = cards[-1], cards[j]
+        assert table.draw() == cards.pop()
+    assert table.face_down == cards
+
+
+def test_draws_are_uniform_over_the_face_down_cards():
+    """The first card of 8,000 games: a chi-square over the 80 codes has mean 79 and SD 12.6 if the
+    draw is uniform; 79 + 6 SD bounds it, while always drawing one position would give ~632,000."""
+    counts = [0] * N_CARDS
+    for index in range(8000):
+        counts[Table.deal(5, index, 1).draw()] += 1
+    chi2 = sum((c - 100) ** 2 / 100 for c in counts)
+    assert chi2 < 79 + 6 * 12.6
 
 
 def test_same_seed_and_index_give_the_same_game_and_log():
@@ -575,7 +582,11 @@ def test_same_seed_and_index_give_the_same_game_and_log():
 
 
 def test_different_indices_and_seeds_give_different_deals():
-    deals = {tuple(Table.deal(seed, index, 3).face_down) for seed in range(3) for index in range(20)}
+    def first_draws(seed, index):
+        table = Table.deal(seed, index, 3)
+        return tuple(table.draw() for _ in range(10))
+
+    deals = {first_draws(seed, index) for seed in range(3) for index in range(20)}
     assert len(deals) == 60
     outcomes = {play(0, index, 3, RuleOptions(), BaselinePolicy()) for index in range(20)}
     assert len({(o.turns, o.attacks, o.score) for o in outcomes}) > 5

@@ -7,9 +7,9 @@ per game. The engine checks every policy decision and raises on an illegal one.
 Speed: the state of a game lives in local variables of ``play_game``: counters, bitmasks, the active
 player's hand and the random streams as state tuples. Step functions take and
 return these values, so no array crosses a call in the hot path (every array argument costs numba two
-atomic reference-count operations). Arrays live only in ``play_game``: the face-down pile,
-``int64[80]``, whose first ``n_deck`` entries are still face down, and the hands of all players
-(policies get them as a ``MAX_PLAYERS``-tuple).
+atomic reference-count operations). Arrays live only in ``play_game``: the face-down cards,
+``int64[80]``, whose first ``n_deck`` entries are still face down (a draw picks one of them at random
+and moves the last into its place), and the hands of all players (policies get them as a tuple).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from cursedsim.games.verflucht.rules import (
     DISPLAY_LIMIT, END_GROUP, END_SIXTH, END_WIN, FIRST_ITEM_CODE, LOST_SCORE, MAX_PLAYERS, N_CARDS,
 )
 from cursedsim.games.verflucht.state import OPT_DRAWER_LAST, OPT_PARTIAL, OPT_SEALS, OPT_VOLUNTARY_SEAL
-from cursedsim.rng import STREAM_DECK, STREAM_POLICY, below_t, seed_tuple, shuffle_prefix
+from cursedsim.rng import STREAM_DECK, STREAM_POLICY, below_t, seed_tuple
 
 #: Voluntary banishings asked of one player in one turn, at most (a policy that never stops is a bug).
 MAX_BANISHINGS = 64
@@ -39,11 +39,11 @@ OUTCOME_COLUMNS = tuple(OUTCOME_DTYPES)
 
 
 @njit(cache=True)
-def deal(deck, rng_deck):
-    """Set-up: the 80 cards face down in shuffled order. Returns the advanced deck stream."""
+def deal(deck):
+    """Set-up: all 80 card codes face down. Their order means nothing: every draw picks one of the
+    face-down cards at random ("put them on the table all jumbled together")."""
     for i in range(N_CARDS):
         deck[i] = i
-    return shuffle_prefix(rng_deck, deck, N_CARDS)
 
 
 @njit(cache=True, inline="always")
@@ -61,18 +61,15 @@ def attackers_after_adding(display, n_display, value):
 
 
 @njit(cache=True)
-def shuffle_back(deck, n_deck, rng_deck, creatures):
-    """A Seal's Creatures go back face down, ascending, each appended and swapped with a uniformly
-    random position. Returns (face-down count, deck stream)."""
+def shuffle_back(deck, n_deck, creatures):
+    """A Seal's Creatures go back among the face-down cards (appended in ascending value; draws pick
+    at random, so no shuffle is needed). Returns the new number of face-down cards."""
     rest = creatures
     while rest != ZERO:
-        value = lowest(rest)
+        deck[n_deck] = lowest(rest) - 1
         rest &= rest - ONE
-        deck[n_deck] = value - 1
-        j, rng_deck = below_t(rng_deck, n_deck + 1)
-        deck[n_deck], deck[j] = deck[j], deck[n_deck]
         n_deck += 1
-    return n_deck, rng_deck
+    return n_deck
 
 
 @njit(cache=True, inline="always")
@@ -177,7 +174,8 @@ def play_game(deck, hands, seed, index, n_players, opts, policy_id, params):
     """Play game ``index`` of the run ``seed`` to its end. Returns (score, turns, seals_used, end,
     attacks); the score is LOST_SCORE for a lost game. ``hands`` (uint64[MAX_PLAYERS]) is scratch
     space for the hands of the players who are not active; policies get them as a tuple."""
-    rng_deck = deal(deck, seed_tuple(seed, index, STREAM_DECK))
+    deal(deck)
+    rng_deck = seed_tuple(seed, index, STREAM_DECK)
     rng_pol = seed_tuple(seed, index, STREAM_POLICY)
     hands[:] = ZERO
     n_deck = N_CARDS
@@ -196,9 +194,11 @@ def play_game(deck, hands, seed, index, n_players, opts, policy_id, params):
     while n_deck > 0:
         # step 1: draw. Written without a branch on the card's kind (Item or Creature is a coin
         # flip the CPU cannot predict): the card's bit goes to the hand or to the display by mask.
+        j, rng_deck = below_t(rng_deck, n_deck)
         n_deck -= 1
         turns += 1
-        code = deck[n_deck]
+        code = deck[j]
+        deck[j] = deck[n_deck]
         is_item = int64(code >= FIRST_ITEM_CODE)
         value = code + 1 - FIRST_ITEM_CODE * is_item
         card = bit(value)
@@ -230,7 +230,7 @@ def play_game(deck, hands, seed, index, n_players, opts, policy_id, params):
                 seals_left -= 1
                 seals_used += 1
                 display &= ~rest
-                n_deck, rng_deck = shuffle_back(deck, n_deck, rng_deck, rest)
+                n_deck = shuffle_back(deck, n_deck, rest)
             n_display = count(display)
         # step 4: voluntary banishing by the active player
         if display != ZERO and hand != ZERO:

@@ -178,14 +178,15 @@ class Table:
     @classmethod
     def deal(cls, seed: int, index: int, players: int, options: RuleOptions | None = None, *,
              log: bool = False) -> Table:
-        """Set-up: "Mix and shuffle all the Creatures and Items together"; lay out the Seals.
+        """Set-up: "Mix and shuffle all the Creatures and Items together and put them on the table all
+        jumbled together"; lay out the Seals.
 
-        The face-down cards are [0, 1, ..., 79] shuffled by the deck stream of (seed, index).
+        The face-down cards are the codes [0, 1, ..., 79]; their order on the list means nothing,
+        because every draw picks one of them at random with the deck stream of (seed, index).
         """
         deck_rng = rng.Stream(seed, index, rng.STREAM_DECK)
         table = cls(players, options, deck_rng=deck_rng, log=log)
         table.face_down = list(range(N_CARDS))
-        deck_rng.shuffle(table.face_down)
         table.say(f"set-up · {players} player{'s' if players > 1 else ''} · {table.seals_left} green seals"
                   f" · {len(table.face_down)} face-down cards · P1 begins")
         return table
@@ -203,13 +204,19 @@ class Table:
     # ------------------------------------------------------------ step 1: draw
 
     def draw(self) -> int:
-        """"Draw 1 card": a Creature goes face up into the display, an Item into the active hand.
+        """"Draw 1 card, face-down, from the table": a Creature goes face up into the display, an Item
+        into the active hand.
 
-        Starts a new draw turn (``turns`` counts them from 1); returns the card code drawn.
+        The card is one of the face-down cards picked uniformly at random: j = below(len) on the deck
+        stream, the card at j swapped with the last and taken (the kernel does exactly this). Starts a
+        new draw turn (``turns`` counts them from 1); returns the card code drawn.
         """
-        if not self.face_down:
+        face_down = self.face_down
+        if not face_down:
             raise IllegalDecision("no face-down card left to draw")
-        code = self.face_down.pop()
+        j = self.deck_rng.below(len(face_down))
+        face_down[j], face_down[-1] = face_down[-1], face_down[j]
+        code = face_down.pop()
         self.turns += 1
         if code < FIRST_ITEM_CODE:
             value = code + 1
@@ -372,8 +379,8 @@ class Table:
         """Break a green Seal and shuffle the attacking ``creatures`` back into the face-down cards;
         with no green Seal left the game is lost. Returns False on a loss.
 
-        RNG order (shared with the kernel): for each creature in ascending value, append its code to
-        the face-down list, draw j = below(len) and swap the appended card with position j.
+        The codes are appended in ascending value: draws pick face-down cards at random, so putting
+        them back among the others is all that "shuffle back" needs (no random number is drawn).
         """
         creatures = sorted(creatures)
         if self.seals_left == 0:
@@ -389,8 +396,6 @@ class Table:
         for creature in creatures:
             self.display.remove(creature)
             face_down.append(creature_code(creature))
-            j = self.deck_rng.below(len(face_down))
-            face_down[-1], face_down[j] = face_down[j], face_down[-1]
         if self.logging:
             self.say(f"seal used ({self.seals_left} left): {_values(creatures)} shuffled back"
                      f" ({len(face_down)} face-down) → {self._display_text()}")
