@@ -15,6 +15,7 @@ import math
 import os
 import re
 import sys
+import time
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
@@ -400,6 +401,19 @@ def _want_progress(progress: Any, n_games: int) -> bool:
     return bool(progress)
 
 
+def _warm_up(game: Game, seed: int, players: int, options: Any, policy: str, param_vector: np.ndarray,
+             verbose: bool) -> float:
+    """Play one game in this process so the compiled kernel is in numba's cache; returns seconds
+    (a first run compiles: tens of seconds; later ones load the cache: well under one)."""
+    t0 = time.perf_counter()
+    _play_chunk(game, seed, 0, 1, players, options, policy, param_vector)
+    seconds = time.perf_counter() - t0
+    if verbose and seconds > 1.0:
+        print(f"cursedsim: compiled the {game.name} kernel for policy {policy} in {seconds:.1f} s",
+              file=sys.stderr)
+    return seconds
+
+
 # ---------------------------------------------------------------- public API
 
 def simulate(game: str | Game, n_games: int, *, players: int | None = None, policy: str | None = None,
@@ -454,6 +468,12 @@ def simulate(game: str | Game, n_games: int, *, players: int | None = None, poli
 
     todo = plan_chunks(n_games, chunk_size, done)
     tasks = [(game, seed, start, stop, players, options, policy, param_vector) for start, stop in todo]
+    verbose = _want_progress(progress, n_games)
+    if tasks and (progress is not False or (backend != "sequential" and workers > 1)):
+        # compile (or load) the kernel here first: workers then load it from the cache instead of all
+        # compiling it at once, and a long compile is reported (unless progress=False) rather than
+        # hidden in the first chunk
+        _warm_up(game, seed, players, options, policy, param_vector, verbose=progress is not False)
     if not tasks:
         results: Iterator[tuple] = iter(())
     elif backend == "sequential" or (backend == "loky" and (workers == 1 or len(tasks) == 1)):
@@ -464,7 +484,7 @@ def simulate(game: str | Game, n_games: int, *, players: int | None = None, poli
         results = _dask(tasks, workers, dask_address)
 
     bar = None
-    if _want_progress(progress, n_games):
+    if verbose:
         bar, task_id = _progress_bar(n_games, f"{game.name} p={players} {policy}")
         bar.start()
         bar.advance(task_id, sum(stop - start for start, stop in done))

@@ -181,3 +181,15 @@ def test_a_user_numba_policy_gives_the_same_frame_in_worker_processes():
     two = cursedsim.simulate("verflucht", 4000, players=2, policy="exact_jobs_test", seed=9, n_jobs=2,
                              chunk_size=1000, progress=False)
     pd.testing.assert_frame_equal(one, two)
+
+
+def test_the_extending_guide_example_runs():
+    """docs/extending.md's numba policy example, run as written (with fewer games)."""
+    import re
+    from pathlib import Path
+    text = (Path(__file__).resolve().parents[1] / "docs" / "extending.md").read_text()
+    code = re.findall(r"```python\n(.*?)```", text, re.S)[0].replace("1_000_000", "2_000")
+    namespace: dict = {}
+    exec(code, namespace)
+    frame = namespace["frame"]
+    assert len(frame) == 2_000 and set(frame.policy) == {"exact"}
