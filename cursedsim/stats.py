@@ -88,4 +88,46 @@ def sample_size_for_difference(p1: float, p2: float, alpha: float = 0.05, power:
     return int(math.ceil(n))
 
 
-__all__ = ["mean_se", "sample_size_for_difference", "summarize", "wilson_interval"]
+def paired_difference(a, b, alpha: float = 0.05) -> dict[str, float]:
+    """Mean of ``a - b`` over paired observations (same game, two policies) with its standard error and
+    t interval (1 - alpha): the comparison on common random numbers. Keys: n, diff, se, ci_low,
+    ci_high, sd (of the differences), p_value (two-sided, zero difference)."""
+    from statsmodels.stats.weightstats import DescrStatsW
+    d = np.asarray(a, dtype=np.float64) - np.asarray(b, dtype=np.float64)
+    if d.size < 2:
+        raise CursedsimError(f"a paired difference needs at least 2 pairs, got {d.size}")
+    stats = DescrStatsW(d)
+    low, high = stats.tconfint_mean(alpha=alpha)
+    sd = float(d.std(ddof=1))
+    p_value = float(stats.ttest_mean(0.0)[1]) if sd > 0 else (1.0 if d.mean() == 0 else 0.0)
+    return {"n": int(d.size), "diff": float(d.mean()), "se": sd / math.sqrt(d.size), "ci_low": float(low),
+            "ci_high": float(high), "sd": sd, "p_value": p_value}
+
+
+def unpaired_difference(a, b, alpha: float = 0.05) -> dict[str, float]:
+    """Mean of ``a`` minus mean of ``b`` treated as independent samples (Welch t interval, 1 - alpha):
+    what the same games would give without pairing. Keys: diff, se, ci_low, ci_high."""
+    from statsmodels.stats.weightstats import CompareMeans, DescrStatsW
+    a = np.asarray(a, dtype=np.float64)
+    b = np.asarray(b, dtype=np.float64)
+    compare = CompareMeans(DescrStatsW(a), DescrStatsW(b))
+    low, high = compare.tconfint_diff(alpha=alpha, usevar="unequal")
+    se = math.sqrt(a.var(ddof=1) / a.size + b.var(ddof=1) / b.size)
+    return {"diff": float(a.mean() - b.mean()), "se": se, "ci_low": float(low), "ci_high": float(high)}
+
+
+def paired_sample_size(sd_diff: float, delta: float, alpha: float = 0.05, power: float = 0.8) -> int:
+    """Pairs needed to detect a mean paired difference ``delta`` when the differences have standard
+    deviation ``sd_diff`` (two-sided paired t test at ``alpha`` with ``power``; statsmodels)."""
+    from statsmodels.stats.power import TTestPower
+    if delta == 0:
+        raise CursedsimError("a difference of zero cannot be detected")
+    if sd_diff <= 0:
+        return 2
+    n = TTestPower().solve_power(effect_size=abs(delta) / sd_diff, alpha=alpha, power=power,
+                                 alternative="two-sided")
+    return int(math.ceil(n))
+
+
+__all__ = ["mean_se", "paired_difference", "paired_sample_size", "sample_size_for_difference", "summarize",
+           "unpaired_difference", "wilson_interval"]
