@@ -2,8 +2,9 @@
 
 Every game draws from its own streams, so a game's outcome does not depend on chunking, job count or
 backend, any game can be replayed alone, and two policies on the same (seed, index) see the same deal.
-The same generator exists twice, bit for bit: as numba functions over a ``uint64[4]`` state array (for
-kernels) and as the pure-Python class :class:`Stream` (for reference engines).
+The same generator exists twice, bit for bit: as numba functions over a state tuple of four uint64
+(``seed_tuple``, ``next_t``, ``below_t``: kernels keep it in registers) and as the pure-Python class
+:class:`Stream` (for reference engines).
 
 Bounded integers use the multiply-shift map ``((x >> 32) * n) >> 32``; for the n <= 2**16 used here
 its bias is below 2**-16 per draw relative, far under any simulation's resolution, and it needs no loop.
@@ -19,8 +20,8 @@ GOLDEN = 0x9E3779B97F4A7C15
 MIX1 = 0xBF58476D1CE4E5B9
 MIX2 = 0x94D049BB133111EB
 
-#: Stream ids: the deal (shuffles, seal returns) and the policies' own choices never share a stream,
-#: so a policy that draws random numbers does not change the cards.
+#: Stream ids: the cards (which card is drawn, shuffles) and the policies' own choices never share a
+#: stream, so a policy that draws random numbers does not change the cards.
 STREAM_DECK = 0
 STREAM_POLICY = 1
 
@@ -81,14 +82,6 @@ class Stream:
         """A uniform integer in [0, n) by multiply-shift (n < 2**32)."""
         return ((self.next() >> 32) * n) >> 32
 
-    def as_array(self) -> np.ndarray:
-        """The state as the ``uint64[4]`` array numba functions take (copy)."""
-        return np.array(self.s, dtype=np.uint64)
-
-    def load_array(self, state: np.ndarray) -> None:
-        """Take back a state that numba functions advanced."""
-        self.s = [int(w) for w in state]
-
 
 # ---------------------------------------------------------------- numba (kernels)
 
@@ -106,56 +99,9 @@ def _splitmix64_out(x):
     return x, z ^ (z >> uint64(31))
 
 
-@njit(cache=True)
-def seed_stream(state, seed, index, stream):
-    """Fill ``state`` (uint64[4]) with the stream keyed by (seed, index, stream)."""
-    _, h = _splitmix64_out(uint64(seed))
-    _, h = _splitmix64_out(h ^ uint64(index))
-    _, h = _splitmix64_out(h ^ uint64(stream))
-    x = h
-    for k in range(4):
-        x, out = _splitmix64_out(x)
-        state[k] = out
-
-
-@njit(cache=True, inline="always")
-def next_u64(state):
-    """The next raw 64-bit output of the stream in ``state``; advances it."""
-    s0 = state[0]
-    s1 = state[1]
-    s2 = state[2]
-    s3 = state[3]
-    result = _rotl(s1 * uint64(5), 7) * uint64(9)
-    t = s1 << uint64(17)
-    s2 ^= s0
-    s3 ^= s1
-    s1 ^= s2
-    s0 ^= s3
-    s2 ^= t
-    s3 = _rotl(s3, 45)
-    state[0] = s0
-    state[1] = s1
-    state[2] = s2
-    state[3] = s3
-    return result
-
-
-@njit(cache=True, inline="always")
-def below(state, n):
-    """A uniform integer in [0, n) by multiply-shift, as an int64."""
-    return np.int64(((next_u64(state) >> uint64(32)) * uint64(n)) >> uint64(32))
-
-
-def new_state(seed: int, index: int, stream: int) -> np.ndarray:
-    """A fresh ``uint64[4]`` state array for numba code, from Python."""
-    state = np.zeros(4, dtype=np.uint64)
-    seed_stream(state, np.uint64(seed & MASK64), np.uint64(index & MASK64), np.uint64(stream))
-    return state
-
-
-# ---------------------------------------------------------------- numba, as values (no arrays)
-# Kernels that keep their state in registers pass the generator state as a 4-tuple of uint64 and get
-# it back from every draw: no array, so no reference counting in the hot path.
+# ---------------------------------------------------------------- numba
+# Kernels pass the generator state as a 4-tuple of uint64 and get it back from every draw: no array,
+# so no reference counting in the hot path, and the state stays in registers.
 
 @njit(cache=True)
 def seed_tuple(seed, index, stream):
@@ -190,8 +136,3 @@ def below_t(s, n):
     """(uniform integer in [0, n) by multiply-shift, advanced state tuple)."""
     x, s = next_t(s)
     return np.int64(((x >> uint64(32)) * uint64(n)) >> uint64(32)), s
-
-
-def tuple_to_array(s) -> np.ndarray:
-    """A state tuple as the ``uint64[4]`` array form (for Python callers)."""
-    return np.array([int(w) for w in s], dtype=np.uint64)

@@ -54,20 +54,23 @@ def coin_kernel(seed, start, count, threshold, bonus, work):
     score = np.empty(count, dtype=np.int16)
     turns = np.empty(count, dtype=np.int16)
     end = np.empty(count, dtype=np.int8)
-    state = np.empty(4, dtype=np.uint64)
     for k in range(count):
-        rng.seed_stream(state, seed, np.uint64(start + k), np.uint64(rng.STREAM_DECK))
+        state = rng.seed_tuple(seed, np.uint64(start + k), np.uint64(rng.STREAM_DECK))
         for _ in range(work):
-            rng.next_u64(state)
-        won = rng.below(state, 100) < threshold
+            _, state = rng.next_t(state)
+        draw, state = rng.below_t(state, 100)
+        won = draw < threshold
         win[k] = won
-        turns[k] = 1 + rng.below(state, 20)
+        length, state = rng.below_t(state, 20)
+        turns[k] = 1 + length
         if won:
-            score[k] = 1 + rng.below(state, 100) + bonus
+            points, state = rng.below_t(state, 100)
+            score[k] = 1 + points + bonus
             end[k] = 0
         else:
+            cause, state = rng.below_t(state, 2)
             score[k] = -1
-            end[k] = 1 + rng.below(state, 2)
+            end[k] = 1 + cause
     return win, score, turns, end
 
 

@@ -137,25 +137,32 @@ def _has128(lo, hi, s):
 
 
 @njit(cache=True)
-def least_cover(hand, target):
-    """The Items with the smallest sum >= target, or 0 if the hand cannot pay it.
-
-    Subset sums as 128-bit reach sets (a minimal cover sums to less than target + 40 <= 80, so sums
-    past 127 never matter). The reach set is built once; the cover is then read back from the largest
-    Item down, keeping an Item only when the rest cannot reach the remaining sum without it, which
-    needs the reach set of the smaller Items: rebuilt per step (hands are small).
-    """
-    if target <= 0 or total(hand) < target:
-        return ZERO
+def reach_set(items):
+    """The sums the subsets of ``items`` can make, as a 128-bit set (lo, hi): bit s = sum s."""
     lo = ONE
     hi = ZERO
-    rest = hand
+    rest = items
     while rest != ZERO:
         a = lowest(rest)
         rest &= rest - ONE
         slo, shi = _shift128(lo, hi, a)
         lo |= slo
         hi |= shi
+    return lo, hi
+
+
+@njit(cache=True)
+def least_cover(hand, target):
+    """The Items with the smallest sum >= target, or 0 if the hand cannot pay it.
+
+    Subset sums as 128-bit reach sets (a minimal cover sums to less than target + 40 <= 80, so sums
+    past 127 never matter). The cover is read back from the largest Item down, keeping an Item only
+    when the smaller ones cannot make the remaining sum without it (hands are small, so the reach set
+    of the smaller Items is simply rebuilt at each step).
+    """
+    if target <= 0 or total(hand) < target:
+        return ZERO
+    lo, hi = reach_set(hand)
     m = lo & at_least(target) if target < 64 else ZERO
     if m != ZERO:
         s = lowest(m)
@@ -167,16 +174,7 @@ def least_cover(hand, target):
     while s > 0:
         a = highest(left)
         left &= ~bit(a)
-        # reach set of the Items below a
-        rlo = ONE
-        rhi = ZERO
-        rest = left
-        while rest != ZERO:
-            b = lowest(rest)
-            rest &= rest - ONE
-            slo, shi = _shift128(rlo, rhi, b)
-            rlo |= slo
-            rhi |= shi
+        rlo, rhi = reach_set(left)
         if not _has128(rlo, rhi, s):
             chosen |= bit(a)
             s -= a

@@ -36,7 +36,8 @@ from typing import TYPE_CHECKING, Protocol
 import numpy as np
 
 from cursedsim.games.verflucht.reference import find_assignment
-from cursedsim.games.verflucht.rules import MAX_PLAYERS, MAX_VALUE, MIN_VALUE
+from cursedsim.games.verflucht.rules import MAX_PLAYERS
+from cursedsim.games.verflucht.state import mask_of, values_of
 from cursedsim.rng import Stream
 
 if TYPE_CHECKING:
@@ -183,20 +184,6 @@ class BaselinePolicy:
 
 # ---------------------------------------------------------------- numba policies on the reference
 
-def value_mask(values) -> np.uint64:
-    """A set of values 1-40 as the kernel's bitmask (bit v set = value v present)."""
-    mask = 0
-    for v in values:
-        mask |= 1 << v
-    return np.uint64(mask)
-
-
-def mask_values(mask) -> tuple[int, ...]:
-    """The values of a kernel bitmask, ascending."""
-    mask = int(mask)
-    return tuple(v for v in range(MIN_VALUE, MAX_VALUE + 1) if mask >> v & 1)
-
-
 class KernelPolicy:
     """Plays numba policy ``policy_id`` of ``policies.py`` (with parameter vector ``params``), or a
     user's numba ``decide_attack``/``decide_banish``, on the reference engine, so kernel and reference
@@ -216,7 +203,7 @@ class KernelPolicy:
 
     @staticmethod
     def _hands(table: Table) -> tuple:
-        masks = [value_mask(hand) for hand in table.hands]
+        masks = [mask_of(hand) for hand in table.hands]
         return tuple(masks + [np.uint64(0)] * (MAX_PLAYERS - len(masks)))
 
     def attack(self, table: Table, attackers: tuple[int, ...], is_group: bool, seal_allowed: bool,
@@ -225,11 +212,11 @@ class KernelPolicy:
         players = table.players
         seal, take, use, state = self.decide_attack(
             self.policy_id, self.params, tuple(np.uint64(w) for w in rng.s), self._hands(table),
-            players, table.active, value_mask(table.display), value_mask(attackers), bool(is_group),
+            players, table.active, mask_of(table.display), mask_of(attackers), bool(is_group),
             bool(seal_allowed), table.seals_left, len(table.face_down),
-            value_mask(table.discard_creatures), value_mask(table.discard_items))
+            mask_of(table.discard_creatures), mask_of(table.discard_items))
         rng.s = [int(w) for w in state]
-        plan = {p: (tuple(sorted(mask_values(take[p]), reverse=True)), mask_values(use[p]))
+        plan = {p: (tuple(sorted(values_of(take[p]), reverse=True)), values_of(use[p]))
                 for p in range(MAX_PLAYERS) if take[p] or use[p]}
         return AttackChoice(seal=bool(seal), plan=plan)
 
@@ -237,10 +224,10 @@ class KernelPolicy:
         """``decide_banish``; creature 0 means stop."""
         creature, items, state = self.decide_banish(
             self.policy_id, self.params, tuple(np.uint64(w) for w in rng.s),
-            value_mask(table.hands[player]), table.players, player, value_mask(table.display),
-            table.seals_left, len(table.face_down), value_mask(table.discard_creatures),
-            value_mask(table.discard_items), bool(last_turn))
+            mask_of(table.hands[player]), table.players, player, mask_of(table.display),
+            table.seals_left, len(table.face_down), mask_of(table.discard_creatures),
+            mask_of(table.discard_items), bool(last_turn))
         rng.s = [int(w) for w in state]
         if int(creature) == 0:
             return None
-        return Banish(int(creature), mask_values(items))
+        return Banish(int(creature), values_of(items))

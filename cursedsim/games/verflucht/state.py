@@ -62,7 +62,7 @@ def mask_of(values) -> np.uint64:
     return np.uint64(m)
 
 
-def values_of(mask) -> list[int]:
+def values_of(mask) -> tuple[int, ...]:
     """The card values in a bitmask, ascending."""
     m = int(mask)
-    return [v for v in range(64) if m >> v & 1]
+    return tuple(v for v in range(64) if m >> v & 1)
