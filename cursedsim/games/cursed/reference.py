@@ -1,0 +1,850 @@
+"""Cursed!? as a readable pure-Python engine: the oracle the numba kernel will be compared with, and the
+source of replay logs.
+
+It implements exactly the procedure of ``docs/rules/cursed.md`` and consumes the deck stream
+``rng.Stream(seed, index, rng.STREAM_DECK)`` in exactly the order written there (every random draw is a
+Fisher-Yates shuffle: of the deck at set-up, of the discard pile for a chest or a Big Turkey Dinner, of
+the draw pile after a Smoke Bomb). Policies get their own stream ``rng.Stream(seed, index,
+rng.STREAM_POLICY)``, so a policy that draws random numbers never changes the cards.
+
+The :class:`Table` holds one game and has one method per rule step (``draw_monster``, ``fight``,
+``attack``, ``use_item``, ``take_damage``, ``capture``, ``escape``, ``open_chest``, ``gain_item``, ...).
+Policies decide (``reference_policies.py``): at each *fight decision point* an :class:`Action`, at each
+attack an :class:`AttackChoice`, on an attack going over the monster's power whether to spend a Soul
+Crystal. The table enforces the rules and raises :class:`IllegalDecision` on anything else.
+
+State, and how it maps onto flat arrays (card ids 0-29, see ``rules.py``):
+
+==================  ===========================================  ==========================================
+attribute           meaning                                      kernel form
+==================  ===========================================  ==========================================
+``pile``            draw pile, **top = last**                    int8[30] + count
+``discard``         discard pile, top = last                     int8[30] + count
+``souls``           captured monsters, in capture order          count (+ bitmask for checks)
+``items``           held items (card ids; order unused)          uint32 bitmask over card ids
+``stored``          Large Backpack weapons (order unused)        uint32 bitmask over card ids
+``monster``         card fought, -1 between fights               int8
+``weapons``         attacks landed this fight, in order          int8[30] + count
+``used``            items used this fight, in order              int8[30] + count
+fight scalars       power, trait, chest, total, attacks,         ints / bools
+                    trait_spent, blocked, armed flags
+counters            rounds, damage_taken, weapons_drawn, busts,  ints, int[10]
+                    used_count[item]
+==================  ===========================================  ==========================================
+
+Whenever several copies of an item are held, the one used is the policy's choice; built-in policies and
+the canonical action list take the lowest card id (``held``). Orders that matter for later shuffles
+(pile, discard, weapons, used) are spelt out in the docs and kept here as lists.
+
+    >>> from cursedsim.games.cursed.reference import play, replay_log
+    >>> from cursedsim.games.cursed.reference_policies import ThresholdPolicy
+    >>> from cursedsim.games.cursed.rules import RuleOptions
+    >>> outcome = play(seed=7, index=0, options=RuleOptions(), policy=ThresholdPolicy(2))
+    >>> print(replay_log(7, 0, RuleOptions(), ThresholdPolicy(2)))   # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, NamedTuple
+
+from cursedsim import rng
+from cursedsim.games.cursed.rules import (
+    BEWITCHING_RELIC,
+    BIG_TURKEY_DINNER,
+    CARD_CHEST,
+    CARD_POWER,
+    CARD_TRAIT,
+    CARD_WEAPON_HIGH,
+    CARD_WEAPON_KINDS,
+    CARD_WEAPON_POWER,
+    END_EIGHT_SOULS,
+    END_FINAL_MONSTER,
+    END_NAMES,
+    END_PILE_EMPTY,
+    ETHEREAL,
+    EVASIVE,
+    EXPLODES,
+    FLYING,
+    FRENZY_FACTOR,
+    FRENZY_POTION,
+    ITEM_NAMES,
+    ITEM_OF_CARD,
+    ITEM_SLUGS,
+    LARGE_BACKPACK,
+    MELEE,
+    MIMIC,
+    N_CARDS,
+    N_UNIQUE,
+    NO_TRAIT,
+    OUTCOME_DTYPES,
+    RANGED,
+    SCROLL_OF_PURGE_LIFE,
+    SHIELD,
+    SHIELD_BLOCK,
+    SMOKE_BOMB,
+    SOUL_CRYSTAL,
+    TOUGH_SKIN,
+    TRAIT_NAMES,
+    WHETSTONE,
+    WHETSTONE_BONUS,
+    RuleOptions,
+    is_split,
+    item_text,
+    monster_text,
+    weapon_text,
+)
+
+if TYPE_CHECKING:
+    from cursedsim.games.cursed.reference_policies import Policy
+
+# ---------------------------------------------------------------- decisions
+
+#: Action kinds at a fight decision point.
+DRAW = 0   # draw the top card of the pile as a weapon and attack with it
+PLAY = 1   # attack with a weapon stored by the Large Backpack (``card``)
+USE = 2    # use held item ``card`` (Large Backpack: ``target`` = the discard card to take)
+STOP = 3   # stop attacking: take the damage (power - total - blocked)
+ACTION_NAMES = ("draw", "play", "use", "stop")
+
+#: How a fight closes (internal): a capture with no damage, a stop (damage step), a Smoke Bomb, a bust
+#: with ``bust="soul_lost"`` (damage step, no capture).
+CLOSE_CAPTURE = 0
+CLOSE_STOP = 1
+CLOSE_SMOKE = 2
+CLOSE_LOST = 3
+
+#: Items a policy may use at a fight decision point in every timing (Whetstone and Frenzy Potion too
+#: with ``item_timing="before_draw"``; Soul Crystal and Bewitching Relic only at an attack; a Mimic! is
+#: never held).
+DECISION_POINT_ITEMS = (BIG_TURKEY_DINNER, SMOKE_BOMB, SCROLL_OF_PURGE_LIFE, SHIELD, LARGE_BACKPACK)
+
+
+class Action(NamedTuple):
+    """A decision at a fight decision point: ``Action(DRAW)``, ``Action(PLAY, card)``, ``Action(USE,
+    card)``, ``Action(USE, backpack_card, target)`` or ``Action(STOP)``."""
+
+    kind: int
+    card: int = -1
+    target: int = -1
+
+    def __str__(self) -> str:
+        text = ACTION_NAMES[self.kind]
+        if self.card >= 0:
+            text += f" #{self.card}"
+        if self.target >= 0:
+            text += f" -> #{self.target}"
+        return text
+
+
+class AttackOptions(NamedTuple):
+    """What is open to choose when a weapon attacks (the engine asks only when one of these is True)."""
+
+    value: bool = False       # a "1/6" weapon with dagger_value="choose": 1 or 6
+    kind: bool = False        # the Spear with spear_kind="choose": MELEE or RANGED
+    relic: bool = False       # a Bewitching Relic is held
+    whetstone: bool = False   # a Whetstone is held (item_timing="after_reveal")
+    frenzy: bool = False      # a Frenzy Potion is held, this is the fight's first attack (after_reveal)
+
+    def any(self) -> bool:
+        return self.value or self.kind or self.relic or self.whetstone or self.frenzy
+
+
+class AttackChoice(NamedTuple):
+    """The answer at an attack: the 1/6 value (1 or 6) and the Spear's kind when open, and which of the
+    open items to spend on this attack (Bewitching Relic, Whetstone, Frenzy Potion)."""
+
+    value: int = 0
+    kind: int = 0
+    relic: bool = False
+    whetstone: bool = False
+    frenzy: bool = False
+
+
+NO_CHOICE = AttackChoice()
+
+
+class IllegalDecision(RuntimeError):
+    """A policy decision the rules do not allow; the message names the rule it breaks."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How one game ended: the row the kernel must reproduce (columns of ``rules.OUTCOME_COLUMNS``),
+    plus the readable log when asked for."""
+
+    win: bool
+    #: Captured souls at the end.
+    souls: int
+    #: Rounds started (monsters drawn from the pile; Mimic! fights are not rounds).
+    rounds: int
+    #: Cards discarded from the draw pile as damage.
+    damage_taken: int
+    #: Cards in the draw pile at the end.
+    cards_left: int
+    #: ``rules.END_EIGHT_SOULS``, ``rules.END_PILE_EMPTY`` or ``rules.END_FINAL_MONSTER``.
+    end: int
+    #: Weapons drawn from the pile (Large Backpack weapons not counted).
+    weapons_drawn: int
+    #: Attacks that went over the monster's power and were discarded.
+    busts: int
+    used_soul_crystal: int
+    used_big_turkey_dinner: int
+    used_smoke_bomb: int
+    used_bewitching_relic: int
+    used_scroll_of_purge_life: int
+    used_shield: int
+    used_whetstone: int
+    used_frenzy_potion: int
+    used_large_backpack: int
+    #: Mimic! cards met as items (each one is fought at once).
+    used_mimic: int
+    log: tuple[str, ...] = ()
+
+    def columns(self) -> dict[str, int | bool]:
+        """The outcome as {column: value}, in ``rules.OUTCOME_COLUMNS`` order."""
+        return {column: getattr(self, column) for column in OUTCOME_DTYPES}
+
+
+def _cards(cards) -> str:
+    return ", ".join(f"#{c}" for c in cards)
+
+
+# ---------------------------------------------------------------- the table
+
+class Table:
+    """The state of one game of Cursed!? and the rule steps that change it (see the module docstring
+    for the layout). A table made by the constructor is empty, so tests can lay out any position;
+    :meth:`deal` makes the shuffled deck of game ``index`` of a run with ``seed``.
+    """
+
+    def __init__(self, options: RuleOptions | None = None, *, deck_rng: rng.Stream | None = None,
+                 log: bool = False):
+        self.options = options if options is not None else RuleOptions()
+        self.deck_rng = deck_rng
+        self.pile: list[int] = []
+        self.discard: list[int] = []
+        self.souls: list[int] = []
+        self.items: list[int] = []
+        self.stored: list[int] = []
+        self.rounds = 0
+        self.damage_taken = 0
+        self.weapons_drawn = 0
+        self.busts = 0
+        self.used_count = [0] * N_UNIQUE
+        self.end: int | None = None
+        self.logging = log
+        self.log: list[str] = []
+        self._clear_fight()
+
+    def _clear_fight(self) -> None:
+        self.monster = -1
+        self.is_mimic = False
+        self.power = 0
+        self.trait = NO_TRAIT
+        self.chest = False
+        self.weapons: list[int] = []
+        self.used: list[int] = []
+        self.total = 0
+        #: attacks made this fight: landed, cancelled by a trait or busted
+        self.attacks = 0
+        #: the trait has met its "first ..." attack (Explodes: its single attack has landed)
+        self.trait_spent = False
+        #: damage the Shields used this fight block
+        self.blocked = 0
+        self.whetstone_armed = False
+        self.frenzy_armed = False
+
+    @classmethod
+    def deal(cls, seed: int, index: int, options: RuleOptions | None = None, *, log: bool = False) -> Table:
+        """"Shuffle the deck of cards": the pile is ``[0, 1, ..., 29]`` shuffled by Fisher-Yates on the
+        deck stream of (seed, index); its last card is the top."""
+        table = cls(options, deck_rng=rng.Stream(seed, index, rng.STREAM_DECK), log=log)
+        table.pile = list(range(N_CARDS))
+        table.shuffle(table.pile)
+        table.say(f"set-up · {N_CARDS} cards shuffled · win at {table.options.win_souls} souls")
+        return table
+
+    # ------------------------------------------------------------ small helpers
+
+    def say(self, line: str) -> None:
+        """Add a line to the turn log (when the table keeps one)."""
+        if self.logging:
+            self.log.append(line)
+
+    def shuffle(self, cards: list[int]) -> None:
+        """Fisher-Yates in place on the deck stream: for i = n-1 down to 1, j = below(i + 1), swap
+        cards[i] and cards[j] (n - 1 draws; none for n <= 1)."""
+        below = self.deck_rng.below
+        for i in range(len(cards) - 1, 0, -1):
+            j = below(i + 1)
+            cards[i], cards[j] = cards[j], cards[i]
+
+    def held(self, item: int) -> int:
+        """The lowest card id of item code ``item`` among the held items, or -1."""
+        return min((card for card in self.items if ITEM_OF_CARD[card] == item), default=-1)
+
+    def held_items(self) -> dict[int, int]:
+        """{item code: lowest held card id of it} over the held items."""
+        lowest: dict[int, int] = {}
+        for card in self.items:
+            item = ITEM_OF_CARD[card]
+            if item not in lowest or card < lowest[item]:
+                lowest[item] = card
+        return lowest
+
+    @property
+    def souls_count(self) -> int:
+        return len(self.souls)
+
+    @property
+    def gap(self) -> int:
+        """The monster's power minus the weapon total (what stopping now would cost before Shields)."""
+        return self.power - self.total
+
+    @property
+    def damage_due(self) -> int:
+        """The damage stopping now would deal: the gap less what Shields block, at least 0."""
+        return max(0, self.power - self.total - self.blocked)
+
+    def can_attack(self) -> bool:
+        """Explodes: "You are only able to land a single attack"; otherwise attacks are unlimited."""
+        return not (self.trait == EXPLODES and self.trait_spent)
+
+    def overshoot_captures(self) -> bool:
+        """Whether the next attack, if it goes over the monster's power, captures the soul with no
+        damage (the single-weapon overshoot rule, option ``overshoot``)."""
+        rule = self.options.overshoot
+        if rule == "first_attack":
+            return self.attacks == 0
+        if rule == "zero_total":
+            return self.total == 0
+        return False
+
+    def weapon_value(self, card: int, choice: AttackChoice = NO_CHOICE) -> int:
+        """The weapon's own value before items: the printed power, or for a "1/6" weapon the value
+        ``dagger_value`` gives (the choice's with "choose")."""
+        if not is_split(card):
+            return CARD_WEAPON_POWER[card]
+        mode = self.options.dagger_value
+        if mode == "choose":
+            return choice.value
+        if mode == "low":
+            return CARD_WEAPON_POWER[card]
+        if mode == "high":
+            return CARD_WEAPON_HIGH[card]
+        # "split": the first number for the ranged Throwing Daggers, the second for the melee Dagger
+        return CARD_WEAPON_POWER[card] if CARD_WEAPON_KINDS[card] == RANGED else CARD_WEAPON_HIGH[card]
+
+    # ------------------------------------------------------------ set-up
+
+    def take_starting_items(self, policy: Policy, policy_rng: rng.Stream) -> None:
+        """"Take one card and place it item side up in the items area": the top card of the pile,
+        ``starting_items`` times. A Mimic! is fought at once (``starting_mimic="fight"``) or put under
+        the pile and the next card taken (``"redraw"``)."""
+        for _ in range(self.options.starting_items):
+            if not self.pile or self.end is not None:
+                return
+            card = self.pile.pop()
+            if self.options.starting_mimic == "redraw":
+                for _ in range(len(self.pile)):
+                    if ITEM_OF_CARD[card] != MIMIC:
+                        break
+                    self.pile.insert(0, card)
+                    self.say(f"starting item #{card} Mimic! goes under the pile")
+                    card = self.pile.pop()
+            self.say(f"starting item #{card} {item_text(card)} · pile {len(self.pile)}")
+            self.gain_item(card, policy, policy_rng)
+
+    # ------------------------------------------------------------ a round
+
+    def play_round(self, policy: Policy, policy_rng: rng.Stream) -> None:
+        """"Draw a card, this will be the monster you face this round", fight it, and on a capture open
+        its chest. With no card to draw the game is lost ("running out of cards to draw is the same as
+        running out of life")."""
+        monster = self.draw_monster()
+        if monster < 0:
+            return
+        if self.fight(monster, False, policy, policy_rng) and self.end is None and CARD_CHEST[monster]:
+            self.open_chest(policy, policy_rng)
+
+    def draw_monster(self) -> int:
+        """The top card of the pile as this round's monster, or -1 (and the game ends) if the pile is
+        empty."""
+        if not self.pile:
+            self.finish(END_PILE_EMPTY)
+            return -1
+        self.rounds += 1
+        card = self.pile.pop()
+        if self.logging:
+            held = ", ".join(item_text(c) for c in sorted(self.items)) or "-"
+            stored = f" · backpack [{_cards(sorted(self.stored))}]" if self.stored else ""
+            self.say(f"round {self.rounds} · #{card} {monster_text(card)} · pile {len(self.pile)}"
+                     f" · souls {self.souls_count} · items [{held}]{stored}")
+        return card
+
+    # ------------------------------------------------------------ a fight
+
+    def open_fight(self, card: int, is_mimic: bool) -> None:
+        """Put ``card`` in the Monster area: its monster side, or a Mimic! at ``mimic_power`` with no
+        trait and no chest."""
+        self._clear_fight()
+        self.monster = card
+        self.is_mimic = is_mimic
+        if is_mimic:
+            self.power = self.options.mimic_power
+        else:
+            self.power = CARD_POWER[card]
+            self.trait = CARD_TRAIT[card]
+            self.chest = CARD_CHEST[card]
+
+    def fight(self, card: int, is_mimic: bool, policy: Policy, policy_rng: rng.Stream) -> bool:
+        """Fight ``card``: decision points until the fight closes, then the damage and the capture (or
+        the escape). Returns True when the soul was captured."""
+        self.open_fight(card, is_mimic)
+        close = None
+        while close is None:
+            legal = self.legal_actions()
+            if len(legal) == 1:      # only STOP: nothing to decide, the policy is not asked
+                action = legal[0]
+            else:
+                action = policy.fight(self, legal, policy_rng)
+                self.check_action(action, legal)
+            close = self.apply(action, policy, policy_rng)
+        if close == CLOSE_SMOKE:
+            self.escape()
+            return False
+        damage = 0 if close == CLOSE_CAPTURE else self.stop()
+        if damage > len(self.pile):
+            self.final_monster(damage, close == CLOSE_LOST)
+            return False
+        self.take_damage(damage)
+        if close == CLOSE_LOST:
+            self.lose_soul()
+            return False
+        self.capture()
+        return True
+
+    def legal_actions(self) -> list[Action]:
+        """The actions open at a fight decision point, in the canonical order (a random policy and the
+        kernel index this list): DRAW; PLAY of each stored weapon (ascending card id); USE of each item
+        kind usable now in item-code order, the lowest held card of the kind, Large Backpack once per
+        discard card as target (ascending card id); STOP last."""
+        actions = []
+        attack_ok = self.can_attack()
+        if attack_ok and self.pile:
+            actions.append(Action(DRAW))
+        if attack_ok and self.stored:
+            actions.extend(Action(PLAY, card) for card in sorted(self.stored))
+        for item, card in sorted(self.held_items().items()):
+            if not self.item_usable(item):
+                continue
+            if item == LARGE_BACKPACK:
+                actions.extend(Action(USE, card, target) for target in sorted(self.discard))
+            else:
+                actions.append(Action(USE, card))
+        actions.append(Action(STOP))
+        return actions
+
+    def item_usable(self, item: int) -> bool:
+        """Whether a held item of code ``item`` may be used at a fight decision point now."""
+        if item == LARGE_BACKPACK:
+            return bool(self.discard)
+        if item in DECISION_POINT_ITEMS:
+            return True
+        if self.options.item_timing != "before_draw" or not self.can_attack():
+            return False
+        if item == WHETSTONE:
+            return not self.whetstone_armed
+        if item == FRENZY_POTION:
+            return self.attacks == 0 and not self.frenzy_armed
+        return False
+
+    def check_action(self, action: Action, legal: list[Action]) -> None:
+        """Refuse an action that is not open now (any held copy of an item may be named)."""
+        if not isinstance(action, Action):
+            raise IllegalDecision(f"a fight decision must be an Action, got {action!r}")
+        if action in legal:
+            return
+        if action.kind == USE and action.card in self.items:
+            canonical = Action(USE, self.held(ITEM_OF_CARD[action.card]), action.target)
+            if canonical in legal:
+                return
+        raise IllegalDecision(f"{action} is not open now; open: {', '.join(str(a) for a in legal)}")
+
+    def apply(self, action: Action, policy: Policy, policy_rng: rng.Stream) -> int | None:
+        """Carry out a legal action; returns how the fight closes, or None while it stays open."""
+        if action.kind == DRAW:
+            card = self.pile.pop()
+            self.weapons_drawn += 1
+            return self.attack(card, False, policy, policy_rng)
+        if action.kind == PLAY:
+            self.stored.remove(action.card)
+            return self.attack(action.card, True, policy, policy_rng)
+        if action.kind == USE:
+            return self.use_item(action.card, action.target)
+        self.say(f"  stop at {self.total}/{self.power}")
+        return CLOSE_STOP
+
+    # ------------------------------------------------------------ items at a decision point
+
+    def spend(self, card: int) -> int:
+        """Move held item ``card`` to the fight's used items; returns its item code."""
+        self.items.remove(card)
+        self.used.append(card)
+        item = ITEM_OF_CARD[card]
+        self.used_count[item] += 1
+        return item
+
+    def use_item(self, card: int, target: int = -1) -> int | None:
+        """Use a held item at a fight decision point; returns how the fight closes, or None."""
+        item = self.spend(card)
+        name = f"  use #{card} {ITEM_NAMES[item]}"
+        if item == SCROLL_OF_PURGE_LIFE:
+            # "Instantly kill a monster when used, ignoring any monster traits" (FACTS: captures the soul)
+            self.say(f"{name} → captured, no damage")
+            return CLOSE_CAPTURE
+        if item == SMOKE_BOMB:
+            self.say(name)
+            return CLOSE_SMOKE
+        if item == SHIELD:
+            self.blocked += SHIELD_BLOCK
+            self.say(f"{name}: blocks up to {self.blocked} damage this fight")
+        elif item == BIG_TURKEY_DINNER:
+            self.eat_turkey(name)
+        elif item == LARGE_BACKPACK:
+            # "Take a weapon card from the discard pile and keep it with your items"
+            self.discard.remove(target)
+            self.stored.append(target)
+            self.say(f"{name}: takes #{target} {weapon_text(target)} from the discard pile")
+        elif item == WHETSTONE:
+            self.whetstone_armed = True
+            self.say(f"{name}: +{WHETSTONE_BONUS} on the next attack")
+        elif item == FRENZY_POTION:
+            self.frenzy_armed = True
+            self.say(f"{name}: the first attack hits double and ignores traits")
+        return None
+
+    def eat_turkey(self, name: str = "Big Turkey Dinner") -> None:
+        """"Shuffle discard pile, take 3 cards, place them at the bottom of your draw pile": the discard
+        pile is shuffled, its top ``k = min(turkey_cards, len)`` cards go, as a packet in their order,
+        under the pile (pile = discard[-k:] + pile)."""
+        self.shuffle(self.discard)
+        k = min(self.options.turkey_cards, len(self.discard))
+        packet = self.discard[len(self.discard) - k:]
+        del self.discard[len(self.discard) - k:]
+        self.pile[0:0] = packet
+        self.say(f"{name}: discard shuffled, {_cards(packet) or 'nothing'} under the pile → pile {len(self.pile)}")
+
+    # ------------------------------------------------------------ an attack
+
+    def attack_options(self, card: int) -> AttackOptions:
+        """What is open when ``card`` attacks."""
+        options = self.options
+        after_reveal = options.item_timing == "after_reveal"
+        held = {ITEM_OF_CARD[c] for c in self.items}
+        return AttackOptions(
+            value=options.dagger_value == "choose" and is_split(card),
+            kind=options.spear_kind == "choose" and CARD_WEAPON_KINDS[card] == MELEE | RANGED,
+            relic=BEWITCHING_RELIC in held,
+            whetstone=after_reveal and WHETSTONE in held,
+            frenzy=after_reveal and self.attacks == 0 and FRENZY_POTION in held,
+        )
+
+    def check_attack_choice(self, card: int, choice: AttackChoice, open_: AttackOptions) -> None:
+        if not isinstance(choice, AttackChoice):
+            raise IllegalDecision(f"an attack needs an AttackChoice, got {choice!r}")
+        if open_.value and choice.value not in (CARD_WEAPON_POWER[card], CARD_WEAPON_HIGH[card]):
+            raise IllegalDecision(f"#{card} {weapon_text(card)} attacks for 1 or 6, not {choice.value!r}")
+        if open_.kind and choice.kind not in (MELEE, RANGED):
+            raise IllegalDecision(f"#{card} {weapon_text(card)} attacks as melee ({MELEE}) or ranged ({RANGED}),"
+                                  f" not {choice.kind!r}")
+        for name in ("relic", "whetstone", "frenzy"):
+            if getattr(choice, name) and not getattr(open_, name):
+                raise IllegalDecision(f"#{card}: {name} is not open at this attack")
+
+    def trait_cancels(self, kinds: int, parity_value: int) -> bool:
+        """Whether the trait's "first ..." condition fits this attack (Flying: melee, Tough Skin:
+        ranged, Ethereal: odd value, Evasive: even value)."""
+        trait = self.trait
+        if trait == FLYING:
+            return bool(kinds & MELEE)
+        if trait == TOUGH_SKIN:
+            return bool(kinds & RANGED)
+        if trait == ETHEREAL:
+            return parity_value % 2 == 1
+        if trait == EVASIVE:
+            return parity_value % 2 == 0
+        return False
+
+    def attack(self, card: int, from_backpack: bool, policy: Policy, policy_rng: rng.Stream) -> int | None:
+        """``card`` attacks the monster (drawn from the pile, or from the Large Backpack).
+
+        1. Attack choices (asked only when something is open): the 1/6 value, the Spear's kind, the
+           Relic, Whetstone and Frenzy Potion (after_reveal timing); an armed Whetstone/Frenzy applies.
+        2. Value = base (printed, 1/6 value, or the card's monster power with the Relic), + 3 with a
+           Whetstone, x 2 with a Frenzy Potion. The Relic and the Frenzy Potion ignore traits.
+        3. Trait: unless ignored, the trait's first qualifying attack deals 0 (and spends the trait).
+        4. Over the power: captured if the overshoot rule covers this attack; else a held Soul Crystal
+           may capture (asked when the value *ignoring traits* goes over); else a bust: the weapon is
+           discarded. Otherwise the attack lands; Explodes then allows no further attack; a total equal
+           to the power captures.
+        """
+        open_ = self.attack_options(card)
+        choice = policy.attack(self, card, open_, policy_rng) if open_.any() else NO_CHOICE
+        self.check_attack_choice(card, choice, open_)
+        first_capture = self.overshoot_captures()
+        self.attacks += 1
+        notes = []
+        relic = choice.relic
+        whetstone = choice.whetstone or self.whetstone_armed
+        frenzy = choice.frenzy or self.frenzy_armed
+        for item, chosen in ((BEWITCHING_RELIC, choice.relic), (WHETSTONE, choice.whetstone),
+                             (FRENZY_POTION, choice.frenzy)):
+            if chosen:
+                self.spend(self.held(item))
+        self.whetstone_armed = self.frenzy_armed = False
+        base = CARD_POWER[card] if relic else self.weapon_value(card, choice)
+        kinds = choice.kind if open_.kind else CARD_WEAPON_KINDS[card]
+        value = base + (WHETSTONE_BONUS if whetstone else 0)
+        if frenzy:
+            value *= FRENZY_FACTOR
+        text = ""
+        if self.logging:
+            text = f"{'backpack' if from_backpack else 'draw'} #{card} {weapon_text(card)}"
+            if relic:
+                notes.append(f"Bewitching Relic: monster side {base}")
+            elif is_split(card):
+                notes.append(f"as {base}")
+            if open_.kind:
+                notes.append(f"as {'melee' if kinds == MELEE else 'ranged'}")
+            if whetstone:
+                notes.append(f"Whetstone +{WHETSTONE_BONUS}")
+            if frenzy:
+                notes.append("Frenzy x2")
+        ignores = relic or frenzy
+        cancelled = False
+        if not self.trait_spent and (not ignores or self.options.ignoring_attack_spends_trait):
+            parity = base + (WHETSTONE_BONUS if whetstone and self.options.parity_includes_whetstone else 0)
+            if self.trait_cancels(kinds, parity):
+                self.trait_spent = True
+                cancelled = not ignores
+                if cancelled:
+                    notes.append(f"{TRAIT_NAMES[self.trait]}: deals 0")
+        effective = 0 if cancelled else value
+        new_total = self.total + effective
+        if new_total > self.power and first_capture:
+            self.weapons.append(card)
+            self._say_attack(text, notes,
+                             f"{new_total} > {self.power} with a single weapon → captured, no damage")
+            return CLOSE_CAPTURE
+        raw_total = self.total + value  # ignoring traits
+        if (raw_total > self.power and self.held(SOUL_CRYSTAL) >= 0
+                and policy.crystal(self, card, raw_total, policy_rng)):
+            crystal = self.held(SOUL_CRYSTAL)
+            self.spend(crystal)
+            self.weapons.append(card)
+            self._say_attack(text, notes,
+                             f"{raw_total} > {self.power}: Soul Crystal #{crystal} → captured, no damage")
+            return CLOSE_CAPTURE
+        if new_total > self.power:
+            # "Drawing a weapon that takes you over the monster's power is discarded."
+            self.discard.append(card)
+            self.busts += 1
+            if self.options.bust == "soul_lost":
+                self._say_attack(text, notes, f"{new_total} > {self.power}: bust, discarded, the soul is lost")
+                return CLOSE_LOST
+            self._say_attack(text, notes,
+                             f"{new_total} > {self.power}: bust, discarded → {self.total}/{self.power}")
+            return None
+        self.weapons.append(card)
+        self.total = new_total
+        if self.trait == EXPLODES and (not ignores or self.options.ignoring_attack_spends_trait):
+            self.trait_spent = True
+        if self.total == self.power:
+            self._say_attack(text, notes, f"{self.total}/{self.power} → captured, no damage")
+            return CLOSE_CAPTURE
+        self._say_attack(text, notes, f"{self.total}/{self.power} · pile {len(self.pile)}")
+        return None
+
+    def _say_attack(self, text: str, notes: list[str], result: str) -> None:
+        if self.logging:
+            self.say(f"  {text}{' (' + ', '.join(notes) + ')' if notes else ''} → {result}")
+
+    # ------------------------------------------------------------ closing a fight
+
+    def stop(self) -> int:
+        """"The difference in total power when you decide to stop pulling weapons is how much damage
+        you take", less what Shields block. Returns the damage."""
+        damage = self.damage_due
+        if self.blocked and self.gap > 0:
+            self.say(f"  damage {self.gap} - {min(self.blocked, self.gap)} blocked = {damage}")
+        return damage
+
+    def take_damage(self, damage: int) -> None:
+        """"Discard from the draw pile for each damage taken": ``damage`` cards from the top (option
+        ``damage_from``) to the discard pile, one at a time."""
+        if damage <= 0:
+            return
+        moved = []
+        for _ in range(damage):
+            card = self.pile.pop() if self.options.damage_from == "top" else self.pile.pop(0)
+            self.discard.append(card)
+            moved.append(card)
+        self.damage_taken += damage
+        self.say(f"  damage {damage}: {_cards(moved)} discarded → pile {len(self.pile)}")
+
+    def capture(self) -> None:
+        """"Capture the monster's soul by putting the captured monster into the captured souls pile and
+        put any items and weapons used into the discard pile": the monster to the souls (a Mimic! to the
+        discard pile with ``mimic_soul=False``), then the used items in use order, then the weapons in
+        attack order, to the discard pile. The winning soul ends the game (unless ``play_on_after_win``)."""
+        if self.is_mimic and not self.options.mimic_soul:
+            self.discard.append(self.monster)
+        else:
+            self.souls.append(self.monster)
+        self.discard.extend(self.used)
+        self.discard.extend(self.weapons)
+        self._clear_fight()
+        self.say(f"  soul captured → souls {self.souls_count} · discard {len(self.discard)}")
+        if self.souls_count >= self.options.win_souls and not self.options.play_on_after_win:
+            self.finish(END_EIGHT_SOULS)
+
+    def escape(self) -> None:
+        """Smoke Bomb: "Place all cards in the current encounter into the draw deck and shuffle": the
+        monster, then the weapons in attack order (then, with ``smoke_bomb_returns_items``, the used
+        items in use order) go on the pile, which is shuffled; otherwise the used items (the Smoke Bomb
+        among them) go to the discard pile. No soul, no damage."""
+        returned = [self.monster, *self.weapons]
+        if self.options.smoke_bomb_returns_items:
+            returned += self.used
+        else:
+            self.discard.extend(self.used)
+        self.pile.extend(returned)
+        self.shuffle(self.pile)
+        self._clear_fight()
+        self.say(f"  escaped: {_cards(returned)} shuffled into the pile → pile {len(self.pile)}")
+
+    def lose_soul(self) -> None:
+        """``bust="soul_lost"``: "you cannot deal more damage than the monster has, or the soul is lost":
+        the monster, then the used items in use order, then the weapons in attack order, to the discard
+        pile."""
+        self.discard.append(self.monster)
+        self.discard.extend(self.used)
+        self.discard.extend(self.weapons)
+        self._clear_fight()
+        self.say(f"  soul lost → discard {len(self.discard)}")
+
+    def final_monster(self, damage: int, lost: bool = False) -> None:
+        """"On the final monster, if the damage is more than the cards left in the draw pile, its soul
+        is not captured and the game ends." With ``final_monster_captures`` the whole pile is discarded
+        and the soul captured before the game ends (not after a bust that lost the soul)."""
+        self.say(f"  final monster: damage {damage} > {len(self.pile)} cards left")
+        if self.options.final_monster_captures and not lost:
+            self.take_damage(len(self.pile))
+            self.capture()
+        if self.end is None:
+            self.finish(END_FINAL_MONSTER)
+
+    # ------------------------------------------------------------ chests and items gained
+
+    def open_chest(self, policy: Policy, policy_rng: rng.Stream) -> None:
+        """"If the monster guarded an item chest you gain an item": the discard pile is shuffled and its
+        top card taken (``chest_loot="discard"``), or the top card of the draw pile is taken
+        (``"draw_pile"``); nothing when that pile is empty."""
+        if self.options.chest_loot == "discard":
+            if not self.discard:
+                self.say("  chest: the discard pile is empty, no loot")
+                return
+            self.shuffle(self.discard)
+            card = self.discard.pop()
+            self.say(f"  chest: discard shuffled, loot #{card} {item_text(card)}")
+        else:
+            if not self.pile:
+                self.say("  chest: the draw pile is empty, no loot")
+                return
+            card = self.pile.pop()
+            self.say(f"  chest: loot #{card} {item_text(card)} from the pile → pile {len(self.pile)}")
+        self.gain_item(card, policy, policy_rng)
+
+    def gain_item(self, card: int, policy: Policy, policy_rng: rng.Stream) -> None:
+        """A card taken item side up joins the items, except a Mimic!: "When drawn as an item, immediately
+        treat the Mimic as a monster with a power of 4" (no trait, no chest)."""
+        if ITEM_OF_CARD[card] != MIMIC:
+            self.items.append(card)
+            return
+        self.used_count[MIMIC] += 1
+        self.say(f"Mimic! #{card} attacks: monster {self.options.mimic_power}")
+        self.fight(card, True, policy, policy_rng)
+
+    # ------------------------------------------------------------ the game
+
+    def finish(self, end: int) -> None:
+        self.end = end
+        if not self.logging:
+            return
+        result = "WIN" if self.won else "LOSS"
+        why = {END_EIGHT_SOULS: "", END_PILE_EMPTY: "the draw pile is empty · ",
+               END_FINAL_MONSTER: "final monster, soul not captured · "}[end]
+        self.say(f"{result}: {why}{self.souls_count} souls · round {self.rounds} · pile {len(self.pile)}")
+
+    @property
+    def won(self) -> bool:
+        return self.souls_count >= self.options.win_souls
+
+    def play_game(self, policy: Policy, policy_rng: rng.Stream) -> int:
+        """Play rounds from the current position to the end; returns the end code (``rules.END_*``)."""
+        while self.end is None:
+            self.play_round(policy, policy_rng)
+        return self.end
+
+    def all_cards(self) -> list[int]:
+        """Every card in some zone, sorted (a finished or running game holds each of the 30 once)."""
+        cards = [*self.pile, *self.discard, *self.souls, *self.items, *self.stored, *self.weapons, *self.used]
+        if self.monster >= 0:
+            cards.append(self.monster)
+        return sorted(cards)
+
+    def outcome(self) -> Outcome:
+        """The finished game as an :class:`Outcome`."""
+        if self.end is None:
+            raise RuntimeError("the game is not over")
+        used = {f"used_{slug}": self.used_count[item] for item, slug in enumerate(ITEM_SLUGS)}
+        return Outcome(win=self.won, souls=self.souls_count, rounds=self.rounds, damage_taken=self.damage_taken,
+                       cards_left=len(self.pile), end=self.end, weapons_drawn=self.weapons_drawn,
+                       busts=self.busts, **used, log=tuple(self.log))
+
+
+# ---------------------------------------------------------------- public entry points
+
+def play(seed: int, index: int, options: RuleOptions, policy: Policy, *, log: bool = False) -> Outcome:
+    """Play game ``index`` of a run with ``seed`` to the end: shuffle, starting items, rounds. With
+    ``log=True`` the outcome carries the turn log."""
+    table = Table.deal(seed, index, options, log=log)
+    policy_rng = rng.Stream(seed, index, rng.STREAM_POLICY)
+    table.take_starting_items(policy, policy_rng)
+    table.play_game(policy, policy_rng)
+    return table.outcome()
+
+
+def policy_label(policy: Policy) -> str:
+    """A policy's name for log headers: its ``label`` attribute, else its class name."""
+    return getattr(policy, "label", None) or type(policy).__name__
+
+
+def replay_log(seed: int, index: int, options: RuleOptions, policy: Policy) -> str:
+    """The readable turn log of game ``index`` of a run with ``seed``, one event a line."""
+    outcome = play(seed, index, options, policy, log=True)
+    header = (f"Cursed!? · seed {seed} · game {index} · policy {policy_label(policy)}"
+              f" · end: {END_NAMES[outcome.end]}")
+    return "\n".join((header, *outcome.log))
+
+
+def play_chunk(seed: int, start: int, count: int, options: RuleOptions, policy: Policy):
+    """Games ``start .. start+count-1`` of the run ``seed`` on the reference engine, as outcome arrays by
+    column (the kernel's format, ``rules.OUTCOME_DTYPES``)."""
+    import numpy as np
+
+    outcomes = [play(seed, start + i, options, policy) for i in range(count)]
+    return {column: np.array([getattr(o, column) for o in outcomes], dtype=dtype)
+            for column, dtype in OUTCOME_DTYPES.items()}
