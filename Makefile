@@ -24,6 +24,9 @@ bench: $(STAMP)
 
 results: $(STAMP)
 	$(BIN)/python experiments/verflucht_seals.py
+	$(BIN)/python experiments/verflucht_compare.py
+	$(BIN)/python experiments/verflucht_tune.py
+	$(BIN)/cursedsim report verflucht --out results/verflucht/report
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -5,8 +5,18 @@ Public API::
     simulate(game, n_games, *, players, policy, options, params, seed, n_jobs, backend, chunk_size, out,
              progress) -> pandas.DataFrame   # one row per game
     replay(game, seed, index, *, players, policy, options, params) -> str   # the turn log of one game
+    compare(game, policies, n_games, *, players, options, seed, n_jobs, ...) -> Comparison  # paired, on
+                                                          # common random numbers (compare.py)
+    sweep(game, *, players, policies, options, params, n_games, seed, n_jobs, out, ...) -> pandas.DataFrame
+                                                          # one row per cell of a grid (sweep.py)
+    tune(game, policy, *, players, options, space, candidates, start_games, final_games, reference, seed,
+         ...) -> TuneResult                               # successive halving + held-out check (tune.py)
     list_games() -> list[str]
     get_game(name) -> Game
+
+The functions ``compare``, ``sweep`` and ``tune`` share their names with their modules; as attributes of
+the package they are the functions. Import anything else from the modules by name
+(``from cursedsim.tune import DEFAULT_SPACES``).
 """
 
 from __future__ import annotations
@@ -19,5 +29,8 @@ pin_cache_dir()  # before any kernel module is imported: see numba_cache.py
 
 from cursedsim.games import get_game, list_games  # noqa: E402
 from cursedsim.runner import replay, simulate  # noqa: E402
+from cursedsim.compare import compare  # noqa: E402
+from cursedsim.sweep import sweep  # noqa: E402
+from cursedsim.tune import tune  # noqa: E402
 
-__all__ = ["__version__", "get_game", "list_games", "replay", "simulate"]
+__all__ = ["__version__", "compare", "get_game", "list_games", "replay", "simulate", "sweep", "tune"]

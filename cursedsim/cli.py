@@ -1,4 +1,5 @@
-"""The command line: ``cursedsim list``, ``cursedsim simulate``, ``cursedsim replay``.
+"""The command line: ``cursedsim list``, ``simulate``, ``replay``, and the research tools ``compare``,
+``sweep`` and ``tune``.
 
 Bad input of any kind ends in one line ``cursedsim: error: <message>`` on stderr and exit status 2.
 """
@@ -174,6 +175,44 @@ def _option_docs(options_type: type) -> dict[str, str]:
 @click.version_option(__version__, prog_name=PROG, message="%(prog)s %(version)s")
 def cli():
     """Monte-Carlo simulation of tabletop games: seeded, parallel, resumable."""
+
+
+def main(args: list[str] | None = None, prog_name: str = PROG) -> None:
+    """Entry point: run the CLI; every user error becomes one line on stderr and exit status 2."""
+    try:
+        cli.main(args=args, prog_name=prog_name, standalone_mode=False)
+    except CursedsimError as error:
+        _fail(str(error))
+    except click.exceptions.NoArgsIsHelpError as error:   # bare ``cursedsim``: the help
+        click.echo(error.format_message())
+    except click.exceptions.NoSuchOption as error:
+        _fail(f"{error.format_message()} (see {prog_name} {_command(error)}--help)")
+    except click.UsageError as error:
+        message = error.format_message()
+        if isinstance(error, click.MissingParameter) and error.param is not None and error.param.name == "game":
+            from cursedsim.games import list_games
+            message += f" Valid games: {', '.join(list_games())}."
+        elif "No such command" in message:
+            message += f" Valid commands: {', '.join(sorted(cli.commands))}."
+        _fail(message)
+    except click.exceptions.Abort:
+        click.echo(f"{PROG}: interrupted", err=True)
+        sys.exit(130)
+    except click.ClickException as error:
+        _fail(error.format_message())
+    except KeyboardInterrupt:
+        click.echo(f"{PROG}: interrupted", err=True)
+        sys.exit(130)
+
+
+def _command(error: click.UsageError) -> str:
+    ctx = error.ctx
+    return f"{ctx.info_name} " if ctx is not None and ctx.parent is not None else ""
+
+
+#: ``main.add_command(command)`` registers a click command on the ``cursedsim`` group (for commands
+#: defined in other modules, e.g. the report command below).
+main.add_command = lambda command, name=None: cli.add_command(command, name)   # type: ignore[attr-defined]
 
 
 @cli.command("list")
@@ -353,37 +392,339 @@ def replay_command(game, seed, index, players, seals_text, option_texts, policy,
     click.echo(log, nl=not log.endswith("\n"))
 
 
-def main(args: list[str] | None = None, prog_name: str = PROG) -> None:
-    """Entry point: run the CLI; every user error becomes one line on stderr and exit status 2."""
-    try:
-        cli.main(args=args, prog_name=prog_name, standalone_mode=False)
-    except CursedsimError as error:
-        _fail(str(error))
-    except click.exceptions.NoArgsIsHelpError as error:   # bare ``cursedsim``: the help
-        click.echo(error.format_message())
-    except click.exceptions.NoSuchOption as error:
-        _fail(f"{error.format_message()} (see {prog_name} {_command(error)}--help)")
-    except click.UsageError as error:
-        message = error.format_message()
-        if isinstance(error, click.MissingParameter) and error.param is not None and error.param.name == "game":
-            from cursedsim.games import list_games
-            message += f" Valid games: {', '.join(list_games())}."
-        elif "No such command" in message:
-            message += f" Valid commands: {', '.join(sorted(cli.commands))}."
-        _fail(message)
-    except click.exceptions.Abort:
-        click.echo(f"{PROG}: interrupted", err=True)
-        sys.exit(130)
-    except click.ClickException as error:
-        _fail(error.format_message())
-    except KeyboardInterrupt:
-        click.echo(f"{PROG}: interrupted", err=True)
-        sys.exit(130)
+# ---------------------------------------------------------------- research tools: compare, sweep, tune
+
+def parse_number_values(text: str, what: str) -> list[float]:
+    """Numbers, inclusive integer ranges and lists of both: ``2``, ``0.5,1.5``, ``1-3``, ``0,2-4``."""
+    values: list[float] = []
+    for part in text.split(","):
+        if _RANGE_RE.match(part):
+            values += [float(v) for v in parse_int_values(part, what)]
+            continue
+        try:
+            values.append(float(part))
+        except ValueError:
+            raise CliError(f"malformed value {text.strip()!r} for {what}: use numbers, integer ranges a-b "
+                           "or a list a,b,c") from None
+    return list(dict.fromkeys(values))
 
 
-def _command(error: click.UsageError) -> str:
-    ctx = error.ctx
-    return f"{ctx.info_name} " if ctx is not None and ctx.parent is not None else ""
+def parse_sweep_params(game, policies: list[str], texts: tuple[str, ...]) -> dict[str, dict[str, list[float]]]:
+    """``--param POLICY.NAME=VALUES`` (one policy) or ``--param NAME=VALUES`` (every chosen policy that has
+    the parameter) as ``{policy: {name: [values]}}``."""
+    grid: dict[str, dict[str, list[float]]] = {}
+    for text in texts:
+        key, value = _split_pair(text, "--param")
+        policy, dot, name = key.rpartition(".")
+        if dot:
+            if policy not in policies:
+                raise CliError(f"--param {key}: policy {policy!r} is not swept; swept policies: {', '.join(policies)}")
+            takers = [policy]
+            if name not in game.policy(policy).params:
+                raise CliError(f"policy {policy!r} has no parameter {name!r}; valid parameters: "
+                               f"{', '.join(game.policy(policy).params) or 'none'}")
+        else:
+            takers = [p for p in policies if name in game.policy(p).params]
+            if not takers:
+                valid = sorted({n for p in policies for n in game.policy(p).params})
+                raise CliError(f"no chosen policy of {game.name} has a parameter {name!r}; "
+                               f"valid parameters: {', '.join(valid) or 'none'}")
+        values = parse_number_values(value, f"parameter {name!r}")
+        for taker in takers:
+            if name in grid.get(taker, {}):
+                raise CliError(f"parameter {name!r} of policy {taker!r} is given twice")
+            grid.setdefault(taker, {})[name] = values
+    return grid
+
+
+def _single_options(grid: dict[str, list[Any]], command: str) -> dict[str, Any]:
+    for name, values in grid.items():
+        if len(values) != 1:
+            raise CliError(f"{command} takes one value per option: option {name!r} got {values}")
+    return {name: values[0] for name, values in grid.items()}
+
+
+def _pp(value: float, digits: int = 2, sign: bool = False) -> str:
+    """A fraction as percentage points (``-` for NaN)."""
+    if value != value:
+        return "-"
+    return f"{100 * value:+.{digits}f}" if sign else f"{100 * value:.{digits}f}"
+
+
+def _rate_cell(row) -> str:
+    return f"{_pp(row['win_rate'])} [{_pp(row['ci_low'])}, {_pp(row['ci_high'])}]"
+
+
+def _score_cell(row) -> str:
+    mean, se = row.get("mean_score", float("nan")), row.get("score_se", float("nan"))
+    if mean != mean:
+        return "-"
+    return f"{mean:.2f} ± {se:.2f}" if se == se else f"{mean:.2f}"
+
+
+def _p_value(p: float) -> str:
+    if p != p:
+        return "-"
+    return "< 1e-300" if p == 0 else f"{p:.2g}"
+
+
+def _print_table(table) -> None:
+    """Print a rich table; off a terminal as wide as the table needs (no wrapped cells in files and pipes)."""
+    console = _console()
+    if not sys.stdout.isatty():
+        from rich.console import Console
+        needed = Console(width=1000).measure(table).maximum
+        console = Console(width=max(120, min(needed, 400)))
+    console.print(table)
+
+
+def _progress_flag(no_progress: bool):
+    return False if no_progress else None
+
+
+def _varying(option_grid: dict[str, list[Any]]) -> list[str]:
+    return [name for name, values in option_grid.items() if len(values) > 1]
+
+
+@cli.command("compare")
+@click.argument("game")
+@click.option("--policy", "policies", metavar="POLICY", multiple=True,
+              help="A policy to compare, e.g. baseline or smart:slack=3,multi_items=1. Repeat (two or more).")
+@click.option("--players", "players_text", metavar="P", help="Player counts: 3, 1-5 or 2,4 (default: the game's).")
+@click.option("--seals", "seals_text", metavar="S", help="Shorthand for --option seals=S.")
+@click.option("--option", "option_texts", metavar="NAME=VALUE", multiple=True,
+              help="A rule option; ranges and lists give one comparison per value. Repeatable.")
+@click.option("--games", "n_games", type=int, default=100_000, show_default=True, help="Games per policy.")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--jobs", "n_jobs", type=int, default=1, show_default=True, help="Worker processes (-1: all cores).")
+@click.option("--detect", type=float, default=1.0, show_default=True, metavar="PP",
+              help="Difference in percentage points for the 'games to detect' column (80% power, 5% level).")
+@click.option("--backend", type=click.Choice(["loky", "dask", "sequential"]), default="loky", show_default=True)
+@click.option("--out", type=click.Path(file_okay=False), default=None,
+              help="Directory: pairs.csv + policies.csv, resumable runs under cells/.")
+@click.option("--no-progress", is_flag=True, help="No progress bar.")
+def compare_command(game, policies, players_text, seals_text, option_texts, n_games, seed, n_jobs, detect, backend,
+                    out, no_progress):
+    """Compare policies of GAME on the same games (common random numbers): paired differences of win rate
+    with 95% intervals, next to the unpaired intervals the same games would give."""
+    import pandas as pd
+    from rich.table import Table
+
+    from cursedsim import runner
+    from cursedsim.compare import compare, contenders
+
+    game_obj = runner.resolve_game(game)
+    n_games = runner.check_n_games(n_games)
+    runner.check_seed(seed)
+    runner.check_n_jobs(n_jobs)
+    if len(policies) < 2:
+        raise CliError(f"compare needs two or more --policy options; valid policies: {', '.join(game_obj.policies)}")
+    contenders(game_obj, list(policies))   # names, parameters and distinct labels, before any game
+    if not 0 < detect < 100:
+        raise CliError(f"--detect takes a difference in percentage points between 0 and 100, got {detect:g}")
+    players = (parse_int_values(players_text, "--players") if players_text is not None
+               else [runner.resolve_players(game_obj, None)])
+    for p in players:
+        game_obj.check_players(p)
+    option_grid = parse_options(game_obj, option_texts, seals_text)
+    cells = [(p, options) for _, p, options in _grid_cells(game_obj, players, option_grid, ["-"])]
+    for _, options in cells:
+        game_obj.make_options(options)
+
+    varying = _varying(option_grid)
+    keys = (["players"] if len(players) > 1 else []) + varying
+    pair_frames, policy_frames = [], []
+    for p, options in cells:
+        cell_out = None
+        if out is not None:
+            cell_out = _cell_dir(out, "compare", p, options, {})
+        result = compare(game_obj, list(policies), n_games, players=p, options=options, seed=seed, n_jobs=n_jobs,
+                         backend=backend, out=cell_out, progress=_progress_flag(no_progress), detect=detect / 100)
+        columns = {"players": p, **game_obj.option_columns(game_obj.make_options(options), p)}
+        pair_frames.append(result.pairs.assign(**columns))
+        policy_frames.append(result.policies.assign(**columns))
+    pairs = pd.concat(pair_frames, ignore_index=True)
+    summary = pd.concat(policy_frames, ignore_index=True)
+
+    table = Table(*keys, "A", "B", "A − B, pp [95% CI]", "±", "unpaired 95% CI", "p-value",
+                  f"games to detect {detect:g} pp (paired / unpaired)",
+                  title=f"{game_obj.name}: paired differences on {n_games:,} common games (seed {seed})")
+    for column in table.columns[len(keys) + 2:]:
+        column.justify = "right"
+    for row in pairs.to_dict("records"):
+        half = (row["ci_high"] - row["ci_low"]) / 2
+        table.add_row(*[str(row[k]) for k in keys], row["a"], row["b"],
+                      f"{_pp(row['diff'], 3, True)} [{_pp(row['ci_low'], 3, True)}, {_pp(row['ci_high'], 3, True)}]",
+                      _pp(half, 3),
+                      f"[{_pp(row['unpaired_ci_low'], 3, True)}, {_pp(row['unpaired_ci_high'], 3, True)}]",
+                      _p_value(row["p_value"]),
+                      f"{row['games_to_detect']:,} / {row['games_to_detect_unpaired']:,}")
+    _print_table(table)
+    rates = Table(*keys, "policy", "games", "win rate % [95% CI]", "mean score (won) ± SE", "mean turns")
+    for column in rates.columns[len(keys) + 1:]:
+        column.justify = "right"
+    for row in summary.to_dict("records"):
+        turns = f"{row['mean_turns']:.2f}" if "mean_turns" in row else "-"
+        rates.add_row(*[str(row[k]) for k in keys], row["policy"], f"{row['n']:,}", _rate_cell(row), _score_cell(row),
+                      turns)
+    _print_table(rates)
+    if out is not None:
+        runner._write_atomic(os.path.join(out, "pairs.csv"), lambda tmp: pairs.to_csv(tmp, index=False))
+        runner._write_atomic(os.path.join(out, "policies.csv"), lambda tmp: summary.to_csv(tmp, index=False))
+        click.echo(f"wrote {os.path.join(out, 'pairs.csv')} and policies.csv", err=True)
+
+
+@cli.command("sweep")
+@click.argument("game")
+@click.option("--players", "players_text", metavar="P", help="Player counts: 3, 1-5 or 2,4 (default: the game's).")
+@click.option("--policy", "policies", metavar="NAME", multiple=True, help="A policy; repeat for several.")
+@click.option("--seals", "seals_text", metavar="S", help="Shorthand for --option seals=S (e.g. 0-8).")
+@click.option("--option", "option_texts", metavar="NAME=VALUES", multiple=True,
+              help="A rule option; ints take ranges a-b or lists a,b; bools true,false. Repeatable.")
+@click.option("--param", "param_texts", metavar="[POLICY.]NAME=VALUES", multiple=True,
+              help="Policy parameter values, e.g. smart.slack=1,2,3 or slack=0-4 (every chosen policy having it).")
+@click.option("--games", "n_games", type=int, default=100_000, show_default=True, help="Games per cell.")
+@click.option("--seed", type=int, default=0, show_default=True, help="The same seed for every cell.")
+@click.option("--jobs", "n_jobs", type=int, default=1, show_default=True, help="Worker processes (-1: all cores).")
+@click.option("--backend", type=click.Choice(["loky", "dask", "sequential"]), default="loky", show_default=True)
+@click.option("--out", type=click.Path(file_okay=False), default=None,
+              help="Directory: sweep.csv, resumable runs under cells/ (rerun to resume).")
+@click.option("--no-progress", is_flag=True, help="No progress bar.")
+def sweep_command(game, players_text, policies, seals_text, option_texts, param_texts, n_games, seed, n_jobs, backend,
+                  out, no_progress):
+    """Sweep GAME over player counts, policies, rule options and policy parameters on common random
+    numbers; one table row (and one sweep.csv row) per cell."""
+    from rich.table import Table
+
+    from cursedsim import runner
+    from cursedsim.sweep import sweep
+
+    game_obj = runner.resolve_game(game)
+    runner.check_n_games(n_games)
+    players = parse_int_values(players_text, "--players") if players_text is not None else None
+    policies = list(dict.fromkeys(policies)) or [game_obj.default_policy]
+    for policy in policies:
+        game_obj.policy(policy)
+    option_grid = parse_options(game_obj, option_texts, seals_text)
+    params = parse_sweep_params(game_obj, policies, param_texts)
+    table_frame = sweep(game_obj, players=players, policies=policies, options=option_grid, params=params,
+                        n_games=n_games, seed=seed, n_jobs=n_jobs, backend=backend, out=out,
+                        progress=_progress_flag(no_progress))
+
+    option_names = list(game_obj.option_columns(game_obj.make_options(None), game_obj.min_players))
+    varying = [name for name in option_names if name in option_grid or table_frame[name].nunique(dropna=False) > 1]
+    param_columns = [c for c in table_frame.columns if c.startswith("param_")]
+    keys = ["policy", "players"] + varying + param_columns
+    table = Table(*keys, "games", "win rate % [95% CI]", "mean score (won) ± SE", "mean turns",
+                  title=f"{game_obj.name} sweep: {len(table_frame)} cells, seed {seed}")
+    for column in table.columns[len(keys):]:
+        column.justify = "right"
+    for row in table_frame.to_dict("records"):
+        cells = [("-" if row[k] != row[k] else f"{row[k]:g}") if k.startswith("param_") else str(row[k]) for k in keys]
+        turns = f"{row['mean_turns']:.2f}" if "mean_turns" in row else "-"
+        table.add_row(*cells, f"{row['n']:,}", _rate_cell(row), _score_cell(row), turns)
+    _print_table(table)
+    if out is not None:
+        click.echo(f"wrote {os.path.join(out, 'sweep.csv')}", err=True)
+
+
+def parse_space_texts(texts: tuple[str, ...]) -> dict[str, Any]:
+    """``--space NAME=LOW:HIGH`` (a range; integers when both ends are) or ``--space NAME=A,B,C`` (choices)."""
+    space: dict[str, Any] = {}
+    for text in texts:
+        name, value = _split_pair(text, "--space")
+        low, colon, high = value.partition(":")
+        try:
+            if colon:
+                ends = []
+                for end in (low, high):
+                    number = float(end)
+                    ends.append(int(number) if re.fullmatch(r"\s*-?\d+\s*", end) else number)
+                space[name] = tuple(ends)
+            else:
+                space[name] = [float(v) for v in value.split(",")]
+        except ValueError:
+            raise CliError(f"--space takes NAME=LOW:HIGH or NAME=A,B,C with numbers, got {text!r}") from None
+    return space
+
+
+@cli.command("tune")
+@click.argument("game")
+@click.option("--policy", default=None, help="The policy family to tune (default: the first one with parameters).")
+@click.option("--players", "players_text", metavar="P", help="Player counts, each tuned on its own: 3, 1-5 or 2,4.")
+@click.option("--seals", "seals_text", metavar="S", help="Shorthand for --option seals=S (one value).")
+@click.option("--option", "option_texts", metavar="NAME=VALUE", multiple=True, help="A rule option. Repeatable.")
+@click.option("--space", "space_texts", metavar="NAME=LOW:HIGH|A,B", multiple=True,
+              help="Search range (or choices) of a parameter, replacing its default range. Repeatable.")
+@click.option("--candidates", type=int, default=32, show_default=True, help="Parameter sets entering the search.")
+@click.option("--games", "start_games", type=int, default=20_000, show_default=True,
+              help="Games per candidate in the first round (doubled every round).")
+@click.option("--final-games", type=int, default=200_000, show_default=True, help="Held-out games per policy.")
+@click.option("--reference", default="baseline", show_default=True, help="The policy the tuned one must beat.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the search (held-out seed derived).")
+@click.option("--holdout-seed", type=int, default=None, help="Seed of the held-out games (default: derived).")
+@click.option("--jobs", "n_jobs", type=int, default=1, show_default=True, help="Worker processes (-1: all cores).")
+@click.option("--out", type=click.Path(dir_okay=False), default=None, help="JSON file: tuned parameters and results.")
+@click.option("--no-progress", is_flag=True, help="No progress bar.")
+def tune_command(game, policy, players_text, seals_text, option_texts, space_texts, candidates, start_games,
+                 final_games, reference, seed, holdout_seed, n_jobs, out, no_progress):
+    """Tune a policy family of GAME by successive halving on common random numbers, then check the winner
+    against --reference on held-out games; one search per player count."""
+    from rich.table import Table
+
+    from cursedsim import runner
+    from cursedsim.tune import DEFAULT_SPACES, parse_space, tune, tune_summary
+
+    game_obj = runner.resolve_game(game)
+    if policy is None:
+        policy = next((name for name, spec in game_obj.policies.items() if spec.params), None)
+        if policy is None:
+            raise CliError(f"{game_obj.name} has no policy with parameters to tune")
+    spec = game_obj.policy(policy)
+    players = (parse_int_values(players_text, "--players") if players_text is not None
+               else [runner.resolve_players(game_obj, None)])
+    for p in players:
+        game_obj.check_players(p)
+    options = _single_options(parse_options(game_obj, option_texts, seals_text), "tune")
+    game_obj.make_options(options)
+    space = None
+    if space_texts:
+        space = dict(DEFAULT_SPACES.get((game_obj.name, spec.name), {}))
+        space.update(parse_space_texts(space_texts))
+    parse_space(game_obj, spec.name, space)   # every setting checked before the first search
+    results = []
+    for p in players:
+        results.append(tune(game_obj, spec.name, players=p, options=options, space=space, candidates=candidates,
+                            start_games=start_games, final_games=final_games, reference=reference, seed=seed,
+                            holdout_seed=holdout_seed, n_jobs=n_jobs, progress=_progress_flag(no_progress)))
+
+    first = results[0]
+    table = Table("players", "tuned parameters (changed)", "tuned % [95% CI]", f"{first.reference} % [95% CI]",
+                  f"tuned − {first.reference}, pp [95% CI]", "tuned − default, pp [95% CI]",
+                  title=f"{game_obj.name}: {spec.name} tuned per player count, on held-out games "
+                        f"({final_games:,} per policy)")
+    for column in table.columns[2:]:
+        column.justify = "right"
+    for result in results:
+        holdout = {row["role"]: row for row in result.holdout.to_dict("records")}
+        changed = {k: v for k, v in result.params.items() if v != spec.params.get(k)}
+        d, gap = result.difference, result.versus_default
+        table.add_row(str(result.players),
+                      ", ".join(f"{k}={v:g}" for k, v in changed.items()) or "(the defaults)",
+                      _rate_cell(holdout["tuned"]), _rate_cell(holdout["reference"]),
+                      f"{_pp(d['diff'], 2, True)} [{_pp(d['ci_low'], 2, True)}, {_pp(d['ci_high'], 2, True)}]",
+                      "-" if gap is None else
+                      f"{_pp(gap['diff'], 2, True)} [{_pp(gap['ci_low'], 2, True)}, {_pp(gap['ci_high'], 2, True)}]")
+    _print_table(table)
+    if out is not None:
+        directory = os.path.dirname(os.path.abspath(out))
+        os.makedirs(directory, exist_ok=True)
+        runner._write_atomic(os.path.abspath(out), lambda tmp: runner._dump_json(tune_summary(results), tmp))
+        click.echo(f"wrote {out}", err=True)
+
+
+# report command registered below
+from cursedsim.report.command import report_command; main.add_command(report_command)  # noqa: E402,E702
 
 
 if __name__ == "__main__":

@@ -1,9 +1,11 @@
-"""Where numba keeps compiled kernels: a directory keyed by a hash of cursedsim's own sources.
+"""Where numba keeps compiled kernels: a directory keyed by a hash of the sources the kernels use.
 
 Numba invalidates a cached function only when *its own* source file changes, not when a function it
 calls or inlines from another module does: after an edit to ``policies.py`` a cached ``kernel.py``
-would silently run the old policy. Keying the cache directory by the sources of the whole package
-makes every edit (or upgrade) start from a fresh cache, and the same sources reuse it.
+would silently run the old policy. Keying the cache directory by the kernel sources (the games, the
+random streams, the bit helpers) makes every edit of them (or an upgrade) start from a fresh cache, and
+the same sources reuse it. The same digest marks run directories, so resumed chunks always come from
+the code that would play them now.
 """
 
 from __future__ import annotations
@@ -17,10 +19,24 @@ import numba
 PACKAGE_DIR = Path(__file__).resolve().parent
 
 
+#: The sources that compiled kernels and game outcomes depend on: the games, the random streams and
+#: the bit helpers. Edits elsewhere (runner, CLI, reports) neither recompile nor invalidate results.
+KERNEL_SOURCES = ("games", "rng.py", "bits.py")
+
+
+def kernel_sources() -> list[Path]:
+    """The Python files of ``KERNEL_SOURCES``, in a fixed order."""
+    paths = []
+    for name in KERNEL_SOURCES:
+        target = PACKAGE_DIR / name
+        paths.extend(sorted(target.rglob("*.py")) if target.is_dir() else [target])
+    return paths
+
+
 def source_digest() -> str:
-    """A short hash of every Python source of the package (names and contents)."""
+    """A short hash of the kernel sources (names and contents)."""
     digest = hashlib.sha256()
-    for path in sorted(PACKAGE_DIR.rglob("*.py")):
+    for path in kernel_sources():
         digest.update(str(path.relative_to(PACKAGE_DIR)).encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]

@@ -1,0 +1,60 @@
+"""``cursedsim report GAME --out DIR``: the balance report as a click command (registered in cli.py).
+
+Bad input raises a ``CursedsimError``; the CLI's ``main`` prints it as one line
+``cursedsim: error: ...`` and exits with status 2, as for every other command.
+"""
+
+from __future__ import annotations
+
+import click
+
+from cursedsim.report import DEFAULT_GAMES, DEFAULT_JOBS, DEFAULT_SEED
+
+
+@click.command("report")
+@click.argument("game")
+@click.option("--out", required=True, type=click.Path(), metavar="DIR",
+              help="Folder of the report: report.md, report.html, figures/, tables/, resumable runs/.")
+@click.option("--games", "n_games", type=int, default=DEFAULT_GAMES, show_default=True,
+              help="Games per cell (policy x players x seals or rule option).")
+@click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True, help="The seed of every run.")
+@click.option("--jobs", "n_jobs", type=int, default=DEFAULT_JOBS, show_default=True,
+              help="Worker processes (-1: all cores).")
+@click.option("--no-progress", is_flag=True, help="No progress bars.")
+def report_command(game, out, n_games, seed, n_jobs, no_progress):
+    """Simulate GAME's balance report and write it (Markdown and self-contained HTML) into --out."""
+    from cursedsim.cli import _console
+    from cursedsim.report import report
+
+    console = _console()
+
+    def log(message: str) -> None:
+        if not no_progress:
+            click.echo(f"report: {message}", err=True)
+
+    result = report(game, out, n_games=n_games, seed=seed, n_jobs=n_jobs,
+                    progress=False if no_progress else None, log=log)
+    console.print(summary_table(result))
+    for figure in result.figures:
+        console.print(f"[bold]{figure.title}[/bold]: {figure.reading}", highlight=False)
+    click.echo(f"wrote {result.html} and {result.markdown} ({len(result.figures)} figures, "
+               f"{result.data.games_played:,} games) in {result.seconds:.0f} s", err=True)
+
+
+def summary_table(result):
+    """The report's summary as a rich table: win rates and paired differences per player count."""
+    from rich.table import Table
+
+    from cursedsim.report.content import summary_text
+
+    text = summary_text(result.data, compact=True)
+    table = Table(*text["columns"], title=f"{result.data.title} at the rulebook's seals: win rate % and paired "
+                  "difference (points) [95% CI]", caption=text["note"], caption_justify="left")
+    for column in table.columns[2:]:
+        column.justify = "right"
+    for row in text["rows"]:
+        table.add_row(*row)
+    return table
+
+
+__all__ = ["report_command", "summary_table"]

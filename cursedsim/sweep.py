@@ -1,0 +1,276 @@
+"""Sweep a grid of player counts, policies, rule options and policy parameters: one ``simulate`` per
+cell, all on the same seed (common random numbers across cells: cell A's game ``i`` and cell B's game
+``i`` start from the same random streams), summarised as one tidy row per cell.
+
+With ``out``, every cell is a resumable ``simulate`` run directory under ``out/cells/`` and the table is
+written atomically to ``out/sweep.csv``; running the same sweep again resumes it (finished cells are
+read back, unfinished ones continue from their last chunk).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import math
+import os
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from cursedsim import runner
+from cursedsim.errors import CursedsimError, OptionError, RunError, UnknownPolicyError
+from cursedsim.games import Game
+from cursedsim.stats import summarize
+
+SWEEP_FILE = "sweep.json"
+TABLE_FILE = "sweep.csv"
+CELLS_DIR = "cells"
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One point of the grid: a policy with its parameter overrides, a player count and rule options."""
+
+    policy: str
+    players: int
+    options: Mapping[str, Any]
+    params: Mapping[str, float]
+
+
+# ---------------------------------------------------------------- grid expansion
+
+def as_values(value: Any) -> list:
+    """``value`` as a list of values: lists, tuples and ranges (and other non-string iterables) give
+    their items, anything else (a scalar, a string, None) is one value. Duplicates are dropped."""
+    if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Iterable):
+        values = [value]
+    else:
+        values = list(value)
+    if not values:
+        raise CursedsimError("an empty list of values leaves nothing to sweep")
+    unique: list = []
+    for v in values:   # dict.fromkeys would merge True with 1
+        if not any(v is u or (type(v) is type(u) and v == u) for u in unique):
+            unique.append(v)
+    return unique
+
+
+def _number(value: Any, what: str) -> float:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise UnknownPolicyError(f"{what} must be a number, got {value!r}")
+    return float(value)
+
+
+def expand_grid(game: Game, *, players: Any = None, policies: Any = None, options: Mapping[str, Any] | None = None,
+                params: Mapping[str, Mapping[str, Any]] | None = None) -> list[Cell]:
+    """The cells of a sweep, in order policy, players, options (in the given order), parameters;
+    everything validated (every cell's options built) before anything is played."""
+    player_list = ([runner.resolve_players(game, None)] if players is None
+                   else [game.check_players(p) for p in as_values(players)])
+    policy_list = [game.default_policy] if policies is None else as_values(policies)
+    for policy in policy_list:
+        game.policy(policy)
+    options = {} if options is None else options
+    if not isinstance(options, Mapping):
+        raise OptionError(f"options must map option names to values or lists of values, got {options!r}")
+    option_grid = {name: as_values(values) for name, values in options.items()}
+    game.make_options({name: values[0] for name, values in option_grid.items()})   # names checked
+    params = {} if params is None else params
+    if not isinstance(params, Mapping):
+        raise UnknownPolicyError(f"params must map policy names to {{parameter: values}}, got {params!r}")
+    param_grid: dict[str, dict[str, list[float]]] = {}
+    for policy, grid in params.items():
+        if policy not in policy_list:
+            raise UnknownPolicyError(f"params are given for policy {policy!r}, which is not swept; swept "
+                                     f"policies: {', '.join(policy_list)}")
+        if not isinstance(grid, Mapping):
+            raise UnknownPolicyError(f"params of policy {policy!r} must map parameter names to values, got {grid!r}")
+        spec = game.policy(policy)
+        param_grid[policy] = {}
+        for name, values in grid.items():
+            param_grid[policy][name] = list(dict.fromkeys(
+                _number(v, f"parameter {name!r} of policy {policy!r}") for v in as_values(values)))
+        spec.param_vector({name: values[0] for name, values in param_grid[policy].items()})   # names checked
+
+    cells = []
+    names = list(option_grid)
+    for policy in policy_list:
+        grid = param_grid.get(policy, {})
+        param_names = list(grid)
+        for p in player_list:
+            for option_values in itertools.product(*(option_grid[name] for name in names)):
+                cell_options = dict(zip(names, option_values))
+                game.make_options(cell_options)   # every cell's options are valid before any game is played
+                for param_values in itertools.product(*(grid[name] for name in param_names)):
+                    cells.append(Cell(policy, p, cell_options, dict(zip(param_names, param_values))))
+    return cells
+
+
+# ---------------------------------------------------------------- one row per cell
+
+def _number_text(value: Any) -> str:
+    if isinstance(value, float):
+        short = f"{value:g}"
+        return short if float(short) == value else repr(value)
+    return str(value)
+
+
+def cell_dir_name(cell: Cell) -> str:
+    """A readable directory name for a cell (``smart_p3_seals-4_slack-2``); a short digest of the cell
+    is appended when a value holds characters other than letters, digits and ``.+-`` (so two cells never
+    share a directory)."""
+    def clean(text: str, extra: str = "") -> str:
+        return re.sub(rf"[^A-Za-z0-9.+{extra}-]", "", text)
+
+    pairs = [(str(name), _number_text(value)) for name, value in [*cell.options.items(), *cell.params.items()]]
+    parts = [clean(cell.policy, "_"), f"p{cell.players}"] + [f"{clean(k, '_')}-{clean(v)}" for k, v in pairs]
+    name = "_".join(parts)
+    if clean(cell.policy, "_") != cell.policy or any(clean(k, "_") != k or clean(v) != v for k, v in pairs):
+        digest = hashlib.sha256(json.dumps([cell.policy, cell.players, list(cell.options.items()),
+                                            list(cell.params.items())], default=str).encode()).hexdigest()
+        name = f"{name}_{digest[:8]}"
+    return name
+
+
+def summarize_cell(game: Game, frame: pd.DataFrame) -> dict[str, Any]:
+    """n, wins, win_rate, ci_low, ci_high, mean_score, score_se, mean_turns (as ``stats.summarize``),
+    then ``mean_<column>`` for every other numeric outcome column and ``<column>_<category>`` (the share
+    of games) for every category of every categorical outcome column."""
+    row = summarize(frame).iloc[0].to_dict()
+    row["n"] = int(row["n"])
+    row["wins"] = int(row["wins"])
+    for name in game.outcome_columns:
+        if name in ("win", "score", "turns"):
+            continue
+        if name in game.outcome_categories:
+            counts = frame[name].value_counts(sort=False)
+            for category in game.outcome_categories[name]:
+                row[f"{name}_{category}"] = float(counts.get(category, 0)) / len(frame)
+        elif pd.api.types.is_numeric_dtype(frame[name]) or pd.api.types.is_bool_dtype(frame[name]):
+            row[f"mean_{name}"] = float(frame[name].to_numpy(dtype=np.float64).mean())
+    return row
+
+
+def _cell_row(game: Game, cell: Cell, frame: pd.DataFrame, seed: int, param_names: list[str]) -> dict[str, Any]:
+    row: dict[str, Any] = {"game": game.name, "seed": seed, "policy": cell.policy, "players": cell.players}
+    row.update(game.option_columns(game.make_options(dict(cell.options)), cell.players))
+    spec = game.policy(cell.policy)
+    for name in param_names:   # the value the cell played: swept, else the policy's default; NaN if it has none
+        row[f"param_{name}"] = cell.params.get(name, spec.params.get(name, math.nan))
+    row.update(summarize_cell(game, frame))
+    return row
+
+
+# ---------------------------------------------------------------- the sweep directory
+
+def _open_sweep_dir(out: str, config: dict) -> None:
+    """Create ``out`` with sweep.json, or check that the sweep.json there has the same game, games per
+    cell and seed (the grid itself may grow: new cells are added, finished ones are reused)."""
+    path = os.path.join(out, SWEEP_FILE)
+    if os.path.isfile(path):
+        with open(path) as f:
+            old = json.load(f)
+        for key in ("game", "n_games", "seed"):
+            if old.get(key) != config[key]:
+                raise RunError(f"{out} holds a different sweep ({key} is {old.get(key)!r} there but "
+                               f"{config[key]!r} now); use another output directory")
+        return
+    if os.path.isdir(out) and os.listdir(out):
+        raise RunError(f"{out} is not empty and holds no {SWEEP_FILE}: not a cursedsim sweep directory")
+    os.makedirs(out, exist_ok=True)
+    runner._write_atomic(path, lambda tmp: runner._dump_json(config, tmp))
+
+
+def sweep(game: str | Game, *, players: Any = None, policies: Any = None, options: Mapping[str, Any] | None = None,
+          params: Mapping[str, Mapping[str, Any]] | None = None, n_games: int, seed: int = 0, n_jobs: int = 1,
+          backend: str = "loky", chunk_size: int | None = None, out: str | os.PathLike | None = None,
+          progress: bool | None = None, dask_address: Any = None) -> pd.DataFrame:
+    """Simulate every cell of a grid and return one row per cell.
+
+    players: a player count or a list of them (default: the game's). policies: a policy name or a list
+    (default: the game's default policy). options: ``{option: value or [values]}``. params:
+    ``{policy: {parameter: value or [values]}}`` (the policy must be among ``policies``). Scalars are
+    allowed wherever lists are. Every cell plays games 0..n_games-1 of ``seed``: the same random streams
+    in every cell (common random numbers), so differences between cells are differences of the cells,
+    not of luck.
+
+    The frame has, per cell: game, seed, policy, players, every option column of the game (resolved,
+    e.g. ``seals`` for ``None``), ``param_<name>`` for every swept parameter (the value the cell played;
+    the policy's default where another policy's parameter is swept; NaN where the policy has no such
+    parameter), n, wins, win_rate, ci_low, ci_high (Wilson 95%), mean_score and score_se (over won
+    games), mean_turns, ``mean_<column>`` for the other numeric outcomes and ``<column>_<category>``
+    shares for categorical ones (e.g. ``end_win``, ``end_group``).
+
+    out: a directory: one resumable ``simulate`` run per cell under ``out/cells/``, the table in
+    ``out/sweep.csv`` (written atomically at the end); rerunning resumes. n_jobs, backend, chunk_size and
+    dask_address are passed to every ``simulate``; ``backend="dask"`` starts one local cluster for the
+    whole sweep. progress: one bar over all cells (None: for sweeps of 200,000+ games on a terminal).
+    """
+    game = runner.resolve_game(game)
+    n_games = runner.check_n_games(n_games)
+    seed = runner.check_seed(seed)
+    workers = runner.check_n_jobs(n_jobs)
+    backend = runner.check_backend(backend)
+    runner.check_chunk_size(chunk_size)
+    cells = expand_grid(game, players=players, policies=policies, options=options, params=params)
+    param_names = list(dict.fromkeys(name for cell in cells for name in cell.params))
+
+    if out is not None:
+        out = os.fspath(out)
+        from cursedsim import __version__
+        _open_sweep_dir(out, {"game": game.name, "n_games": n_games, "seed": seed, "cursedsim_version": __version__})
+
+    total = n_games * len(cells)
+    show = runner._want_progress(progress, total)
+    if show:   # a long first compile is reported here, not hidden behind the bar
+        first = cells[0]
+        policy, vector, _ = runner.resolve_policy(game, first.policy, first.params)
+        runner._warm_up(game, seed, first.players, game.make_options(dict(first.options)), policy, vector,
+                        verbose=True)
+
+    client, own_cluster = dask_address, None
+    if backend == "dask" and dask_address is None and len(cells) > 1:   # one cluster for the whole sweep
+        import logging
+
+        from distributed import Client, LocalCluster
+        own_cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+                                   silence_logs=logging.ERROR)
+        client = Client(own_cluster)
+    bar = None
+    if show:
+        bar, task = runner._progress_bar(total, f"sweep {game.name}: {len(cells)} cells")
+        bar.start()
+    rows = []
+    try:
+        for k, cell in enumerate(cells):
+            if bar is not None:
+                bar.update(task, description=f"sweep {game.name} {k + 1}/{len(cells)}: {cell.policy} "
+                                             f"p={cell.players}")
+            frame = runner.simulate(
+                game, n_games, players=cell.players, policy=cell.policy, options=dict(cell.options),
+                params=dict(cell.params) or None, seed=seed, n_jobs=n_jobs, backend=backend, chunk_size=chunk_size,
+                out=None if out is None else os.path.join(out, CELLS_DIR, cell_dir_name(cell)),
+                progress=False, dask_address=client)
+            rows.append(_cell_row(game, cell, frame, seed, param_names))
+            del frame
+            if bar is not None:
+                bar.advance(task, n_games)
+    finally:
+        if bar is not None:
+            bar.stop()
+        if own_cluster is not None:
+            client.close()
+            own_cluster.close()
+
+    table = pd.DataFrame(rows)
+    if out is not None:
+        runner._write_atomic(os.path.join(out, TABLE_FILE), lambda tmp: table.to_csv(tmp, index=False))
+    return table
+
+
+__all__ = ["Cell", "cell_dir_name", "expand_grid", "summarize_cell", "sweep"]

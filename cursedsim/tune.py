@@ -1,0 +1,433 @@
+"""Tune a parameterised policy family: successive halving over random candidates on common random
+numbers, then an honest evaluation on held-out games.
+
+The search
+    ``candidates`` parameter sets: the policy's defaults (candidate 0) and random draws from ``space``,
+    a share ``local`` of them near the defaults (each parameter redrawn with probability 2/d, so ~2 of
+    d change: a good default is refined, not only compared with far-off points), the rest anywhere.
+    Round 0 plays every candidate on games ``0..start_games-1`` of the search seed; the better half (by
+    win rate; ties: the lower candidate number) survives, and each further round plays the survivors on
+    twice as many games (``0..start_games*2**r-1``, the earlier games included) until one is left. Every
+    candidate of a round plays the same games (common random numbers), so the ranking compares
+    policies, not deals.
+
+Seeds (all derived from ``seed``, so a tuning run is reproducible from one integer)
+    - search games: the runs with seed ``seed`` itself (``simulate(..., seed=seed)`` replays any of them);
+    - candidate draws: ``numpy.random.default_rng(SeedSequence([seed, TAG_CANDIDATES]))``;
+    - held-out games: seed ``holdout_seed``, by default ``derive_seed(seed, TAG_HOLDOUT)``, the first
+      64-bit word of ``numpy.random.SeedSequence([seed, TAG_HOLDOUT])``. A held-out game never shares a
+      random stream with a search game: stream keys are ``f(f(f(seed) ^ index) ^ stream)`` with ``f``
+      the splitmix64 bijection (``rng.py``), so (s, i) and (s', j) share a key only if
+      ``i ^ j ^ (stream ^ stream') == f(s) ^ f(s')``; ``check_disjoint_seeds`` verifies that
+      ``f(s) ^ f(s')`` has a bit set above every index used, which rules that out (a RunError otherwise).
+
+The evaluation
+    The winner, the ``reference`` policy (default ``baseline``) and the policy's own defaults (when the
+    reference is another policy) play games ``0..final_games-1`` of the held-out seed: win rates with
+    Wilson 95% intervals and the paired difference of each against the reference with its t interval.
+    Selecting the best of many candidates on the search games overstates its win rate there (the
+    winner's curse); the held-out numbers do not, because those games played no part in the choice.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from cursedsim import runner
+from cursedsim.compare import Contender, compare, contenders
+from cursedsim.errors import CursedsimError, RunError, UnknownPolicyError
+from cursedsim.games import Game
+from cursedsim.stats import summarize
+
+#: SeedSequence tags: the candidate draws and the held-out seed are derived from ``seed`` with these.
+TAG_CANDIDATES = 0x63616E64   # "cand"
+TAG_HOLDOUT = 0x686F6C64      # "hold"
+
+#: Default search spaces: (low, high) with two ints = integers low..high, with a float = a uniform real;
+#: a list = one of its values. Parameters left out keep their defaults.
+DEFAULT_SPACES: dict[tuple[str, str], dict[str, Any]] = {
+    # Verflucht! smart: every threshold is compared with integer sums, so integers cover the family. The
+    # ranges come from a one-at-a-time scan around the defaults (sweep, 100,000 games, 1 and 5 players,
+    # seed 7): slack above 4 and threat_bonus above 3 only lose (at 5 players slack 8 wins 6.3% against
+    # 13.3%); the other ranges are wide because their best values move with the player count.
+    ("verflucht", "smart"): {
+        "slack": (0, 4),
+        "crowd_bonus": (0, 12),
+        "threat_bonus": (0, 3),
+        "late_cards": (0, 12),
+        "late_bonus": (0, 12),
+        "multi_items": [0, 1],
+        "big_hand_first": [0, 1],
+        "banish_multi": [0, 1],
+    },
+}
+
+
+# ---------------------------------------------------------------- seeds
+
+def derive_seed(seed: int, tag: int) -> int:
+    """A 64-bit seed derived from ``seed`` and ``tag`` (numpy's SeedSequence; reproducible)."""
+    return int(np.random.SeedSequence([int(seed), int(tag)]).generate_state(1, dtype=np.uint64)[0])
+
+
+def check_disjoint_seeds(seed_a: int, seed_b: int, n_games: int) -> None:
+    """RunError unless games ``0..n_games-1`` of ``seed_a`` and of ``seed_b`` share no random stream
+    (see the module docstring for why the test below is a proof, not a probability)."""
+    from cursedsim.rng import _splitmix64_py
+    if seed_a == seed_b:
+        raise RunError(f"the held-out seed must differ from the search seed, both are {seed_a}")
+    bits = max(int(n_games) - 1, 1).bit_length()
+    if (_splitmix64_py(seed_a)[1] ^ _splitmix64_py(seed_b)[1]) >> bits == 0:
+        raise RunError(f"seeds {seed_a} and {seed_b} may share random streams within {n_games:,} games; "
+                       "choose another held-out seed")
+
+
+# ---------------------------------------------------------------- search space
+
+@dataclass(frozen=True)
+class Dimension:
+    """How one parameter is drawn: ``kind`` is "int" (low..high), "float" (uniform in [low, high]),
+    "choice" (one of ``values``) or "fixed" (always ``values[0]``)."""
+
+    name: str
+    kind: str
+    low: float = 0.0
+    high: float = 0.0
+    values: tuple[float, ...] = ()
+
+    def describe(self) -> Any:
+        """The dimension as written in a space: [low, high] for a range, a list of choices, or the value."""
+        if self.kind == "int":
+            return [int(self.low), int(self.high)]
+        if self.kind == "float":
+            return [self.low, self.high]
+        if self.kind == "choice":
+            return {"choices": list(self.values)}
+        return self.values[0]
+
+    def draw(self, rng: np.random.Generator) -> float:
+        if self.kind == "int":
+            return float(rng.integers(int(self.low), int(self.high) + 1))
+        if self.kind == "float":
+            return float(rng.uniform(self.low, self.high))
+        if self.kind == "choice":
+            return float(self.values[int(rng.integers(len(self.values)))])
+        return float(self.values[0])
+
+
+def _is_number(value: Any) -> bool:
+    return not isinstance(value, (bool, np.bool_)) and isinstance(value, (int, float, np.integer, np.floating))
+
+
+def parse_space(game: Game, policy: str, space: Mapping[str, Any] | None) -> list[Dimension]:
+    """The dimensions of a search space: ``{param: (low, high) | [values] | value}``; None takes the
+    game's default space for the policy (``DEFAULT_SPACES``)."""
+    spec = game.policy(policy)
+    if not spec.params:
+        raise UnknownPolicyError(f"policy {policy!r} of {game.name} has no parameters to tune; policies with "
+                                 f"parameters: {', '.join(n for n, p in game.policies.items() if p.params) or 'none'}")
+    if space is None:
+        if (game.name, policy) not in DEFAULT_SPACES:
+            raise CursedsimError(f"no default search space for policy {policy!r} of {game.name}; pass space="
+                                 f"{{parameter: (low, high) or [values]}}; parameters: {', '.join(spec.params)}")
+        space = DEFAULT_SPACES[(game.name, policy)]
+    if not isinstance(space, Mapping) or not space:
+        raise CursedsimError(f"space must be a non-empty mapping of parameter names to (low, high) ranges or "
+                             f"[values], got {space!r}")
+    dims = []
+    for name, value in space.items():
+        if name not in spec.params:
+            raise UnknownPolicyError(f"policy {policy!r} has no parameter {name!r}; valid parameters: "
+                                     f"{', '.join(spec.params)}")
+        if isinstance(value, tuple):
+            if len(value) != 2 or not all(_is_number(v) for v in value) or value[0] > value[1]:
+                raise CursedsimError(f"the range of parameter {name!r} must be (low, high) with low <= high, "
+                                     f"got {value!r}")
+            is_int = all(isinstance(v, (int, np.integer)) for v in value)
+            dims.append(Dimension(name, "int" if is_int else "float", float(value[0]), float(value[1])))
+        elif _is_number(value):
+            dims.append(Dimension(name, "fixed", values=(float(value),)))
+        elif isinstance(value, Iterable) and not isinstance(value, (str, bytes, Mapping)):
+            values = list(value)
+            if not values or not all(_is_number(v) for v in values):
+                raise CursedsimError(f"the choices of parameter {name!r} must be a non-empty list of numbers, "
+                                     f"got {value!r}")
+            dims.append(Dimension(name, "choice", values=tuple(float(v) for v in dict.fromkeys(values))))
+        else:
+            raise CursedsimError(f"parameter {name!r}: use (low, high), [values] or a number, got {value!r}")
+    return dims
+
+
+def draw_candidates(spec_params: Mapping[str, float], dims: list[Dimension], n: int, rng: np.random.Generator,
+                    include_default: bool = True, local: float = 0.0) -> list[dict[str, float]]:
+    """``n`` distinct parameter sets (complete: parameters outside the space keep their defaults): the
+    defaults first (with ``include_default``); then a share ``local`` of the rest drawn near the
+    defaults (each parameter of the space redrawn with probability 2/d, d the number of parameters, at
+    least one), the others drawn from the whole space. A space with fewer than ``n`` distinct points
+    gives all it has."""
+    if not 0 <= local <= 1:
+        raise CursedsimError(f"local must be a share between 0 and 1, got {local!r}")
+    defaults = {name: float(value) for name, value in spec_params.items()}
+    found: dict[tuple, dict[str, float]] = {}
+    if include_default:
+        found[tuple(defaults.values())] = defaults
+    n_local = round(local * max(n - len(found), 0))
+    p_redraw = min(1.0, 2 / len(dims)) if dims else 0.0
+    for phase, target in (("local", len(found) + n_local), ("global", n)):
+        tries = 0
+        while len(found) < target and tries < 100 * n:
+            tries += 1
+            params = dict(defaults)
+            if phase == "local":
+                chosen = rng.random(len(dims)) < p_redraw
+                if not chosen.any():
+                    chosen[rng.integers(len(dims))] = True
+                for dim, redraw in zip(dims, chosen):
+                    if redraw:
+                        params[dim.name] = dim.draw(rng)
+            else:
+                for dim in dims:
+                    params[dim.name] = dim.draw(rng)
+            found.setdefault(tuple(params.values()), params)
+    return list(found.values())[:n]
+
+
+# ---------------------------------------------------------------- result
+
+@dataclass
+class TuneResult:
+    """The outcome of ``tune``.
+
+    params: the winner's full parameter set. history: one row per (round, candidate) of the search.
+    holdout: one row per policy evaluated on the held-out games (role tuned, reference, default) with its
+    win rate, Wilson interval and paired difference against the reference (diff, diff_ci_low,
+    diff_ci_high, p_value). difference: the paired difference tuned - reference on the held-out games
+    (a ``compare`` pair row: diff, se, ci_low, ci_high, p_value, n, the unpaired interval, ...).
+    versus_default: the same for tuned - the policy's defaults (None when the reference is the defaults).
+    """
+
+    game: str
+    policy: str
+    players: int
+    options: dict[str, Any]
+    reference: str
+    seed: int
+    holdout_seed: int
+    params: dict[str, float]
+    candidate: int
+    history: pd.DataFrame
+    holdout: pd.DataFrame
+    difference: dict[str, Any]
+    versus_default: dict[str, Any] | None = None
+    search_games: int = 0
+    settings: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready summary (no history)."""
+        from cursedsim.runner import _json_value
+        return _json_value({
+            "game": self.game, "policy": self.policy, "players": self.players, "options": self.options,
+            "params": self.params, "candidate": self.candidate, "reference": self.reference,
+            "seed": self.seed, "holdout_seed": self.holdout_seed, "search_games": self.search_games,
+            "settings": self.settings,
+            "holdout": {row["label"]: {k: _plain(v) for k, v in row.items() if k != "label"}
+                        for row in self.holdout.to_dict("records")},
+            "difference": {k: _plain(v) for k, v in self.difference.items()},
+            "versus_default": (None if self.versus_default is None
+                               else {k: _plain(v) for k, v in self.versus_default.items()}),
+        })
+
+    def __repr__(self) -> str:
+        d = self.difference
+        return (f"TuneResult({self.game} {self.policy}, players={self.players}: params={self.params}; held out: "
+                f"{d['a']} - {d['b']} = {100 * d['diff']:+.2f} pp [{100 * d['ci_low']:+.2f}, "
+                f"{100 * d['ci_high']:+.2f}])")
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if isinstance(value, (np.floating,)):
+        return None if np.isnan(value) else float(value)
+    if isinstance(value, np.integer):
+        return int(value)
+    return value
+
+
+# ---------------------------------------------------------------- tune
+
+def _positive(value: Any, what: str) -> int:
+    if not runner._is_int(value) or value < 1:
+        raise RunError(f"{what} must be a positive integer, got {value!r}")
+    return int(value)
+
+
+def halving_rounds(candidates: int, start_games: int) -> list[tuple[int, int]]:
+    """(candidates playing, games each) per round of successive halving, until one is left."""
+    rounds = []
+    alive, n = candidates, start_games
+    while alive > 1:
+        rounds.append((alive, n))
+        alive, n = math.ceil(alive / 2), 2 * n
+    return rounds
+
+
+def tune(game: str | Game, policy: str = "smart", *, players: int | None, options: Mapping[str, Any] | None = None,
+         space: Mapping[str, Any] | None = None, candidates: int = 32, start_games: int = 20_000,
+         final_games: int = 200_000, reference: Any = "baseline", seed: int = 0, holdout_seed: int | None = None,
+         n_jobs: int = 1, backend: str = "loky", include_default: bool = True, local: float = 0.5,
+         progress: bool | None = None) -> TuneResult:
+    """Search ``policy``'s parameters for the highest win rate at ``players`` by successive halving,
+    then evaluate the winner against ``reference`` on held-out games (see the module docstring for the
+    method and how every seed is derived).
+
+    space: ``{parameter: (low, high) | [values] | value}`` (None: ``DEFAULT_SPACES``). candidates: how
+    many parameter sets enter (the defaults among them with ``include_default``). start_games: games per
+    candidate in the first round, doubled every round. local: the share of random candidates drawn near
+    the defaults (a few parameters redrawn) rather than anywhere in the space. final_games: held-out
+    games per policy.
+    reference: the policy to beat (a name, ``"name:param=value,..."`` or a dict as ``compare`` takes).
+    """
+    game = runner.resolve_game(game)
+    players = runner.resolve_players(game, players)
+    options_obj = game.make_options(options)
+    option_columns = game.option_columns(options_obj, players)
+    spec = game.policy(policy)   # an error naming the valid policies
+    dims = parse_space(game, spec.name, space)
+    candidates = _positive(candidates, "candidates")
+    if isinstance(local, bool) or not isinstance(local, (int, float)) or not 0 <= local <= 1:
+        raise CursedsimError(f"local must be a share between 0 and 1, got {local!r}")
+    start_games = runner.check_n_games(start_games)
+    final_games = runner.check_n_games(final_games)
+    seed = runner.check_seed(seed)
+    runner.check_n_jobs(n_jobs)
+    backend = runner.check_backend(backend)
+    holdout_seed = derive_seed(seed, TAG_HOLDOUT) if holdout_seed is None else runner.check_seed(holdout_seed)
+
+    # the reference, validated and labelled as compare does (compare wants two: the tuned one is the other)
+    ref = contenders(game, [reference, {"policy": spec.name, "label": f"{spec.name} (tuned)"}])[0]
+    rounds = halving_rounds(candidates, start_games)
+    search_max = rounds[-1][1] if rounds else 0
+    check_disjoint_seeds(seed, holdout_seed, max(search_max, final_games))
+
+    pool = draw_candidates(spec.params, dims, candidates,
+                           np.random.default_rng(np.random.SeedSequence([seed, TAG_CANDIDATES])), include_default,
+                           local)
+    rounds = halving_rounds(len(pool), start_games)
+    # the policy's defaults are evaluated too, unless the reference is exactly them
+    with_default = not (ref.policy == spec.name and
+                        spec.param_vector(ref.params).tolist() == spec.param_vector().tolist())
+    n_final = 3 if with_default else 2
+    total = sum(alive * n for alive, n in rounds) + n_final * final_games
+
+    show = runner._want_progress(progress, total)
+    if show:
+        runner._warm_up(game, seed, players, options_obj, spec.name, spec.param_vector(pool[0]), verbose=True)
+    bar = None
+    if show:
+        bar, task = runner._progress_bar(total, f"tune {game.name} {spec.name} p={players}")
+        bar.start()
+    history_rows = []
+    alive = list(range(len(pool)))
+    try:
+        for r, (count, n) in enumerate(rounds):
+            scores = []
+            for k, cand in enumerate(alive):
+                if bar is not None:
+                    bar.update(task, description=f"tune {game.name} {spec.name} p={players}: round {r + 1}/"
+                                                 f"{len(rounds)}, candidate {k + 1}/{count}")
+                frame = runner.simulate(game, n, players=players, policy=spec.name, options=options_obj,
+                                        params=pool[cand], seed=seed, n_jobs=n_jobs, backend=backend, progress=False)
+                row = summarize(frame).iloc[0].to_dict()
+                row["n"], row["wins"] = int(row["n"]), int(row["wins"])
+                del frame
+                history_rows.append({"round": r, "candidate": cand, "n_games": n,
+                                     **{f"param_{name}": value for name, value in pool[cand].items()}, **row})
+                scores.append((-int(row["wins"]), cand))
+                if bar is not None:
+                    bar.advance(task, n)
+            ranked = [cand for _, cand in sorted(scores)]
+            keep = set(ranked[:math.ceil(len(ranked) / 2)])
+            for row in history_rows[-len(alive):]:
+                row["rank"] = ranked.index(row["candidate"]) + 1
+                row["kept"] = row["candidate"] in keep
+            alive = [cand for cand in ranked if cand in keep]
+        winner = alive[0]
+        params = dict(pool[winner])
+
+        if bar is not None:
+            bar.update(task, description=f"tune {game.name} {spec.name} p={players}: held-out games")
+        final = [Contender(f"{spec.name} (tuned)", spec.name, params), ref]
+        if with_default:
+            final.append(Contender(f"{spec.name} (default)", spec.name, {}))
+        result = compare(game, final, final_games, players=players, options=options_obj, seed=holdout_seed,
+                         n_jobs=n_jobs, backend=backend, progress=False)
+        if bar is not None:
+            bar.advance(task, n_final * final_games)
+    finally:
+        if bar is not None:
+            bar.stop()
+
+    holdout = _holdout_frame(result, final, ref)
+    pairs = result.pairs
+    pair = pairs[(pairs["a"] == final[0].label) & (pairs["b"] == ref.label)].iloc[0].to_dict()
+    versus_default = None
+    if with_default:
+        versus_default = pairs[(pairs["a"] == final[0].label) & (pairs["b"] == final[2].label)].iloc[0].to_dict()
+    history = pd.DataFrame(history_rows)
+    return TuneResult(
+        game=game.name, policy=spec.name, players=players, options=dict(option_columns), reference=ref.label,
+        seed=seed, holdout_seed=holdout_seed, params=params, candidate=winner, history=history, holdout=holdout,
+        difference=pair, versus_default=versus_default, search_games=int(sum(alive_n * n for alive_n, n in rounds)),
+        settings={"candidates": len(pool), "start_games": start_games, "final_games": final_games,
+                  "rounds": len(rounds), "include_default": include_default, "local": local,
+                  "space": {d.name: d.describe() for d in dims}})
+
+
+def _holdout_frame(result, final: list[Contender], ref: Contender) -> pd.DataFrame:
+    """Per policy on the held-out games: win rate with its interval and the paired difference against
+    the reference."""
+    roles = {final[0].label: "tuned", ref.label: "reference"}
+    if len(final) > 2:
+        roles[final[2].label] = "default"
+    rows = []
+    for row in result.policies.to_dict("records"):
+        label = row.pop("policy")
+        side = next(c for c in final if c.label == label)
+        entry = {"role": roles[label], "label": label, "policy": side.policy,
+                 "params": ",".join(f"{k}={v:g}" for k, v in side.params.items()), **row}
+        if label == ref.label:
+            entry.update(diff=0.0, diff_ci_low=math.nan, diff_ci_high=math.nan, p_value=math.nan)
+        else:
+            pairs = result.pairs
+            match = pairs[(pairs["a"] == label) & (pairs["b"] == ref.label)]
+            sign = 1.0
+            if match.empty:
+                match = pairs[(pairs["a"] == ref.label) & (pairs["b"] == label)]
+                sign = -1.0
+            pair = match.iloc[0]
+            low, high = sorted((sign * pair["ci_low"], sign * pair["ci_high"]))
+            entry.update(diff=sign * pair["diff"], diff_ci_low=low, diff_ci_high=high, p_value=pair["p_value"])
+        rows.append(entry)
+    return pd.DataFrame(rows)
+
+
+def tune_summary(results: list[TuneResult]) -> dict[str, Any]:
+    """The JSON document of one or more tuning runs (e.g. one per player count): the common settings once,
+    then ``players: {count: TuneResult.to_dict()}``."""
+    if not results:
+        raise CursedsimError("no tuning results to summarise")
+    first = results[0]
+    return {"game": first.game, "policy": first.policy, "reference": first.reference, "seed": first.seed,
+            "holdout_seed": first.holdout_seed, "settings": first.to_dict()["settings"],
+            "players": {str(result.players): result.to_dict() for result in results}}
+
+
+__all__ = ["DEFAULT_SPACES", "Dimension", "TuneResult", "check_disjoint_seeds", "derive_seed", "draw_candidates",
+           "halving_rounds", "parse_space", "tune", "tune_summary"]
