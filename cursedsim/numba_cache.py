@@ -22,21 +22,28 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 #: The sources that compiled kernels and game outcomes depend on: the games, the random streams and
 #: the bit helpers. Edits elsewhere (runner, CLI, reports) neither recompile nor invalidate results.
 KERNEL_SOURCES = ("games", "rng.py", "bits.py")
+#: What every game's outcomes depend on besides its own package.
+SHARED_SOURCES = ("games/__init__.py", "games/base.py", "rng.py", "bits.py")
 
 
-def kernel_sources() -> list[Path]:
-    """The Python files of ``KERNEL_SOURCES``, in a fixed order."""
+def kernel_sources(game: str | None = None) -> list[Path]:
+    """The Python files the kernels depend on, in a fixed order: all of ``KERNEL_SOURCES``, or for one
+    game its own package and the ``SHARED_SOURCES``."""
+    names = KERNEL_SOURCES if game is None else (f"games/{game}",) + SHARED_SOURCES
     paths = []
-    for name in KERNEL_SOURCES:
+    for name in names:
         target = PACKAGE_DIR / name
-        paths.extend(sorted(target.rglob("*.py")) if target.is_dir() else [target])
+        if target.is_dir():
+            paths.extend(sorted(target.rglob("*.py")))
+        elif target.is_file():
+            paths.append(target)
     return paths
 
 
-def source_digest() -> str:
-    """A short hash of the kernel sources (names and contents)."""
+def source_digest(game: str | None = None) -> str:
+    """A short hash of the kernel sources (names and contents): of every game, or of one game."""
     digest = hashlib.sha256()
-    for path in kernel_sources():
+    for path in kernel_sources(game):
         digest.update(str(path.relative_to(PACKAGE_DIR)).encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]

@@ -456,8 +456,8 @@ def simulate(game: str | Game, n_games: int, *, players: int | None = None, poli
             "game": game.name, "n_games": n_games, "players": players, "policy": policy,
             "params": overrides, "options": _options_dict(game, options, players), "seed": seed,
             "chunk_size": chunk_size, "cursedsim_version": __version__,
-            # finished chunks are only reused by the code that played them
-            "code": source_digest()})
+            # finished chunks are only reused by the code that played them (this game's sources)
+            "code": source_digest(game.name)})
         _open_run_dir(out, config)
         frame_path = os.path.join(out, FRAME_FILE)
         if os.path.isfile(frame_path):

@@ -176,7 +176,7 @@ def test_out_writes_config_chunks_and_frame(coin, tmp_path):
     assert config == {"game": "coin", "n_games": 2500, "players": 2, "policy": "plain", "params": {},
                       "options": {"p_percent": 30, "lucky": True, "seals": None, "work": 0}, "seed": 4,
                       "chunk_size": 1000, "cursedsim_version": cursedsim.__version__,
-                      "code": source_digest()}
+                      "code": source_digest("coin")}
     names = sorted(os.listdir(out))
     assert names == ["chunk-0-1000.parquet", "chunk-1000-2000.parquet", "chunk-2000-2500.parquet",
                      "games.parquet", "run.json"]
@@ -233,7 +233,7 @@ def test_chunks_played_by_other_code_are_not_reused(coin, tmp_path, monkeypatch)
     """After an edit of the package sources a finished run is not silently resumed with old results."""
     out = tmp_path / "run"
     cursedsim.simulate("coin", 1000, seed=1, out=out, progress=False)
-    monkeypatch.setattr("cursedsim.numba_cache.source_digest", lambda: "0123456789abcdef")
+    monkeypatch.setattr("cursedsim.numba_cache.source_digest", lambda game=None: "0123456789abcdef")
     with pytest.raises(RunError, match=r"code is '?[0-9a-f]{16}'? there but '?0123456789abcdef'? now"):
         cursedsim.simulate("coin", 1000, seed=1, out=out, progress=False)
 

@@ -241,7 +241,7 @@ def collect(game: str, out: str, *, n_games: int, seed: int, n_jobs: int, progre
         game_obj.make_options({"seals": seals})
     log = log or (lambda message: None)
     started = time.perf_counter()
-    code = source_digest()
+    code = source_digest(plan.game)
     runs = prepare_runs(out, {"game": plan.game, "n_games": n_games, "seed": seed, "version": __version__,
                               "code": code})
     counter = {"runs": 0}
