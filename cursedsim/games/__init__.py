@@ -10,6 +10,7 @@ from cursedsim.games.base import Game, PolicySpec
 #: Registered games and the module that defines each one's ``GAME``.
 GAME_MODULES = {
     "verflucht": "cursedsim.games.verflucht",
+    "cursed": "cursedsim.games.cursed",
 }
 
 _loaded: dict[str, Game] = {}

@@ -1,6 +1,98 @@
 """Cursed!? (Goblin Hour Games, 2023): solo; fight monsters with blackjack-style weapon draws from a deck
 that is also your life. Rules and facts: ``rules.py``; the readable engine: ``reference.py``; its
-policies: ``reference_policies.py``; everything implemented and assumed: docs/rules/cursed.md.
+policies: ``reference_policies.py``; the numba engine: ``kernel.py`` with ``policies.py`` over the
+layout of ``state.py``; everything implemented and assumed: docs/rules/cursed.md.
 
-Not registered as a game yet: the registry entry (``GAME``) comes with the numba kernel.
+This module is the game's record for the runner (``GAME``).
 """
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from cursedsim.errors import UnknownPolicyError
+from cursedsim.games.base import Game, PolicySpec
+from cursedsim.games.cursed import kernel, reference, rules
+from cursedsim.games.cursed.policies import POLICIES
+from cursedsim.games.cursed.state import option_tuple
+
+
+def policy_spec(policy: str | PolicySpec) -> PolicySpec:
+    """The PolicySpec of a policy given by name or already resolved (as the runner passes it)."""
+    return policy if isinstance(policy, PolicySpec) else POLICIES[policy]
+
+
+def reference_policy(policy: str | PolicySpec, params: np.ndarray | None = None):
+    """The readable twin of a policy, for the reference engine: ``RandomPolicy``, ``ThresholdPolicy``,
+    ``NoItemsPolicy`` or ``CountingPolicy`` with the parameters of ``params`` (the spec's defaults when
+    None); a user's Python policy as registered."""
+    from cursedsim.games.cursed.reference_policies import (
+        CountingPolicy,
+        NoItemsPolicy,
+        RandomPolicy,
+        ThresholdPolicy,
+    )
+    spec = policy_spec(policy)
+    if params is None:
+        params = spec.param_vector()
+    if spec.engine == "python":
+        return spec.impl(params)
+    values = {name: float(v) for name, v in zip(spec.params, params)}
+    if spec.impl is None:
+        if spec.name == "random":
+            return RandomPolicy()
+        if spec.name == "threshold":
+            return ThresholdPolicy(**values)
+        if spec.name == "no_items":
+            return NoItemsPolicy(**values)
+        if spec.name == "counting":
+            return CountingPolicy(**values)
+    raise UnknownPolicyError(f"policy {spec.name!r} has no reference-engine twin")
+
+
+def run_chunk(seed: int, start: int, count: int, players: int, options: rules.RuleOptions,
+              policy: str | PolicySpec, params: np.ndarray) -> dict[str, np.ndarray]:
+    """Games ``start .. start+count-1`` of the run ``seed``: outcome arrays by column. The kernel plays
+    them, or the reference engine for a user's Python policy."""
+    spec = policy_spec(policy)
+    if spec.engine == "python":
+        return reference.play_chunk(seed, start, count, options, spec.impl(params))
+    if spec.impl is not None:
+        raise UnknownPolicyError(f"policy {spec.name!r}: Cursed!? takes no user numba policies yet")
+    return kernel.run_chunk(seed, start, count, option_tuple(options), spec.policy_id, params)
+
+
+def replay(seed: int, index: int, players: int, options: rules.RuleOptions, policy: str | PolicySpec,
+           params: np.ndarray) -> str:
+    """The turn log of game ``index`` of the run ``seed``, played by the reference engine (the same game
+    the kernel played as that row)."""
+    spec = policy_spec(policy)
+    log = reference.replay_log(seed, index, options, reference_policy(spec, params))
+    first, _, rest = log.partition("\n")
+    first = first[:first.index(" · policy ")] + f" · policy {spec.name}" + first[first.index(" · end:"):]
+    return first + "\n" + rest
+
+
+def option_columns(options: rules.RuleOptions, players: int) -> dict:
+    """The frame's option columns: every rule option as set."""
+    return {field.name: getattr(options, field.name) for field in dataclasses.fields(options)}
+
+
+GAME = Game(
+    name="cursed",
+    title="Cursed!?",
+    min_players=1,
+    max_players=1,
+    options_type=rules.RuleOptions,
+    policies=POLICIES,
+    default_policy="threshold",
+    default_players=1,
+    run_chunk=run_chunk,
+    replay=replay,
+    option_columns=option_columns,
+    outcome_columns=rules.OUTCOME_COLUMNS,
+    outcome_categories={"end": rules.END_NAMES},
+    description="solo: fight monsters blackjack-style with weapons drawn from the deck that is your life",
+)

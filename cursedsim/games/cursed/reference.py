@@ -1,5 +1,5 @@
-"""Cursed!? as a readable pure-Python engine: the oracle the numba kernel will be compared with, and the
-source of replay logs.
+"""Cursed!? as a readable pure-Python engine: the oracle the numba kernel (``kernel.py``) is compared with,
+game by game, and the source of replay logs.
 
 It implements exactly the procedure of ``docs/rules/cursed.md`` and consumes the deck stream
 ``rng.Stream(seed, index, rng.STREAM_DECK)`` in exactly the order written there (every random draw is a
@@ -13,22 +13,22 @@ Policies decide (``reference_policies.py``): at each *fight decision point* an :
 attack an :class:`AttackChoice`, on an attack going over the monster's power whether to spend a Soul
 Crystal. The table enforces the rules and raises :class:`IllegalDecision` on anything else.
 
-State, and how it maps onto flat arrays (card ids 0-29, see ``rules.py``):
+State, and how the kernel holds it (card ids 0-29, see ``rules.py``; layout in ``state.py``):
 
 ==================  ===========================================  ==========================================
 attribute           meaning                                      kernel form
 ==================  ===========================================  ==========================================
-``pile``            draw pile, **top = last**                    int8[30] + count
-``discard``         discard pile, top = last                     int8[30] + count
-``souls``           captured monsters, in capture order          count (+ bitmask for checks)
-``items``           held items (card ids; order unused)          uint32 bitmask over card ids
-``stored``          Large Backpack weapons (order unused)        uint32 bitmask over card ids
-``monster``         card fought, -1 between fights               int8
-``weapons``         attacks landed this fight, in order          int8[30] + count
-``used``            items used this fight, in order              int8[30] + count
+``pile``            draw pile, **top = last**                    block PILE of the int64 zones + count
+``discard``         discard pile, top = last                     block DISCARD + count, uint64 card mask
+``souls``           captured monsters, in capture order          count
+``items``           held items (card ids; order unused)          uint64 bitmask over card ids
+``stored``          Large Backpack weapons (order unused)        uint64 bitmask over card ids
+``monster``         card fought, -1 between fights               int
+``weapons``         attacks landed this fight, in order          block WEAPONS + count
+``used``            items used this fight, in order              block USED + count
 fight scalars       power, trait, chest, total, attacks,         ints / bools
                     trait_spent, blocked, armed flags
-counters            rounds, damage_taken, weapons_drawn, busts,  ints, int[10]
+counters            rounds, damage_taken, weapons_drawn, busts,  ints; used_count in block USED_COUNT
                     used_count[item]
 ==================  ===========================================  ==========================================
 

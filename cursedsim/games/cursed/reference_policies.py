@@ -1,5 +1,6 @@
 """Policies for the reference engine of Cursed!?: the policy protocol and the readable ``RandomPolicy``,
-``ThresholdPolicy(k)`` and ``NoItemsPolicy(k)``.
+``ThresholdPolicy(k)``, ``NoItemsPolicy(k)`` and ``CountingPolicy(margin)`` (which shares
+ThresholdPolicy's item rules and decides each draw from the draw pile's composition).
 
 The engine (``reference.Table``) asks three questions, each only when there is something to choose:
 
@@ -38,7 +39,7 @@ Policies that draw random numbers use the ``rng`` they are given: the policy str
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, ClassVar, Protocol
 
 from cursedsim.games.cursed.reference import (
     DRAW,
@@ -53,12 +54,16 @@ from cursedsim.games.cursed.rules import (
     BIG_TURKEY_DINNER,
     CARD_POWER,
     CARD_WEAPON_HIGH,
+    CARD_WEAPON_KINDS,
     CARD_WEAPON_POWER,
+    COPIES,
     FLYING,
     FRENZY_FACTOR,
     FRENZY_POTION,
     LARGE_BACKPACK,
     MELEE,
+    N_CARDS,
+    N_UNIQUE,
     RANGED,
     SCROLL_OF_PURGE_LIFE,
     SHIELD,
@@ -130,6 +135,12 @@ def best_value(card: int) -> int:
     return CARD_WEAPON_HIGH[card] if is_split(card) else CARD_WEAPON_POWER[card]
 
 
+#: The item rules' thresholds and their defaults, shared by ThresholdPolicy and CountingPolicy (the
+#: kernel's ``policies.ITEM_PARAMS``, the same order).
+ITEM_DEFAULTS: dict[str, int] = {"turkey_pile": 5, "scroll_power": 10, "shield_due": 2, "smoke_due": 4,
+                                 "scroll_due": 3, "frenzy_power": 8, "whetstone_gap": 7}
+
+
 class ThresholdPolicy:
     """Stop drawing when the remaining gap is at most ``k``; items by fixed, simple rules.
 
@@ -138,16 +149,16 @@ class ThresholdPolicy:
 
     1. Large Backpack, while the discard pile holds a card: take the discard card with the highest
        ``best_value`` (a 1/6 weapon counts 6; ties: lowest card id).
-    2. Big Turkey Dinner when ``pile <= TURKEY_PILE`` (5) and the discard pile is not empty.
-    3. Scroll of Purge Life before the first attack on a monster of power >= ``SCROLL_POWER`` (10), or
+    2. Big Turkey Dinner when ``pile <= turkey_pile`` (5) and the discard pile is not empty.
+    3. Scroll of Purge Life before the first attack on a monster of power >= ``scroll_power`` (10), or
        when ``due > pile`` (a stop would end the game).
     4. Attack while attacks are allowed and ``gap > k``: (before_draw timing only: first arm a Frenzy
-       Potion against power >= 8, a Whetstone when ``gap >= 7``); then a backpack weapon whose
-       ``best_value <= gap`` (the highest; any one, the highest, if an overshoot would capture now);
-       else draw if the pile is not empty.
-    5. Shield when ``due >= 2``.
-    6. Smoke Bomb when ``due >= 4`` or ``due > pile``.
-    7. Scroll of Purge Life when ``due >= 3``.
+       Potion against power >= ``frenzy_power`` (8), a Whetstone when ``gap >= whetstone_gap`` (7));
+       then a backpack weapon whose ``best_value <= gap`` (the highest; any one, the highest, if an
+       overshoot would capture now); else draw if the pile is not empty.
+    5. Shield when ``due >= shield_due`` (2).
+    6. Smoke Bomb when ``due >= smoke_due`` (4) or ``due > pile``.
+    7. Scroll of Purge Life when ``due >= scroll_due`` (3).
     8. Stop.
 
     Attack: a 1/6 weapon as 6 if 6 <= gap or an overshoot would capture, else 1; the Spear as ranged
@@ -155,15 +166,36 @@ class ThresholdPolicy:
     card's monster power), Whetstone (+3), Frenzy Potion (x2) that makes the attack capture (value ==
     gap, or value > gap when an overshoot captures) when the weapon alone would not. Traits are not
     considered. Crystal: always.
+
+    The thresholds are parameters (defaults in ``DEFAULTS``), the same names and order as the kernel
+    policy ``threshold`` (``policies.THRESHOLD_PARAMS``). They are compared as given (a non-integer
+    threshold is a valid cut between integers). Rules 1-3 and 5-8, the before_draw arming and the
+    attack's items are the *item rules* (parameters ``ITEM_DEFAULTS``), which CountingPolicy shares;
+    a subclass changes when to attack (``_wants_attack``) and the 1/6 value and Spear kind
+    (``_value_and_kind``).
     """
 
-    TURKEY_PILE = 5
-    SCROLL_POWER = 10
+    DEFAULTS: ClassVar[dict[str, float]] = {"k": 2, **ITEM_DEFAULTS}
     uses_items = True
 
-    def __init__(self, k: int = 2):
-        self.k = int(k)
-        self.label = f"{type(self).__name__}(k={self.k})"
+    def __init__(self, k: float = 2, *, turkey_pile: float = 5, scroll_power: float = 10, shield_due: float = 2,
+                 smoke_due: float = 4, scroll_due: float = 3, frenzy_power: float = 8, whetstone_gap: float = 7):
+        self._set_params({"k": k, "turkey_pile": turkey_pile, "scroll_power": scroll_power,
+                          "shield_due": shield_due, "smoke_due": smoke_due, "scroll_due": scroll_due,
+                          "frenzy_power": frenzy_power, "whetstone_gap": whetstone_gap})
+
+    def _set_params(self, given: dict[str, float]) -> None:
+        """Check and store the parameters (ints when integral); the label shows the first (the drawing
+        parameter) and every other that differs from its default."""
+        for name, value in given.items():
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise TypeError(f"{type(self).__name__}: {name} must be a number, got {value!r}")
+            value = float(value)
+            setattr(self, name, int(value) if value.is_integer() else value)
+        first, *rest = self.DEFAULTS
+        shown = [f"{first}={getattr(self, first)}"] + [f"{name}={getattr(self, name)}" for name in rest
+                                                       if getattr(self, name) != self.DEFAULTS[name]]
+        self.label = f"{type(self).__name__}({', '.join(shown)})"
 
     def fight(self, table: Table, legal: list[Action], rng: Stream) -> Action:
         if not self.uses_items:
@@ -176,40 +208,58 @@ class ThresholdPolicy:
             if item == LARGE_BACKPACK and table.discard:
                 target = min(table.discard, key=lambda c: (-best_value(c), c))
                 return Action(USE, card, target)
-            if item == BIG_TURKEY_DINNER and pile <= self.TURKEY_PILE and table.discard:
+            if item == BIG_TURKEY_DINNER and pile <= self.turkey_pile and table.discard:
                 return Action(USE, card)
             if item == SCROLL_OF_PURGE_LIFE and (
-                    (table.attacks == 0 and table.power >= self.SCROLL_POWER) or table.damage_due > pile):
+                    (table.attacks == 0 and table.power >= self.scroll_power) or table.damage_due > pile):
                 return Action(USE, card)
         action = self._attack_or_stop(table, legal)
         if action.kind != STOP:
             return action
         due = table.damage_due
-        for item, wanted in ((SHIELD, due >= 2), (SMOKE_BOMB, due >= 4 or due > pile),
-                             (SCROLL_OF_PURGE_LIFE, due >= 3)):
+        for item, wanted in ((SHIELD, due >= self.shield_due),
+                             (SMOKE_BOMB, due >= self.smoke_due or due > pile),
+                             (SCROLL_OF_PURGE_LIFE, due >= self.scroll_due)):
             card = table.held(item)
             if wanted and card >= 0:
                 return Action(USE, card)
         return action
 
+    def _wants_attack(self, table: Table) -> tuple[bool, bool]:
+        """(attack at all, draw when no Backpack weapon fits), attacks being allowed: while the gap is
+        above k, drawing when nothing fits."""
+        return table.gap > self.k, True
+
+    @staticmethod
+    def _fitting(table: Table) -> list[int]:
+        """The Backpack weapons rule 4 may play: ``best_value <= gap``, or any when an overshoot
+        would capture now."""
+        over_ok = table.overshoot_captures()
+        return [c for c in table.stored if best_value(c) <= table.gap or over_ok]
+
     def _attack_or_stop(self, table: Table, legal: list[Action]) -> Action:
-        gap = table.gap
-        if not table.can_attack() or gap <= self.k:
+        if not table.can_attack():
             return Action(STOP)
+        attack, draw = self._wants_attack(table)
+        if not attack:
+            return Action(STOP)
+        gap = table.gap
         if self.uses_items and table.options.item_timing == "before_draw":
-            for item, wanted in ((FRENZY_POTION, table.power >= 8), (WHETSTONE, gap >= 7)):
+            for item, wanted in ((FRENZY_POTION, table.power >= self.frenzy_power),
+                                 (WHETSTONE, gap >= self.whetstone_gap)):
                 action = Action(USE, table.held(item))
                 if wanted and action in legal:
                     return action
-        over_ok = table.overshoot_captures()
-        fitting = [c for c in table.stored if best_value(c) <= gap or over_ok]
+        fitting = self._fitting(table)
         if fitting:
             return Action(PLAY, max(fitting, key=lambda c: (best_value(c), -c)))
-        if Action(DRAW) in legal:
+        if draw and Action(DRAW) in legal:
             return Action(DRAW)
         return Action(STOP)
 
-    def attack(self, table: Table, card: int, open_: AttackOptions, rng: Stream) -> AttackChoice:
+    def _value_and_kind(self, table: Table, card: int, open_: AttackOptions) -> tuple[int, int]:
+        """The 1/6 value (when open): 6 if it fits or an overshoot would capture, else 1; the Spear's
+        kind (when open): ranged against Flying, else melee. 0 where nothing is open."""
         gap = table.gap
         over_ok = table.overshoot_captures()
         value = kind = 0
@@ -218,8 +268,14 @@ class ThresholdPolicy:
             value = high if (high <= gap or over_ok) else CARD_WEAPON_POWER[card]
         if open_.kind:
             kind = RANGED if table.trait == FLYING else MELEE
+        return value, kind
+
+    def attack(self, table: Table, card: int, open_: AttackOptions, rng: Stream) -> AttackChoice:
+        value, kind = self._value_and_kind(table, card, open_)
         if not self.uses_items:
             return AttackChoice(value, kind)
+        gap = table.gap
+        over_ok = table.overshoot_captures()
         base = table.weapon_value(card, AttackChoice(value, kind))
 
         def captures(v: int) -> bool:
@@ -246,5 +302,117 @@ class NoItemsPolicy(ThresholdPolicy):
 
     uses_items = False
 
+    def __init__(self, k: float = 2):
+        super().__init__(k)
 
-__all__ = ["NoItemsPolicy", "Policy", "RandomPolicy", "ThresholdPolicy", "best_value"]
+
+# ---------------------------------------------------------------- counting
+
+def pile_composition(table: Table) -> list[int]:
+    """The draw pile's cards, sorted, as the player knows them: every card not in a public zone (the
+    discard pile, the captured souls, the held items, the Backpack, the monster, the weapons and items
+    of this fight). Its order is not known, and not used."""
+    seen = {*table.discard, *table.souls, *table.items, *table.stored, *table.weapons, *table.used}
+    if table.monster >= 0:
+        seen.add(table.monster)
+    return [card for card in range(N_CARDS) if card not in seen]
+
+
+def one_attack(table: Table, base: int, kinds: int) -> int:
+    """The damage of a stop after one more attack of own value ``base`` with ``kinds`` (no item), as
+    the rules compute it: the gap less what Shields block, at least 0. An unspent trait that fits
+    cancels the attack (the total stays); going over captures when the overshoot rule covers it (0),
+    else busts (the total stays; with bust="soul_lost" the fight ends with that damage, the soul lost,
+    which is not priced); landing on the power captures (0)."""
+    cancelled = not table.trait_spent and table.trait_cancels(kinds, base)
+    new_total = table.total if cancelled else table.total + base
+    if new_total == table.power or (new_total > table.power and table.overshoot_captures()):
+        return 0
+    if new_total > table.power:
+        new_total = table.total
+    return max(0, table.power - new_total - table.blocked)
+
+
+class CountingPolicy(ThresholdPolicy):
+    """Decides each draw from the exact composition of the remaining draw pile.
+
+    The player knows which cards are *not* in the draw pile (the discard pile is public, and so are the
+    souls, the items, the Backpack and the cards in play), so the pile's composition is known
+    (``pile_composition``); its order is not, and the policy never reads it.
+
+    Draw rule (``draws``), with ``n`` cards in the pile: a stop now deals ``stop`` = the damage due
+    (the gap less what Shields block). If ``stop > n`` the stop would end the game (the final
+    monster): draw. Otherwise drawing card ``c`` and stopping after it costs ``1 + damage_c``: the card
+    drawn leaves the pile (a card of life) and ``damage_c`` is the damage a stop then deals, as the
+    rules compute it (``one_attack``: traits, Shields used, the overshoot and bust rules, the 1/6 value
+    and the Spear's kind chosen as ``_choice``). Items not yet spent (Whetstone, Relic, Frenzy Potion,
+    Soul Crystal, an armed before_draw item), a soul lost to a bust (bust="soul_lost") and what a
+    further draw could do (the look-ahead is one weapon) are left out. Draw when the mean cost is lower
+    than ``stop`` by more than ``margin``, compared as sums over the pile's cards so that the arithmetic
+    is exact: ``n * stop - sum_c (1 + damage_c) > margin * n``.
+
+    Everything else is ThresholdPolicy's item rules, with the same parameters: rule 4 attacks when the
+    draw rule says so or when a Backpack weapon fits (it costs no card; the highest that fits, as
+    ThresholdPolicy), and at an attack the 1/6 value and the Spear's kind are the ones ``one_attack``
+    prices lowest (ThresholdPolicy's choice unless the other's damage is strictly less), then at most
+    one item by ThresholdPolicy's rule. The kernel twin is ``policies.counting_draws`` /
+    ``counting_choice``: the same integer sums and the same comparison.
+    """
+
+    DEFAULTS: ClassVar[dict[str, float]] = {"margin": 0, **ITEM_DEFAULTS}
+
+    def __init__(self, margin: float = 0, *, turkey_pile: float = 5, scroll_power: float = 10,
+                 shield_due: float = 2, smoke_due: float = 4, scroll_due: float = 3, frenzy_power: float = 8,
+                 whetstone_gap: float = 7):
+        self._set_params({"margin": margin, "turkey_pile": turkey_pile, "scroll_power": scroll_power,
+                          "shield_due": shield_due, "smoke_due": smoke_due, "scroll_due": scroll_due,
+                          "frenzy_power": frenzy_power, "whetstone_gap": whetstone_gap})
+
+    def _choice(self, table: Table, card: int) -> tuple[int, int, int]:
+        """(value, kind, damage) of an attack with ``card`` then a stop: the 1/6 value
+        (dagger_value="choose") or the Spear's kind (spear_kind="choose") whose ``one_attack`` damage is
+        least, ThresholdPolicy's unless the other's is strictly less; 0 where nothing is chosen."""
+        kinds = CARD_WEAPON_KINDS[card]
+        if is_split(card) and table.options.dagger_value == "choose":
+            low, high = CARD_WEAPON_POWER[card], CARD_WEAPON_HIGH[card]
+            value = high if (high <= table.gap or table.overshoot_captures()) else low
+            other = low if value == high else high
+            damage, damage2 = one_attack(table, value, kinds), one_attack(table, other, kinds)
+            return (other, 0, damage2) if damage2 < damage else (value, 0, damage)
+        base = table.weapon_value(card)
+        if kinds == MELEE | RANGED and table.options.spear_kind == "choose":
+            kind = RANGED if table.trait == FLYING else MELEE
+            other = MELEE if kind == RANGED else RANGED
+            damage, damage2 = one_attack(table, base, kind), one_attack(table, base, other)
+            return (0, other, damage2) if damage2 < damage else (0, kind, damage)
+        return 0, 0, one_attack(table, base, kinds)
+
+    def draws(self, table: Table) -> bool:
+        """The draw rule: the mean cost of one more weapon against a stop now (see the class docstring),
+        from the pile's composition only (one evaluation per unique card)."""
+        cards = pile_composition(table)
+        n = len(cards)
+        if n == 0:
+            return False
+        stop = table.damage_due
+        if stop > n:
+            return True    # the stop would end the game (the final monster)
+        cost_sum = 0
+        for u in range(N_UNIQUE):
+            copies = sum(1 for c in cards if c // COPIES == u)
+            if copies:
+                cost_sum += copies * (1 + self._choice(table, u * COPIES)[2])
+        return stop * n - cost_sum > self.margin * n
+
+    def _wants_attack(self, table: Table) -> tuple[bool, bool]:
+        if self.draws(table):
+            return True, True
+        return bool(self._fitting(table)), False
+
+    def _value_and_kind(self, table: Table, card: int, open_: AttackOptions) -> tuple[int, int]:
+        value, kind, _ = self._choice(table, card)
+        return value, kind
+
+
+__all__ = ["ITEM_DEFAULTS", "CountingPolicy", "NoItemsPolicy", "Policy", "RandomPolicy", "ThresholdPolicy",
+           "best_value", "one_attack", "pile_composition"]

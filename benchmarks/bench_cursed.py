@@ -1,0 +1,155 @@
+"""Cursed!? throughput: kernel and reference games/s per core with the ``threshold`` policy, their ratio,
+the other policies' kernel rates, and the time a new process needs to its first result (warm numba cache
+and empty cache, i.e. the compile). Writes results/benchmarks/cursed.json.
+
+Run: ``python benchmarks/bench_cursed.py`` (``--games 2000000`` by default). Timings are best of
+``--repeat`` runs, wall clock and CPU time of this process; the machine's load is recorded with them
+because a busy second core changes every figure. Targets: >= 500,000 games/s per core and >= 100x the
+reference engine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import cursedsim
+from cursedsim.games.cursed import GAME, reference, reference_policy
+from cursedsim.games.cursed.rules import RuleOptions
+
+ROOT = Path(__file__).resolve().parents[1]
+OUT_DIR = ROOT / "results" / "benchmarks"
+POLICY = "threshold"
+SEED = 2026
+TARGET_GAMES_PER_S = 500_000
+TARGET_RATIO = 100
+
+FIRST_RESULT = """
+import time; t0 = time.perf_counter()
+import cursedsim
+from cursedsim.games.cursed import GAME
+from cursedsim.games.cursed.rules import RuleOptions
+from cursedsim.numba_cache import source_digest
+spec = GAME.policy("threshold")
+GAME.run_chunk(1, 0, 1000, 1, RuleOptions(), spec, spec.param_vector())
+print(source_digest(), time.perf_counter() - t0)
+"""
+
+
+def best_of(repeat: int, fn, clock=time.perf_counter) -> float:
+    """The shortest time of ``repeat`` calls of ``fn`` on ``clock``."""
+    times = []
+    for _ in range(repeat):
+        t0 = clock()
+        fn()
+        times.append(clock() - t0)
+    return min(times)
+
+
+def kernel_seconds(policy: str, n_games: int, repeat: int) -> tuple[float, float]:
+    """(wall seconds, CPU seconds of this process) for ``n_games`` kernel games, best of ``repeat``."""
+    spec = GAME.policy(policy)
+    params = spec.param_vector()
+    GAME.run_chunk(SEED, 0, 1000, 1, RuleOptions(), spec, params)  # load / compile
+    run = lambda: GAME.run_chunk(SEED, 0, n_games, 1, RuleOptions(), spec, params)
+    return best_of(repeat, run), best_of(repeat, run, time.process_time)
+
+
+def reference_rate(n_games: int) -> float:
+    """Reference-engine games/s (the readable Python engine), same policy and games."""
+    policy = reference_policy(POLICY)
+    t0 = time.perf_counter()
+    for i in range(n_games):
+        reference.play(SEED, i, RuleOptions(), policy)
+    return n_games / (time.perf_counter() - t0)
+
+
+def new_process_seconds(env: dict | None = None) -> tuple[float, str]:
+    """(seconds from interpreter start to 1,000 finished kernel games in a fresh process, the digest of
+    the package sources it saw: its numba cache directory)."""
+    t0 = time.perf_counter()
+    out = subprocess.run([sys.executable, "-c", FIRST_RESULT], capture_output=True, text=True, check=True,
+                         env=env, cwd=ROOT)
+    total = time.perf_counter() - t0
+    digest, seconds = out.stdout.split()
+    return max(total, float(seconds)), digest
+
+
+def warm_start_seconds(tries: int = 4) -> float:
+    """A new process's time to its first result with the numba cache of the current sources in place:
+    started again until two runs in a row saw the same sources (the first one fills the cache; edits to
+    the package in between start a new cache)."""
+    seconds, digest = new_process_seconds()
+    for _ in range(tries - 1):
+        again, seen = new_process_seconds()
+        if seen == digest:
+            return again
+        seconds, digest = again, seen
+    return seconds
+
+
+def write_atomic(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(text)
+    os.replace(tmp, path)
+
+
+def main(argv=None) -> dict:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=2_000_000, help="kernel games per timing")
+    parser.add_argument("--reference-games", type=int, default=3_000)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--no-compile", action="store_true", help="skip the new-process timings")
+    args = parser.parse_args(argv)
+
+    load_before = os.getloadavg()[0]
+    kernel_s, kernel_cpu_s = kernel_seconds(POLICY, args.games, args.repeat)
+    kernel_gps = args.games / kernel_s
+    ref_gps = reference_rate(args.reference_games)
+    others = {}
+    for policy in ("no_items", "random"):
+        wall, _ = kernel_seconds(policy, args.games, args.repeat)
+        others[f"kernel_games_per_s_{policy}"] = round(args.games / wall)
+    result = {
+        "game": "cursed", "policy": POLICY, "games": args.games,
+        "kernel_games_per_s_per_core": round(kernel_gps),
+        "kernel_games_per_cpu_s": round(args.games / kernel_cpu_s),
+        "reference_games_per_s": round(ref_gps),
+        "kernel_over_reference": round(kernel_gps / ref_gps, 1),
+        "kernel_seconds": round(kernel_s, 3),
+        **others,
+        "target_games_per_s_per_core": TARGET_GAMES_PER_S,
+        "target_kernel_over_reference": TARGET_RATIO,
+        "meets_targets": bool(kernel_gps >= TARGET_GAMES_PER_S and kernel_gps / ref_gps >= TARGET_RATIO),
+    }
+    if not args.no_compile:
+        result["new_process_to_first_result_s"] = round(warm_start_seconds(), 2)
+        with tempfile.TemporaryDirectory() as cache:
+            result["new_process_empty_cache_s"] = round(
+                new_process_seconds({**os.environ, "CURSEDSIM_CACHE": cache, "NUMBA_CACHE_DIR": ""})[0], 2)
+    result.update({
+        "load_average_before": round(load_before, 2),
+        "load_average_after": round(os.getloadavg()[0], 2),
+        "cpu": platform.processor() or platform.machine(), "cores": os.cpu_count(),
+        "python": platform.python_version(), "cursedsim": cursedsim.__version__,
+        "date": time.strftime("%Y-%m-%d %H:%M"),
+    })
+    target = OUT_DIR / "cursed.json"
+    write_atomic(target, json.dumps(result, indent=2) + "\n")
+    width = max(map(len, result))
+    for key, value in result.items():
+        print(f"{key:<{width}}  {value}")
+    print(f"written to {target.relative_to(ROOT)}")
+    return result
+
+
+if __name__ == "__main__":
+    main()

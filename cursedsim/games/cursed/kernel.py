@@ -1,0 +1,732 @@
+"""The numba engine of Cursed!?: the procedure of docs/rules/cursed.md over flat state.
+
+One function per rule step (set-up shuffle, starting item, the monster, the fight's decision point and
+its checks, the attack and its value and trait, the items, the damage, capture, escape, lost soul, the
+final monster, the chest); ``play_game`` plays one game, ``play_chunk`` games ``start .. start+count-1``
+of a run. Random draws happen exactly where the reference engine makes them (Fisher-Yates shuffles on
+the deck stream; the random policy on the policy stream), so the two engines play the same games. The
+engine checks every policy decision and raises on an illegal one.
+
+Speed (docs/architecture.md, "Kernels"): the game's scalars live in local variables of ``play_game``:
+counters, the fight's state, card sets as uint64 bitmasks (held items, Backpack weapons, the discard
+pile's contents) and the random streams as state tuples. The ordered zones (draw pile, discard pile,
+weapons and items of the fight) are blocks of one int64 scratch array (``state.PILE`` ...), touched only
+in ``play_game`` and the ``inline="always"`` step functions merged into it, so no array crosses a
+call; policies get a ``view`` tuple of scalars.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from cursedsim.bits import ZERO, bit
+from cursedsim.games.cursed import policies as pol
+from cursedsim.games.cursed.rules import (
+    BEWITCHING_RELIC,
+    BIG_TURKEY_DINNER,
+    COPIES,
+    END_EIGHT_SOULS,
+    END_FINAL_MONSTER,
+    END_PILE_EMPTY,
+    ETHEREAL,
+    EVASIVE,
+    EXPLODES,
+    FLYING,
+    FRENZY_FACTOR,
+    FRENZY_POTION,
+    ITEM_SLUGS,
+    LARGE_BACKPACK,
+    MELEE,
+    MIMIC,
+    N_CARDS,
+    N_UNIQUE,
+    NO_TRAIT,
+    OUTCOME_DTYPES,
+    RANGED,
+    SCROLL_OF_PURGE_LIFE,
+    SHIELD,
+    SHIELD_BLOCK,
+    SMOKE_BOMB,
+    SOUL_CRYSTAL,
+    TOUGH_SKIN,
+    WHETSTONE,
+    WHETSTONE_BONUS,
+)
+from cursedsim.games.cursed.state import (
+    ARMED_FRENZY,
+    ARMED_WHETSTONE,
+    BOTH_KINDS,
+    BUST_SOUL_LOST,
+    CHEST_DISCARD,
+    DAGGER_CHOOSE,
+    DAMAGE_FROM_TOP,
+    DISCARD,
+    DRAW,
+    MONSTER_CHEST_OF_CARD,
+    MONSTER_POWER_OF_CARD,
+    MONSTER_TRAIT_OF_CARD,
+    N_ZONES,
+    NO_CARD,
+    OPEN_FRENZY,
+    OPEN_KIND,
+    OPEN_RELIC,
+    OPEN_VALUE,
+    OPEN_WHETSTONE,
+    OPT_BUST,
+    OPT_CHEST_LOOT,
+    OPT_DAGGER_VALUE,
+    OPT_DAMAGE_FROM,
+    OPT_FINAL_CAPTURES,
+    OPT_IGNORING_SPENDS_TRAIT,
+    OPT_ITEM_TIMING,
+    OPT_MIMIC_POWER,
+    OPT_MIMIC_SOUL,
+    OPT_PARITY_WHETSTONE,
+    OPT_PLAY_ON,
+    OPT_SMOKE_RETURNS_ITEMS,
+    OPT_SPEAR_KIND,
+    OPT_STARTING_ITEMS,
+    OPT_STARTING_MIMIC,
+    OPT_TURKEY_CARDS,
+    OPT_WIN_SOULS,
+    PILE,
+    PLAY,
+    SPEAR_CHOOSE,
+    STARTING_MIMIC_REDRAW,
+    STOP,
+    TIMING_AFTER_REVEAL,
+    TIMING_BEFORE_DRAW,
+    USE,
+    USED,
+    USED_COUNT,
+    WEAPON_HIGH_OF_CARD,
+    WEAPON_KINDS_OF_CARD,
+    WEAPON_POWER_OF_CARD,
+    WEAPONS,
+    held_kinds,
+    kind_bit,
+    kind_cards,
+    kind_mask,
+    lowest_of,
+    overshoot_captures,
+    weapon_value,
+)
+from cursedsim.rng import STREAM_DECK, STREAM_POLICY, below_t, seed_tuple
+
+#: ``end`` while the game runs.
+NOT_OVER = -1
+
+#: How a fight closes (``reference.CLOSE_*``), or OPEN while it goes on.
+OPEN = -1
+CLOSE_CAPTURE = 0
+CLOSE_STOP = 1
+CLOSE_SMOKE = 2
+CLOSE_LOST = 3
+
+#: Items a policy may use at any fight decision point (Large Backpack too, while the discard pile holds
+#: a card; Whetstone and Frenzy Potion with item_timing="before_draw").
+ALWAYS_USABLE = kind_mask(BIG_TURKEY_DINNER, SMOKE_BOMB, SCROLL_OF_PURGE_LIFE, SHIELD)
+
+#: Outcome columns of a game, in order, with the dtype the kernel fills (``rules.OUTCOME_DTYPES``).
+OUTCOME_COLUMNS = tuple(OUTCOME_DTYPES)
+
+
+# ---------------------------------------------------------------- zones: the ordered piles
+# All inline: they touch the scratch array, which must not cross a real call.
+
+@njit(cache=True, inline="always")
+def shuffle(zones, offset, n, rng):
+    """Fisher-Yates in place on ``zones[offset : offset + n]``: for i = n-1 down to 1, j = below(i + 1),
+    swap (``reference.Table.shuffle``; n - 1 draws)."""
+    for i in range(n - 1, 0, -1):
+        j, rng = below_t(rng, i + 1)
+        a = zones[offset + i]
+        zones[offset + i] = zones[offset + j]
+        zones[offset + j] = a
+    return rng
+
+
+@njit(cache=True, inline="always")
+def put_under_pile(zones, n_pile, source, k):
+    """Cards ``zones[source : source + k]``, as a packet in their order, go under the pile (pile =
+    packet + pile). Returns the new pile size."""
+    for i in range(n_pile - 1, -1, -1):
+        zones[PILE + i + k] = zones[PILE + i]
+    for i in range(k):
+        zones[PILE + i] = zones[source + i]
+    return n_pile + k
+
+
+@njit(cache=True, inline="always")
+def to_discard(zones, n_discard, discard_cards, card):
+    """``card`` on top of the discard pile: (size, contents mask)."""
+    zones[DISCARD + n_discard] = card
+    return n_discard + 1, discard_cards | bit(card)
+
+
+@njit(cache=True, inline="always")
+def fight_to_discard(zones, n_discard, discard_cards, n_used, n_weapons):
+    """The fight's used items in use order, then its weapons in attack order, onto the discard pile."""
+    for i in range(n_used):
+        n_discard, discard_cards = to_discard(zones, n_discard, discard_cards, zones[USED + i])
+    for i in range(n_weapons):
+        n_discard, discard_cards = to_discard(zones, n_discard, discard_cards, zones[WEAPONS + i])
+    return n_discard, discard_cards
+
+
+@njit(cache=True)
+def pile_mask(zones, n_pile):
+    """The draw pile's contents as a card mask (bit c = card c is in the pile)."""
+    cards = ZERO
+    for i in range(n_pile):
+        cards |= bit(zones[PILE + i])
+    return cards
+
+
+@njit(cache=True, inline="always")
+def pile_cards(zones, n_pile, policy_id):
+    """The draw pile's contents as a card mask (the policy view's ``V_PILE_CARDS``) for the policies
+    that read it (``policies.sees_pile``), 0 for the others. ``pile_mask`` is a real call, the one place
+    the scratch array crosses a call, and only for those policies: inlined, its loop cost the others
+    ~10% (measured with ``threshold``)."""
+    return pile_mask(zones, n_pile) if pol.sees_pile(policy_id) else ZERO
+
+
+# ---------------------------------------------------------------- set-up
+
+@njit(cache=True, inline="always")
+def shuffle_deck(zones, rng_deck):
+    """"Shuffle the deck of cards": the pile is 0..29 shuffled by Fisher-Yates (29 draws)."""
+    for c in range(N_CARDS):
+        zones[PILE + c] = c
+    for item in range(N_UNIQUE):
+        zones[USED_COUNT + item] = 0
+    return shuffle(zones, PILE, N_CARDS, rng_deck)
+
+
+@njit(cache=True, inline="always")
+def insert_under_pile(zones, n_pile, card):
+    """``card`` goes under the pile (``pile.insert(0, card)``). Returns the new pile size."""
+    for i in range(n_pile - 1, -1, -1):
+        zones[PILE + i + 1] = zones[PILE + i]
+    zones[PILE] = card
+    return n_pile + 1
+
+
+@njit(cache=True, inline="always")
+def take_starting_item(zones, n_pile, opts):
+    """"Take one card and place it item side up": the top card of the pile. With
+    starting_mimic="redraw" a Mimic! goes under the pile and the next card is taken (at most as many
+    times as cards are left). Returns (card, pile size)."""
+    n_pile -= 1
+    card = zones[PILE + n_pile]
+    if opts[OPT_STARTING_MIMIC] == STARTING_MIMIC_REDRAW:
+        for _ in range(n_pile):
+            if card // COPIES != MIMIC:
+                break
+            n_pile = insert_under_pile(zones, n_pile, card) - 1
+            card = zones[PILE + n_pile]
+    return card, n_pile
+
+
+# ---------------------------------------------------------------- a fight
+
+@njit(cache=True, inline="always")
+def open_fight(card, is_mimic, opts):
+    """The card in the Monster area: (power, trait, chest). A Mimic! has ``mimic_power``, no trait, no
+    chest."""
+    if is_mimic:
+        return opts[OPT_MIMIC_POWER], NO_TRAIT, False
+    return MONSTER_POWER_OF_CARD[card], MONSTER_TRAIT_OF_CARD[card], MONSTER_CHEST_OF_CARD[card]
+
+
+@njit(cache=True, inline="always")
+def can_attack(trait, trait_spent):
+    """Explodes: "You are only able to land a single attack"; otherwise attacks are unlimited."""
+    return not (trait == EXPLODES and trait_spent)
+
+
+@njit(cache=True, inline="always")
+def usable_items(items, discard_cards, attack_ok, attacks, armed, opts):
+    """Kind mask of the held items usable at this decision point (``reference.Table.item_usable``)."""
+    held = held_kinds(items)
+    usable = held & ALWAYS_USABLE
+    if discard_cards != ZERO:
+        usable |= held & kind_bit(LARGE_BACKPACK)
+    if opts[OPT_ITEM_TIMING] == TIMING_BEFORE_DRAW and attack_ok:
+        if not armed & ARMED_WHETSTONE:
+            usable |= held & kind_bit(WHETSTONE)
+        if attacks == 0 and not armed & ARMED_FRENZY:
+            usable |= held & kind_bit(FRENZY_POTION)
+    return usable
+
+
+@njit(cache=True, inline="always")
+def check_action(kind, card, target, attack_ok, n_pile, stored, items, usable, discard_cards):
+    """Refuse an action that is not open now (any held copy of an item may be named)."""
+    if kind == DRAW:
+        if not (attack_ok and n_pile > 0):
+            raise ValueError("policy draws a weapon when no draw is open")
+    elif kind == PLAY:
+        if not attack_ok or card < 0 or card >= N_CARDS or stored & bit(card) == ZERO:
+            raise ValueError("policy plays a card that is not a Backpack weapon that may attack now")
+    elif kind == USE:
+        if card < 0 or card >= N_CARDS or items & bit(card) == ZERO:
+            raise ValueError("policy uses an item it does not hold")
+        if usable & kind_bit(card // COPIES) == ZERO:
+            raise ValueError("policy uses an item that is not usable now")
+        if card // COPIES == LARGE_BACKPACK:
+            if target < 0 or target >= N_CARDS or discard_cards & bit(target) == ZERO:
+                raise ValueError("policy's Large Backpack targets a card not in the discard pile")
+        elif target != NO_CARD:
+            raise ValueError("policy names a target for an item other than the Large Backpack")
+    elif kind != STOP:
+        raise ValueError("policy returned an unknown action kind")
+
+
+@njit(cache=True, inline="always")
+def attack_options(card, items, attacks, opts):
+    """What is open when ``card`` attacks (``state.OPEN_*`` bits; reference ``attack_options``)."""
+    open_ = 0
+    if opts[OPT_DAGGER_VALUE] == DAGGER_CHOOSE and WEAPON_HIGH_OF_CARD[card] != 0:
+        open_ |= OPEN_VALUE
+    if opts[OPT_SPEAR_KIND] == SPEAR_CHOOSE and WEAPON_KINDS_OF_CARD[card] == BOTH_KINDS:
+        open_ |= OPEN_KIND
+    if items & kind_cards(BEWITCHING_RELIC) != ZERO:
+        open_ |= OPEN_RELIC
+    if opts[OPT_ITEM_TIMING] == TIMING_AFTER_REVEAL:
+        if items & kind_cards(WHETSTONE) != ZERO:
+            open_ |= OPEN_WHETSTONE
+        if attacks == 0 and items & kind_cards(FRENZY_POTION) != ZERO:
+            open_ |= OPEN_FRENZY
+    return open_
+
+
+@njit(cache=True, inline="always")
+def check_attack_choice(card, open_, value, kind, relic, whetstone, frenzy):
+    """Refuse attack choices the rules do not allow."""
+    if open_ & OPEN_VALUE and value != WEAPON_POWER_OF_CARD[card] and value != WEAPON_HIGH_OF_CARD[card]:
+        raise ValueError("policy gives a 1/6 weapon a value other than 1 or 6")
+    if open_ & OPEN_KIND and kind != MELEE and kind != RANGED:
+        raise ValueError("policy gives the Spear a kind other than melee or ranged")
+    if (relic and not open_ & OPEN_RELIC) or (whetstone and not open_ & OPEN_WHETSTONE) or (
+            frenzy and not open_ & OPEN_FRENZY):
+        raise ValueError("policy spends an item that is not open at this attack")
+
+
+@njit(cache=True, inline="always")
+def attack_value(card, open_, value_choice, kind_choice, relic, whetstone, frenzy, opts):
+    """Step 2 of an attack: (base, kinds, value). ``base`` is the card's monster power with the Relic,
+    else its weapon value; value = base (+3 Whetstone), x2 with Frenzy; kinds the card's (the Spear's
+    chosen one with spear_kind="choose")."""
+    base = MONSTER_POWER_OF_CARD[card] if relic else weapon_value(card, value_choice, opts)
+    kinds = kind_choice if open_ & OPEN_KIND else WEAPON_KINDS_OF_CARD[card]
+    value = base + (WHETSTONE_BONUS if whetstone else 0)
+    if frenzy:
+        value *= FRENZY_FACTOR
+    return base, kinds, value
+
+
+@njit(cache=True, inline="always")
+def trait_cancels(trait, kinds, parity_value):
+    """Whether the trait's "first ..." condition fits this attack (Flying: melee, Tough Skin: ranged,
+    Ethereal: odd value, Evasive: even value)."""
+    if trait == FLYING:
+        return kinds & MELEE != 0
+    if trait == TOUGH_SKIN:
+        return kinds & RANGED != 0
+    if trait == ETHEREAL:
+        return parity_value % 2 == 1
+    if trait == EVASIVE:
+        return parity_value % 2 == 0
+    return False
+
+
+@njit(cache=True, inline="always")
+def trait_check(trait, trait_spent, ignores, kinds, base, whetstone, opts):
+    """Step 3 of an attack: (trait_spent, cancelled). Unless the attack ignores traits (or
+    ignoring_attack_spends_trait), an unspent trait whose condition fits is spent and, if the attack
+    does not ignore traits, it deals 0."""
+    if trait_spent or (ignores and not opts[OPT_IGNORING_SPENDS_TRAIT]):
+        return trait_spent, False
+    parity = base + (WHETSTONE_BONUS if whetstone and opts[OPT_PARITY_WHETSTONE] else 0)
+    if trait_cancels(trait, kinds, parity):
+        return True, not ignores
+    return False, False
+
+
+@njit(cache=True, inline="always")
+def spend(zones, items, n_used, card):
+    """Held item ``card`` moves to the fight's used items (counted). Returns (items, n_used)."""
+    zones[USED + n_used] = card
+    zones[USED_COUNT + card // COPIES] += 1
+    return items & ~bit(card), n_used + 1
+
+
+@njit(cache=True, inline="always")
+def eat_turkey(zones, n_pile, n_discard, discard_cards, opts, rng_deck):
+    """Big Turkey Dinner: "Shuffle discard pile, take 3 cards, place them at the bottom of your draw
+    pile": the top k = min(turkey_cards, discard) cards, as a packet in their order, go under the pile.
+    Returns (pile size, discard size, discard contents, deck stream)."""
+    rng_deck = shuffle(zones, DISCARD, n_discard, rng_deck)
+    k = min(opts[OPT_TURKEY_CARDS], n_discard)
+    n_discard -= k
+    for i in range(k):
+        discard_cards &= ~bit(zones[DISCARD + n_discard + i])
+    n_pile = put_under_pile(zones, n_pile, DISCARD + n_discard, k)
+    return n_pile, n_discard, discard_cards, rng_deck
+
+
+@njit(cache=True, inline="always")
+def take_from_discard(zones, n_discard, target):
+    """Large Backpack: ``target`` leaves the discard pile, the other cards keep their order. Returns
+    the new size."""
+    i = 0
+    while zones[DISCARD + i] != target:
+        i += 1
+    for j in range(i, n_discard - 1):
+        zones[DISCARD + j] = zones[DISCARD + j + 1]
+    return n_discard - 1
+
+
+# ---------------------------------------------------------------- closing a fight
+
+@njit(cache=True, inline="always")
+def damage_due(power, total, blocked):
+    """"The difference in total power when you decide to stop pulling weapons is how much damage you
+    take", less what Shields block, at least 0."""
+    return max(0, power - total - blocked)
+
+
+@njit(cache=True, inline="always")
+def take_damage(zones, n_pile, n_discard, discard_cards, damage, opts):
+    """"Discard from the draw pile for each damage taken": ``damage`` cards, one at a time from the top
+    (or the bottom, option damage_from), to the discard pile. Returns (pile, discard, contents)."""
+    if opts[OPT_DAMAGE_FROM] == DAMAGE_FROM_TOP:
+        for _ in range(damage):
+            n_pile -= 1
+            n_discard, discard_cards = to_discard(zones, n_discard, discard_cards, zones[PILE + n_pile])
+    elif damage > 0:
+        for i in range(damage):
+            n_discard, discard_cards = to_discard(zones, n_discard, discard_cards, zones[PILE + i])
+        n_pile -= damage
+        for i in range(n_pile):
+            zones[PILE + i] = zones[PILE + i + damage]
+    return n_pile, n_discard, discard_cards
+
+
+@njit(cache=True, inline="always")
+def capture(zones, monster, is_mimic, souls, n_discard, discard_cards, n_used, n_weapons, opts):
+    """"Capture the monster's soul by putting the captured monster into the captured souls pile and put
+    any items and weapons used into the discard pile" (a Mimic! to the discard pile with
+    mimic_soul=False). Returns (souls, discard, contents)."""
+    if is_mimic and not opts[OPT_MIMIC_SOUL]:
+        n_discard, discard_cards = to_discard(zones, n_discard, discard_cards, monster)
+    else:
+        souls += 1
+    n_discard, discard_cards = fight_to_discard(zones, n_discard, discard_cards, n_used, n_weapons)
+    return souls, n_discard, discard_cards
+
+
+@njit(cache=True, inline="always")
+def lose_soul(zones, monster, n_discard, discard_cards, n_used, n_weapons):
+    """bust="soul_lost": the monster, then the used items, then the weapons, to the discard pile."""
+    n_discard, discard_cards = to_discard(zones, n_discard, discard_cards, monster)
+    return fight_to_discard(zones, n_discard, discard_cards, n_used, n_weapons)
+
+
+@njit(cache=True, inline="always")
+def escape(zones, monster, n_pile, n_discard, discard_cards, n_used, n_weapons, opts, rng_deck):
+    """Smoke Bomb: "Place all cards in the current encounter into the draw deck and shuffle": the
+    monster, then the weapons (then, with smoke_bomb_returns_items, the used items) onto the pile, which
+    is shuffled; otherwise the used items go to the discard pile. Returns (pile, discard, contents,
+    deck stream)."""
+    zones[PILE + n_pile] = monster
+    n_pile += 1
+    for i in range(n_weapons):
+        zones[PILE + n_pile] = zones[WEAPONS + i]
+        n_pile += 1
+    if opts[OPT_SMOKE_RETURNS_ITEMS]:
+        for i in range(n_used):
+            zones[PILE + n_pile] = zones[USED + i]
+            n_pile += 1
+    else:
+        for i in range(n_used):
+            n_discard, discard_cards = to_discard(zones, n_discard, discard_cards, zones[USED + i])
+    rng_deck = shuffle(zones, PILE, n_pile, rng_deck)
+    return n_pile, n_discard, discard_cards, rng_deck
+
+
+@njit(cache=True, inline="always")
+def won(souls, opts):
+    """The winning soul ends the game (unless play_on_after_win)."""
+    return souls >= opts[OPT_WIN_SOULS] and not opts[OPT_PLAY_ON]
+
+
+# ---------------------------------------------------------------- the chest
+
+@njit(cache=True, inline="always")
+def open_chest(zones, n_pile, n_discard, discard_cards, opts, rng_deck):
+    """"If the monster guarded an item chest you gain an item": the discard pile is shuffled and its top
+    card taken (chest_loot="discard"), or the top card of the draw pile (``"draw_pile"``); NO_CARD when
+    that pile is empty. Returns (card, pile, discard, contents, deck stream)."""
+    card = NO_CARD
+    if opts[OPT_CHEST_LOOT] == CHEST_DISCARD:
+        if n_discard > 0:
+            rng_deck = shuffle(zones, DISCARD, n_discard, rng_deck)
+            n_discard -= 1
+            card = zones[DISCARD + n_discard]
+            discard_cards &= ~bit(card)
+    elif n_pile > 0:
+        n_pile -= 1
+        card = zones[PILE + n_pile]
+    return card, n_pile, n_discard, discard_cards, rng_deck
+
+
+# ---------------------------------------------------------------- the game
+
+@njit(cache=True)
+def play_game(zones, seed, index, opts, policy_id, params):
+    """Play game ``index`` of the run ``seed`` to its end. Returns (souls, rounds, damage_taken,
+    cards_left, end, weapons_drawn, busts); the used-item counts are left in
+    ``zones[USED_COUNT : USED_COUNT + 10]``."""
+    rng_deck = seed_tuple(seed, index, STREAM_DECK)
+    rng_pol = seed_tuple(seed, index, STREAM_POLICY)
+    rng_deck = shuffle_deck(zones, rng_deck)
+    n_pile = N_CARDS
+    n_discard = 0
+    discard_cards = ZERO   # the discard pile's contents (Large Backpack targets)
+    items = ZERO           # held items
+    stored = ZERO          # Large Backpack weapons
+    souls = 0
+    rounds = 0
+    damage_taken = 0
+    weapons_drawn = 0
+    busts = 0
+    end = NOT_OVER
+    starting_left = opts[OPT_STARTING_ITEMS]
+    pending_mimic = NO_CARD   # a Mimic! looted from a chest, fought next
+    while end == NOT_OVER:
+        # ---- what is fought next: a looted Mimic!, a starting item, or the round's monster
+        if pending_mimic != NO_CARD:
+            monster = pending_mimic
+            is_mimic = True
+            pending_mimic = NO_CARD
+        elif starting_left > 0:
+            starting_left -= 1
+            if n_pile == 0:
+                starting_left = 0
+                continue
+            card, n_pile = take_starting_item(zones, n_pile, opts)
+            if card // COPIES != MIMIC:
+                items |= bit(card)
+                continue
+            zones[USED_COUNT + MIMIC] += 1
+            monster = card
+            is_mimic = True
+        else:
+            # "Draw a card, this will be the monster you face this round"
+            if n_pile == 0:
+                end = END_PILE_EMPTY
+                break
+            rounds += 1
+            n_pile -= 1
+            monster = zones[PILE + n_pile]
+            is_mimic = False
+
+        # ---- the fight: decision points until it closes
+        power, trait, chest = open_fight(monster, is_mimic, opts)
+        total = 0
+        attacks = 0
+        trait_spent = False
+        blocked = 0
+        armed = 0
+        n_weapons = 0
+        n_used = 0
+        close = OPEN
+        while close == OPEN:
+            attack_ok = can_attack(trait, trait_spent)
+            usable = usable_items(items, discard_cards, attack_ok, attacks, armed, opts)
+            if (attack_ok and (n_pile > 0 or stored != ZERO)) or usable != ZERO:
+                view = (power, trait, total, attacks, blocked, n_pile, n_discard, souls, int(is_mimic),
+                        int(attack_ok), int(trait_spent), armed, items, stored, discard_cards, usable,
+                        pile_cards(zones, n_pile, policy_id))
+                kind, card, target, rng_pol = pol.decide_fight(policy_id, params, rng_pol, view, opts)
+                check_action(kind, card, target, attack_ok, n_pile, stored, items, usable, discard_cards)
+            else:
+                kind = STOP   # only STOP is open: the policy is not asked
+                card = NO_CARD
+                target = NO_CARD
+
+            if kind == DRAW or kind == PLAY:
+                if kind == DRAW:
+                    n_pile -= 1
+                    card = zones[PILE + n_pile]
+                    weapons_drawn += 1
+                else:
+                    stored &= ~bit(card)
+                # -- an attack: 1. choices
+                open_ = attack_options(card, items, attacks, opts)
+                value_choice = 0
+                kind_choice = 0
+                relic = False
+                whetstone = False
+                frenzy = False
+                if open_ != 0:
+                    view = (power, trait, total, attacks, blocked, n_pile, n_discard, souls, int(is_mimic),
+                            int(attack_ok), int(trait_spent), armed, items, stored, discard_cards, ZERO,
+                            pile_cards(zones, n_pile, policy_id))
+                    value_choice, kind_choice, relic, whetstone, frenzy, rng_pol = pol.decide_attack(
+                        policy_id, params, rng_pol, view, opts, card, open_)
+                    check_attack_choice(card, open_, value_choice, kind_choice, relic, whetstone, frenzy)
+                first_capture = overshoot_captures(attacks, total, opts)
+                attacks += 1
+                if relic:
+                    items, n_used = spend(zones, items, n_used, lowest_of(items, BEWITCHING_RELIC))
+                if whetstone:
+                    items, n_used = spend(zones, items, n_used, lowest_of(items, WHETSTONE))
+                if frenzy:
+                    items, n_used = spend(zones, items, n_used, lowest_of(items, FRENZY_POTION))
+                whetstone = whetstone or armed & ARMED_WHETSTONE != 0
+                frenzy = frenzy or armed & ARMED_FRENZY != 0
+                armed = 0
+                # 2. value, 3. trait
+                base, kinds, value = attack_value(card, open_, value_choice, kind_choice, relic, whetstone,
+                                                  frenzy, opts)
+                ignores = relic or frenzy
+                trait_spent, cancelled = trait_check(trait, trait_spent, ignores, kinds, base, whetstone, opts)
+                new_total = total + (0 if cancelled else value)
+                # 4. over the power?
+                if new_total > power and first_capture:
+                    zones[WEAPONS + n_weapons] = card
+                    n_weapons += 1
+                    close = CLOSE_CAPTURE
+                    continue
+                raw_total = total + value   # ignoring traits
+                crystal = False
+                if raw_total > power and items & kind_cards(SOUL_CRYSTAL) != ZERO:
+                    view = (power, trait, total, attacks, blocked, n_pile, n_discard, souls, int(is_mimic),
+                            int(attack_ok), int(trait_spent), armed, items, stored, discard_cards, ZERO,
+                            pile_cards(zones, n_pile, policy_id))
+                    crystal, rng_pol = pol.decide_crystal(policy_id, params, rng_pol, view, opts, card,
+                                                          raw_total)
+                if crystal:
+                    items, n_used = spend(zones, items, n_used, lowest_of(items, SOUL_CRYSTAL))
+                    zones[WEAPONS + n_weapons] = card
+                    n_weapons += 1
+                    close = CLOSE_CAPTURE
+                elif new_total > power:
+                    # "Drawing a weapon that takes you over the monster's power is discarded."
+                    n_discard, discard_cards = to_discard(zones, n_discard, discard_cards, card)
+                    busts += 1
+                    if opts[OPT_BUST] == BUST_SOUL_LOST:
+                        close = CLOSE_LOST
+                else:
+                    zones[WEAPONS + n_weapons] = card
+                    n_weapons += 1
+                    total = new_total
+                    if trait == EXPLODES and (not ignores or opts[OPT_IGNORING_SPENDS_TRAIT]):
+                        trait_spent = True
+                    if total == power:
+                        close = CLOSE_CAPTURE
+            elif kind == USE:
+                item = card // COPIES
+                items, n_used = spend(zones, items, n_used, card)
+                if item == SCROLL_OF_PURGE_LIFE:
+                    close = CLOSE_CAPTURE   # "Instantly kill a monster" (FACTS: captures the soul)
+                elif item == SMOKE_BOMB:
+                    close = CLOSE_SMOKE
+                elif item == SHIELD:
+                    blocked += SHIELD_BLOCK
+                elif item == BIG_TURKEY_DINNER:
+                    n_pile, n_discard, discard_cards, rng_deck = eat_turkey(
+                        zones, n_pile, n_discard, discard_cards, opts, rng_deck)
+                elif item == LARGE_BACKPACK:
+                    n_discard = take_from_discard(zones, n_discard, target)
+                    discard_cards &= ~bit(target)
+                    stored |= bit(target)
+                elif item == WHETSTONE:
+                    armed |= ARMED_WHETSTONE
+                elif item == FRENZY_POTION:
+                    armed |= ARMED_FRENZY
+            else:
+                close = CLOSE_STOP
+
+        # ---- closing the fight: an escape, the final monster, a lost soul or a capture
+        if close == CLOSE_SMOKE:
+            n_pile, n_discard, discard_cards, rng_deck = escape(
+                zones, monster, n_pile, n_discard, discard_cards, n_used, n_weapons, opts, rng_deck)
+            continue
+        damage = 0 if close == CLOSE_CAPTURE else damage_due(power, total, blocked)
+        if damage > n_pile:
+            # "On the final monster, if the damage is more than the cards left in the draw pile, its
+            # soul is not captured and the game ends." (final_monster_captures: the pile, then the soul)
+            if opts[OPT_FINAL_CAPTURES] and close != CLOSE_LOST:
+                damage_taken += n_pile
+                n_pile, n_discard, discard_cards = take_damage(zones, n_pile, n_discard, discard_cards,
+                                                               n_pile, opts)
+                souls, n_discard, discard_cards = capture(zones, monster, is_mimic, souls, n_discard,
+                                                          discard_cards, n_used, n_weapons, opts)
+            end = END_EIGHT_SOULS if won(souls, opts) else END_FINAL_MONSTER
+            break
+        damage_taken += damage
+        n_pile, n_discard, discard_cards = take_damage(zones, n_pile, n_discard, discard_cards, damage, opts)
+        if close == CLOSE_LOST:
+            n_discard, discard_cards = lose_soul(zones, monster, n_discard, discard_cards, n_used, n_weapons)
+            continue
+        souls, n_discard, discard_cards = capture(zones, monster, is_mimic, souls, n_discard, discard_cards,
+                                                  n_used, n_weapons, opts)
+        if won(souls, opts):
+            end = END_EIGHT_SOULS
+            break
+        # ---- the chest of a round's monster (a Mimic! has none)
+        if chest:
+            card, n_pile, n_discard, discard_cards, rng_deck = open_chest(
+                zones, n_pile, n_discard, discard_cards, opts, rng_deck)
+            if card != NO_CARD:
+                if card // COPIES == MIMIC:
+                    # "When drawn as an item, immediately treat the Mimic as a monster"
+                    zones[USED_COUNT + MIMIC] += 1
+                    pending_mimic = card
+                else:
+                    items |= bit(card)
+    return souls, rounds, damage_taken, n_pile, end, weapons_drawn, busts
+
+
+@njit(cache=True)
+def play_chunk(seed, start, n_games, opts, policy_id, params, win, souls, rounds, damage_taken, cards_left,
+               end, weapons_drawn, busts, used):
+    """Play games start .. start+n_games-1 of the run ``seed``; fill the outcome arrays (``used``:
+    n_games x 10 item counts)."""
+    zones = np.zeros(N_ZONES, np.int64)
+    for g in range(n_games):
+        n_souls, n_rounds, damage, left, how, drawn, n_busts = play_game(zones, seed, start + g, opts,
+                                                                         policy_id, params)
+        win[g] = n_souls >= opts[OPT_WIN_SOULS]
+        souls[g] = n_souls
+        rounds[g] = n_rounds
+        damage_taken[g] = damage
+        cards_left[g] = left
+        end[g] = how
+        weapons_drawn[g] = drawn
+        busts[g] = n_busts
+        for item in range(N_UNIQUE):
+            used[g, item] = zones[USED_COUNT + item]
+
+
+#: The per-game scalar columns ``play_chunk`` fills, in its argument order (then the item counts).
+SCALAR_COLUMNS = ("win", "souls", "rounds", "damage_taken", "cards_left", "end", "weapons_drawn", "busts")
+#: ``used_<item>`` columns by item code (column ``ITEM_COLUMNS[i]`` is ``used[:, i]``).
+ITEM_COLUMNS = tuple(f"used_{slug}" for slug in ITEM_SLUGS)
+
+
+def run_chunk(seed: int, start: int, n_games: int, opts, policy_id: int, params) -> dict[str, np.ndarray]:
+    """Python entry: play ``n_games`` games and return their outcome arrays by column name
+    (``rules.OUTCOME_DTYPES``). ``opts`` is the option tuple (``state.option_tuple``)."""
+    scalars = {column: np.empty(n_games, np.dtype(OUTCOME_DTYPES[column])) for column in SCALAR_COLUMNS}
+    used = np.empty((n_games, N_UNIQUE), np.int8)
+    play_chunk(np.uint64(seed), np.int64(start), np.int64(n_games), tuple(int(v) for v in opts),
+               np.int64(policy_id), pol.params_tuple(params), *scalars.values(), used)
+    items = {column: np.ascontiguousarray(used[:, i]) for i, column in enumerate(ITEM_COLUMNS)}
+    return {column: scalars[column] if column in scalars else items[column] for column in OUTCOME_COLUMNS}
