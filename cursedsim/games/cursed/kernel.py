@@ -29,10 +29,7 @@ from cursedsim.games.cursed.rules import (
     END_EIGHT_SOULS,
     END_FINAL_MONSTER,
     END_PILE_EMPTY,
-    ETHEREAL,
-    EVASIVE,
     EXPLODES,
-    FLYING,
     FRENZY_FACTOR,
     FRENZY_POTION,
     ITEM_SLUGS,
@@ -49,7 +46,6 @@ from cursedsim.games.cursed.rules import (
     SHIELD_BLOCK,
     SMOKE_BOMB,
     SOUL_CRYSTAL,
-    TOUGH_SKIN,
     WHETSTONE,
     WHETSTONE_BONUS,
 )
@@ -329,21 +325,6 @@ def attack_value(card, open_, value_choice, kind_choice, relic, whetstone, frenz
 
 
 @njit(cache=True, inline="always")
-def trait_cancels(trait, kinds, parity_value):
-    """Whether the trait's "first ..." condition fits this attack (Flying: melee, Tough Skin: ranged,
-    Ethereal: odd value, Evasive: even value)."""
-    if trait == FLYING:
-        return kinds & MELEE != 0
-    if trait == TOUGH_SKIN:
-        return kinds & RANGED != 0
-    if trait == ETHEREAL:
-        return parity_value % 2 == 1
-    if trait == EVASIVE:
-        return parity_value % 2 == 0
-    return False
-
-
-@njit(cache=True, inline="always")
 def trait_check(trait, trait_spent, ignores, kinds, base, whetstone, opts):
     """Step 3 of an attack: (trait_spent, cancelled). Unless the attack ignores traits (or
     ignoring_attack_spends_trait), an unspent trait whose condition fits is spent and, if the attack
@@ -351,7 +332,7 @@ def trait_check(trait, trait_spent, ignores, kinds, base, whetstone, opts):
     if trait_spent or (ignores and not opts[OPT_IGNORING_SPENDS_TRAIT]):
         return trait_spent, False
     parity = base + (WHETSTONE_BONUS if whetstone and opts[OPT_PARITY_WHETSTONE] else 0)
-    if trait_cancels(trait, kinds, parity):
+    if pol.trait_cancels(trait, kinds, parity):
         return True, not ignores
     return False, False
 

@@ -350,8 +350,8 @@ def item_rules_attack(view, opts, card, open_, value, kind):
 @njit(cache=True, inline="always")
 def trait_cancels(trait, kinds, parity_value):
     """The trait's "first ..." condition (Flying: melee, Tough Skin: ranged, Ethereal: odd, Evasive:
-    even): ``kernel.trait_cancels`` / ``reference.Table.trait_cancels``, which the policies cannot import
-    (the kernel imports them); tests/test_cursed_policies.py checks the three agree."""
+    even), for the kernel's rules and the policies' look-ahead alike; the reference's twin is
+    ``reference.Table.trait_cancels`` (tests/test_cursed_policies.py checks they agree)."""
     if trait == FLYING:
         return kinds & MELEE != 0
     if trait == TOUGH_SKIN:
