@@ -11,21 +11,18 @@ reference engine.
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import platform
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-import cursedsim
+from common import best_of, machine, write_result  # benchmarks/common.py
 from cursedsim.games.cursed import GAME, reference, reference_policy
 from cursedsim.games.cursed.rules import RuleOptions
 
 ROOT = Path(__file__).resolve().parents[1]
-OUT_DIR = ROOT / "results" / "benchmarks"
 POLICY = "threshold"
 SEED = 2026
 TARGET_GAMES_PER_S = 500_000
@@ -41,16 +38,6 @@ spec = GAME.policy("threshold")
 GAME.run_chunk(1, 0, 1000, 1, RuleOptions(), spec, spec.param_vector())
 print(source_digest(), time.perf_counter() - t0)
 """
-
-
-def best_of(repeat: int, fn, clock=time.perf_counter) -> float:
-    """The shortest time of ``repeat`` calls of ``fn`` on ``clock``."""
-    times = []
-    for _ in range(repeat):
-        t0 = clock()
-        fn()
-        times.append(clock() - t0)
-    return min(times)
 
 
 def kernel_seconds(policy: str, n_games: int, repeat: int) -> tuple[float, float]:
@@ -95,13 +82,6 @@ def warm_start_seconds(tries: int = 4) -> float:
     return seconds
 
 
-def write_atomic(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(text)
-    os.replace(tmp, path)
-
-
 def main(argv=None) -> dict:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=2_000_000, help="kernel games per timing")
@@ -135,19 +115,8 @@ def main(argv=None) -> dict:
         with tempfile.TemporaryDirectory() as cache:
             result["new_process_empty_cache_s"] = round(
                 new_process_seconds({**os.environ, "CURSEDSIM_CACHE": cache, "NUMBA_CACHE_DIR": ""})[0], 2)
-    result.update({
-        "load_average_before": round(load_before, 2),
-        "load_average_after": round(os.getloadavg()[0], 2),
-        "cpu": platform.processor() or platform.machine(), "cores": os.cpu_count(),
-        "python": platform.python_version(), "cursedsim": cursedsim.__version__,
-        "date": time.strftime("%Y-%m-%d %H:%M"),
-    })
-    target = OUT_DIR / "cursed.json"
-    write_atomic(target, json.dumps(result, indent=2) + "\n")
-    width = max(map(len, result))
-    for key, value in result.items():
-        print(f"{key:<{width}}  {value}")
-    print(f"written to {target.relative_to(ROOT)}")
+    result.update(machine(load_before))
+    write_result("cursed", result)
     return result
 
 

@@ -9,9 +9,7 @@ changes every figure.
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import platform
 import subprocess
 import sys
 import tempfile
@@ -21,12 +19,11 @@ from pathlib import Path
 import numpy as np
 
 import cursedsim
+from common import best_of, machine, write_result  # benchmarks/common.py
 from cursedsim.games import get_game
 from cursedsim.games.verflucht import reference, reference_policy
 from cursedsim.games.verflucht.rules import RuleOptions
 
-ROOT = Path(__file__).resolve().parents[1]
-OUT_DIR = ROOT / "results" / "benchmarks"
 PLAYERS = 3
 POLICY = "baseline"
 SEED = 2026
@@ -37,16 +34,6 @@ import cursedsim
 frame = cursedsim.simulate("verflucht", 1000, players=3, policy="baseline", seed=1, progress=False)
 print(time.perf_counter() - t0)
 """
-
-
-def best_of(repeat: int, fn, clock=time.perf_counter) -> float:
-    """The shortest time of ``repeat`` calls of ``fn`` on ``clock``."""
-    times = []
-    for _ in range(repeat):
-        t0 = clock()
-        fn()
-        times.append(clock() - t0)
-    return min(times)
 
 
 def kernel_seconds(n_games: int, repeat: int) -> tuple[float, float]:
@@ -116,21 +103,9 @@ def main(argv=None) -> dict:
         "speedup_2_jobs": round(sim1 / sim2, 2),
         "new_process_to_first_result_s": round(warm_start, 2),
         "new_process_empty_cache_s": round(cold_compile, 2),
-        "load_average_before": round(load_before, 2),
-        "load_average_after": round(os.getloadavg()[0], 2),
-        "cpu": platform.processor() or platform.machine(), "cores": os.cpu_count(),
-        "python": platform.python_version(), "cursedsim": cursedsim.__version__,
-        "date": time.strftime("%Y-%m-%d %H:%M"),
+        **machine(load_before),
     }
-    OUT_DIR.mkdir(parents=True, exist_ok=True)
-    target = OUT_DIR / "verflucht.json"
-    tmp = target.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps(result, indent=2) + "\n")
-    os.replace(tmp, target)
-    width = max(map(len, result))
-    for key, value in result.items():
-        print(f"{key:<{width}}  {value}")
-    print(f"written to {target.relative_to(ROOT)}")
+    write_result("verflucht", result)
     return result
 
 

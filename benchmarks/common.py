@@ -1,0 +1,51 @@
+"""What every benchmark script shares: best-of timing, the machine's description, and writing the
+result JSON atomically with a readable echo."""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import time
+from pathlib import Path
+
+import cursedsim
+
+ROOT = Path(__file__).resolve().parents[1]
+OUT_DIR = ROOT / "results" / "benchmarks"
+
+
+def best_of(repeat: int, fn, clock=time.perf_counter) -> float:
+    """The shortest time of ``repeat`` calls of ``fn`` on ``clock``."""
+    times = []
+    for _ in range(repeat):
+        t0 = clock()
+        fn()
+        times.append(clock() - t0)
+    return min(times)
+
+
+def machine(load_before: float) -> dict:
+    """Load, CPU, Python and cursedsim version, date: recorded with every figure (a busy second core
+    changes all of them)."""
+    return {
+        "load_average_before": round(load_before, 2),
+        "load_average_after": round(os.getloadavg()[0], 2),
+        "cpu": platform.processor() or platform.machine(), "cores": os.cpu_count(),
+        "python": platform.python_version(), "cursedsim": cursedsim.__version__,
+        "date": time.strftime("%Y-%m-%d %H:%M"),
+    }
+
+
+def write_result(name: str, result: dict) -> Path:
+    """Write ``results/benchmarks/<name>.json`` (temp file, then rename) and print it as a table."""
+    OUT_DIR.mkdir(parents=True, exist_ok=True)
+    target = OUT_DIR / f"{name}.json"
+    tmp = target.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps(result, indent=2) + "\n")
+    os.replace(tmp, target)
+    width = max(map(len, result))
+    for key, value in result.items():
+        print(f"{key:<{width}}  {value}")
+    print(f"written to {target.relative_to(ROOT)}")
+    return target
