@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 
 from common import best_of, machine, write_result  # benchmarks/common.py
+
 from cursedsim.games.cursed import GAME, reference, reference_policy
 from cursedsim.games.cursed.rules import RuleOptions
 

@@ -16,9 +16,9 @@ import tempfile
 import time
 
 import numpy as np
+from common import best_of, machine, write_result  # benchmarks/common.py
 
 import cursedsim
-from common import best_of, machine, write_result  # benchmarks/common.py
 from cursedsim.games import get_game
 from cursedsim.games.verflucht import reference, reference_policy
 from cursedsim.games.verflucht.rules import RuleOptions
@@ -41,7 +41,7 @@ def kernel_seconds(n_games: int, repeat: int) -> tuple[float, float]:
     game = get_game("verflucht")
     params = game.policy(POLICY).param_vector()
     game.run_chunk(SEED, 0, 1000, PLAYERS, RuleOptions(), POLICY, params)  # load / compile
-    run = lambda: game.run_chunk(SEED, 0, n_games, PLAYERS, RuleOptions(), POLICY, params)  # noqa: E731
+    run = lambda: game.run_chunk(SEED, 0, n_games, PLAYERS, RuleOptions(), POLICY, params)
     return best_of(repeat, run), best_of(repeat, run, time.process_time)
 
 
@@ -56,7 +56,7 @@ def reference_rate(n_games: int) -> float:
 
 def simulate_seconds(n_games: int, n_jobs: int, repeat: int) -> float:
     """Wall time of ``cursedsim.simulate`` end to end (frame included), workers already started."""
-    run = lambda: cursedsim.simulate("verflucht", n_games, players=PLAYERS, policy=POLICY, seed=SEED,  # noqa: E731
+    run = lambda: cursedsim.simulate("verflucht", n_games, players=PLAYERS, policy=POLICY, seed=SEED,
                                      n_jobs=n_jobs, progress=False)
     cursedsim.simulate("verflucht", 20_000, players=PLAYERS, policy=POLICY, seed=SEED, n_jobs=n_jobs,
                        progress=False)  # start and warm the worker processes

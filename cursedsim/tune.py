@@ -66,6 +66,27 @@ DEFAULT_SPACES: dict[tuple[str, str], dict[str, Any]] = {
         "big_hand_first": [0, 1],
         "banish_multi": [0, 1],
     },
+    # Cursed!?: a one-at-a-time scan (sweep, 100,000 games, seed 7) around the defaults. threshold's k
+    # peaks sharply at 2 (k=1: 18.5%, 2: 25.4%, 3: 20.1%), counting's margin at -0.25 (-0.5: 23.2%,
+    # 0: 23.5%); the item parameters move the win rate by tenths of a point inside these ranges and
+    # lose beyond them. frenzy_power and whetstone_gap act only with item_timing="before_draw" and
+    # keep their defaults.
+    ("cursed", "threshold"): {
+        "k": (1, 3),
+        "turkey_pile": (0, 10),
+        "scroll_power": (6, 11),
+        "shield_due": (0, 3),
+        "smoke_due": (1, 5),
+        "scroll_due": (2, 6),
+    },
+    ("cursed", "counting"): {
+        "margin": (-0.6, 0.1),
+        "turkey_pile": (0, 10),
+        "scroll_power": (6, 11),
+        "shield_due": (0, 3),
+        "smoke_due": (1, 5),
+        "scroll_due": (2, 6),
+    },
 }
 
 

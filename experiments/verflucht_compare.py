@@ -11,16 +11,13 @@ percentage point, and the paired score difference over the games both policies w
 from __future__ import annotations
 
 import argparse
-import os
 import time
-from pathlib import Path
 
 import pandas as pd
+from common import results_dir, shown, write_csv  # experiments/common.py
 
 import cursedsim
 
-ROOT = Path(__file__).resolve().parents[1]
-OUT = ROOT / "results" / "verflucht"
 POLICIES = ("smart", "baseline", "random")
 PLAYERS = range(1, 6)
 
@@ -56,13 +53,9 @@ def main(argv=None) -> None:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args(argv)
-    OUT.mkdir(parents=True, exist_ok=True)
     table = run(args.games, args.seed, args.jobs)
-    csv = OUT / "compare.csv"
-    tmp = csv.with_suffix(".csv.tmp")
-    table.to_csv(tmp, index=False, float_format="%.6g")
-    os.replace(tmp, csv)
-    print(f"written: {csv.relative_to(ROOT)}")
+    csv = write_csv(table, results_dir("verflucht") / "compare.csv")
+    print(f"written: {shown(csv)}")
 
 
 if __name__ == "__main__":

@@ -9,23 +9,22 @@ under ``results/verflucht/runs/`` (not committed), so an interrupted run resumes
 from __future__ import annotations
 
 import argparse
-import os
 from pathlib import Path
 
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import pandas as pd  # noqa: E402
+import matplotlib.pyplot as plt
+import pandas as pd
+from common import ROOT, results_dir, shown, write_csv, write_figure
 
-import cursedsim  # noqa: E402
-from cursedsim.stats import summarize  # noqa: E402
+import cursedsim
+from cursedsim.stats import summarize
 
-ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "results" / "verflucht"
 POLICIES = ("random", "baseline", "smart")
 PLAYERS = range(1, 6)
-SEALS = range(0, 9)
+SEALS = range(9)
 
 
 def run_cells(n_games: int, seed: int, n_jobs: int) -> pd.DataFrame:
@@ -61,10 +60,8 @@ def plot(table: pd.DataFrame, column: str, ylabel: str, path: Path, low=None, hi
     axes[0].set_ylabel(ylabel)
     axes[-1].legend()
     fig.tight_layout()
-    tmp = path.with_name(path.stem + ".tmp" + path.suffix)
-    fig.savefig(tmp, dpi=110)
+    write_figure(fig, path)
     plt.close(fig)
-    os.replace(tmp, path)
 
 
 def main(argv=None) -> None:
@@ -73,16 +70,13 @@ def main(argv=None) -> None:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args(argv)
-    OUT.mkdir(parents=True, exist_ok=True)
+    results_dir("verflucht")
     table = run_cells(args.games, args.seed, args.jobs)
     table.insert(0, "seed", args.seed)
-    csv = OUT / "seals.csv"
-    tmp = csv.with_suffix(".csv.tmp")
-    table.to_csv(tmp, index=False, float_format="%.6g")
-    os.replace(tmp, csv)
+    csv = write_csv(table, OUT / "seals.csv")
     plot(table, "win_rate", "win rate (%)", OUT / "win_rate_by_seals.png", "ci_low", "ci_high")
     plot(table, "mean_score", "mean score of won games (lower is better)", OUT / "score_by_seals.png")
-    print(f"written: {csv.relative_to(ROOT)}, win_rate_by_seals.png, score_by_seals.png")
+    print(f"written: {shown(csv, OUT / 'win_rate_by_seals.png', OUT / 'score_by_seals.png')}")
 
 
 if __name__ == "__main__":

@@ -15,18 +15,14 @@ held-out win rates and the paired differences against baseline and against the d
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import time
-from pathlib import Path
 
 import pandas as pd
+from common import results_dir, shown, write_csv, write_json  # experiments/common.py
 
 import cursedsim
 from cursedsim.tune import tune_summary
 
-ROOT = Path(__file__).resolve().parents[1]
-OUT = ROOT / "results" / "verflucht"
 PLAYERS = range(1, 6)
 
 
@@ -38,7 +34,7 @@ def main(argv=None) -> None:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args(argv)
-    OUT.mkdir(parents=True, exist_ok=True)
+    out = results_dir("verflucht")
 
     results, frames = [], []
     for players in PLAYERS:
@@ -60,17 +56,11 @@ def main(argv=None) -> None:
               f"({time.perf_counter() - t0:.0f} s)", flush=True)
 
     summary = tune_summary(results)
-    path = OUT / "tuned.json"
-    tmp = path.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps(summary, indent=2) + "\n")
-    os.replace(tmp, path)
+    path = write_json(summary, out / "tuned.json")
     table = pd.concat(frames, ignore_index=True)
     table.insert(0, "holdout_seed", str(results[0].holdout_seed))
-    csv = OUT / "tune_holdout.csv"
-    tmp = csv.with_suffix(".csv.tmp")
-    table.to_csv(tmp, index=False, float_format="%.6g")
-    os.replace(tmp, csv)
-    print(f"written: {path.relative_to(ROOT)}, {csv.relative_to(ROOT)}")
+    csv = write_csv(table, out / "tune_holdout.csv")
+    print(f"written: {shown(path, csv)}")
 
 
 if __name__ == "__main__":

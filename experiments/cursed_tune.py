@@ -1,0 +1,80 @@
+"""Do Cursed!?'s threshold and counting policies improve with tuned parameters, and which of the two is
+best once both are tuned?
+
+``cursedsim.tune`` searches each policy's default space (``tune.DEFAULT_SPACES``: the stopping
+parameter k or margin and the item-use thresholds) by successive halving on common random numbers
+(games 0..n-1 of ``--seed``), then plays the winner, the reference ``threshold`` with its defaults and
+the policy's own defaults on ``--final-games`` held-out games (a derived seed that shares no random
+stream with the search). Finally ``compare`` plays the two tuned policies and both defaults on the
+same held-out games, so "which is best" is answered on games no choice was made on.
+
+Writes ``results/cursed/tuned.json`` (per policy: the tuned parameters, seeds and held-out differences),
+``results/cursed/tune_holdout.csv`` (per tuned policy and role on the held-out games) and
+``results/cursed/tuned_compare.csv`` (the final paired comparison).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import pandas as pd
+from common import results_dir, shown, write_csv, write_json  # experiments/common.py
+
+import cursedsim
+from cursedsim.tune import tune_summary
+
+GAME = "cursed"
+POLICIES = ("threshold", "counting")
+REFERENCE = "threshold"
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--candidates", type=int, default=32)
+    parser.add_argument("--start-games", type=int, default=20_000, help="games per candidate in the first round")
+    parser.add_argument("--final-games", type=int, default=1_000_000, help="held-out games per policy")
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--jobs", type=int, default=2)
+    args = parser.parse_args(argv)
+    out = results_dir(GAME)
+
+    results, holdouts = {}, []
+    for policy in POLICIES:
+        t0 = time.perf_counter()
+        result = cursedsim.tune(GAME, policy, players=1, candidates=args.candidates, start_games=args.start_games,
+                                final_games=args.final_games, reference=REFERENCE, seed=args.seed,
+                                n_jobs=args.jobs, progress=False)
+        results[policy] = result
+        holdouts.append(result.holdout.assign(tuned_policy=policy))
+        defaults = cursedsim.get_game(GAME).policy(policy).params
+        changed = {k: v for k, v in result.params.items() if v != defaults[k]}
+        d = result.difference
+        print(f"{policy}: tuned {changed or '(the defaults)'}; held out: tuned - {REFERENCE} "
+              f"{100 * d['diff']:+.2f} pp [{100 * d['ci_low']:+.2f}, {100 * d['ci_high']:+.2f}] "
+              f"({time.perf_counter() - t0:.0f} s)", flush=True)
+
+    holdout_seed = results[POLICIES[0]].holdout_seed
+    contenders = [{"policy": p, "params": results[p].params, "label": f"{p} (tuned)"} for p in POLICIES]
+    contenders += [{"policy": p, "label": f"{p} (defaults)"} for p in POLICIES]
+    comparison = cursedsim.compare(GAME, contenders, args.final_games, seed=holdout_seed, n_jobs=args.jobs,
+                                   progress=False)
+    rates = comparison.policies.set_index("policy")
+    pairs = comparison.pairs.copy()
+    for side in ("a", "b"):
+        pairs[f"win_rate_{side}_ci_low"] = pairs[side].map(rates["ci_low"])
+        pairs[f"win_rate_{side}_ci_high"] = pairs[side].map(rates["ci_high"])
+    pairs.insert(0, "seed", str(holdout_seed))
+    for row in pairs.itertuples():
+        print(f"  {row.a} - {row.b} = {100 * row.diff:+.3f} pp [{100 * row.ci_low:+.3f}, {100 * row.ci_high:+.3f}]")
+
+    summary = {policy: tune_summary([result]) for policy, result in results.items()}
+    table = pd.concat(holdouts, ignore_index=True)
+    table.insert(0, "holdout_seed", str(holdout_seed))
+    written = [write_json(summary, out / "tuned.json"), write_csv(table, out / "tune_holdout.csv"),
+               write_csv(pairs, out / "tuned_compare.csv")]
+    print(f"written: {shown(*written)}")
+
+
+if __name__ == "__main__":
+    main()
