@@ -266,25 +266,35 @@ def _percent(value: float) -> str:
     return "-" if value != value else f"{100 * value:.2f}"
 
 
-def _summary_table(frame, keys: list[str]):
+def _measure_headers(game) -> list[str]:
+    """The table headers of the game's measures (``game.measures``), in order."""
+    return [measure.header for measure in game.measures]
+
+
+def _measure_cells(game, row) -> list[str]:
+    """The cells of the game's measures in a summary row (``mean_<column>``, ``± <column>_se`` where the
+    measure shows its standard error); ``-`` where the row has no number (e.g. no game won)."""
+    cells = []
+    for measure in game.measures:
+        mean = row.get(f"mean_{measure.column}", float("nan"))
+        se = row.get(f"{measure.column}_se", float("nan")) if measure.se else float("nan")
+        cells.append("-" if mean != mean else f"{mean:.2f} ± {se:.2f}" if se == se else f"{mean:.2f}")
+    return cells
+
+
+def _summary_table(game, frame, keys: list[str]):
     from rich.table import Table
 
     from cursedsim.stats import summarize
 
-    summary = summarize(frame, keys)
-    table = Table(*keys, "games", "win rate % [95% CI]", "mean score (won) ± SE", "mean turns")
+    summary = summarize(frame, keys, measures=game.measures)
+    table = Table(*keys, "games", "win rate % [95% CI]", *_measure_headers(game))
     for column in table.columns[len(keys):]:
         column.justify = "right"
     for row in summary.to_dict("records"):
         cells = [str(row[key]) if key in row else "" for key in keys]
         rate = f"{_percent(row['win_rate'])} [{_percent(row['ci_low'])}, {_percent(row['ci_high'])}]"
-        if "mean_score" in row and row["mean_score"] == row["mean_score"]:
-            se = row["score_se"]
-            score = f"{row['mean_score']:.2f} ± {se:.2f}" if se == se else f"{row['mean_score']:.2f}"
-        else:
-            score = "-"
-        turns = f"{row['mean_turns']:.2f}" if "mean_turns" in row else "-"
-        table.add_row(*cells, f"{row['n']:,}", rate, score, turns)
+        table.add_row(*cells, f"{row['n']:,}", rate, *_measure_cells(game, row))
     return summary, table
 
 
@@ -358,7 +368,7 @@ def simulate_command(game, players_text, seals_text, option_texts, policies, par
                if name in option_grid or frame[name].nunique(dropna=False) > 1]
     param_columns = [c for c in frame.columns if c.startswith("param_")]
     keys = ["policy", "players"] + varying + param_columns
-    summary, table = _summary_table(frame, keys)
+    summary, table = _summary_table(game_obj, frame, keys)
     _console().print(table)
     if out is not None:
         runner._write_atomic(os.path.join(out, "games.parquet"), lambda tmp: frame.to_parquet(tmp, index=False))
@@ -453,13 +463,6 @@ def _pp(value: float, digits: int = 2, sign: bool = False) -> str:
 
 def _rate_cell(row) -> str:
     return f"{_pp(row['win_rate'])} [{_pp(row['ci_low'])}, {_pp(row['ci_high'])}]"
-
-
-def _score_cell(row) -> str:
-    mean, se = row.get("mean_score", float("nan")), row.get("score_se", float("nan"))
-    if mean != mean:
-        return "-"
-    return f"{mean:.2f} ± {se:.2f}" if se == se else f"{mean:.2f}"
 
 
 def _p_value(p: float) -> str:
@@ -560,13 +563,12 @@ def compare_command(game, policies, players_text, seals_text, option_texts, n_ga
                       _p_value(row["p_value"]),
                       f"{row['games_to_detect']:,} / {row['games_to_detect_unpaired']:,}")
     _print_table(table)
-    rates = Table(*keys, "policy", "games", "win rate % [95% CI]", "mean score (won) ± SE", "mean turns")
+    rates = Table(*keys, "policy", "games", "win rate % [95% CI]", *_measure_headers(game_obj))
     for column in rates.columns[len(keys) + 1:]:
         column.justify = "right"
     for row in summary.to_dict("records"):
-        turns = f"{row['mean_turns']:.2f}" if "mean_turns" in row else "-"
-        rates.add_row(*[str(row[k]) for k in keys], row["policy"], f"{row['n']:,}", _rate_cell(row), _score_cell(row),
-                      turns)
+        rates.add_row(*[str(row[k]) for k in keys], row["policy"], f"{row['n']:,}", _rate_cell(row),
+                      *_measure_cells(game_obj, row))
     _print_table(rates)
     if out is not None:
         runner._write_atomic(os.path.join(out, "pairs.csv"), lambda tmp: pairs.to_csv(tmp, index=False))
@@ -615,14 +617,13 @@ def sweep_command(game, players_text, policies, seals_text, option_texts, param_
     varying = [name for name in option_names if name in option_grid or table_frame[name].nunique(dropna=False) > 1]
     param_columns = [c for c in table_frame.columns if c.startswith("param_")]
     keys = ["policy", "players"] + varying + param_columns
-    table = Table(*keys, "games", "win rate % [95% CI]", "mean score (won) ± SE", "mean turns",
+    table = Table(*keys, "games", "win rate % [95% CI]", *_measure_headers(game_obj),
                   title=f"{game_obj.name} sweep: {len(table_frame)} cells, seed {seed}")
     for column in table.columns[len(keys):]:
         column.justify = "right"
     for row in table_frame.to_dict("records"):
         cells = [("-" if row[k] != row[k] else f"{row[k]:g}") if k.startswith("param_") else str(row[k]) for k in keys]
-        turns = f"{row['mean_turns']:.2f}" if "mean_turns" in row else "-"
-        table.add_row(*cells, f"{row['n']:,}", _rate_cell(row), _score_cell(row), turns)
+        table.add_row(*cells, f"{row['n']:,}", _rate_cell(row), *_measure_cells(game_obj, row))
     _print_table(table)
     if out is not None:
         click.echo(f"wrote {os.path.join(out, 'sweep.csv')}", err=True)

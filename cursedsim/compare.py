@@ -78,9 +78,10 @@ class Comparison:
 
 
 def pair_row(label_a: str, label_b: str, a: pd.DataFrame, b: pd.DataFrame, *, has_score: bool,
-             detect: float, alpha: float, power: float) -> dict[str, Any]:
-    """Paired and unpaired differences of win rate (a - b), and the paired difference of score over
-    the games both policies won."""
+             detect: float, alpha: float, power: float, score: str = "score") -> dict[str, Any]:
+    """Paired and unpaired differences of win rate (a - b), and (``has_score``) the paired difference
+    of the column ``score`` over the games both policies won: ``both_won``, ``<score>_diff``,
+    ``<score>_ci_low``, ``<score>_ci_high``."""
     win_a = a["win"].to_numpy(dtype=np.float64)
     win_b = b["win"].to_numpy(dtype=np.float64)
     paired = paired_difference(win_a, win_b, alpha)
@@ -101,10 +102,11 @@ def pair_row(label_a: str, label_b: str, a: pd.DataFrame, b: pd.DataFrame, *, ha
         both = (a["win"].to_numpy() & b["win"].to_numpy())
         row["both_won"] = int(both.sum())
         if both.sum() >= 2:
-            score = paired_difference(a["score"].to_numpy()[both], b["score"].to_numpy()[both], alpha)
-            row.update(score_diff=score["diff"], score_ci_low=score["ci_low"], score_ci_high=score["ci_high"])
+            diff = paired_difference(a[score].to_numpy()[both], b[score].to_numpy()[both], alpha)
+            row.update({f"{score}_diff": diff["diff"], f"{score}_ci_low": diff["ci_low"],
+                        f"{score}_ci_high": diff["ci_high"]})
         else:
-            row.update(score_diff=np.nan, score_ci_low=np.nan, score_ci_high=np.nan)
+            row.update({f"{score}_diff": np.nan, f"{score}_ci_low": np.nan, f"{score}_ci_high": np.nan})
     return row
 
 
@@ -117,8 +119,10 @@ def compare(game: str | Game, policies: Sequence[Any], n_games: int, *, players:
     ``pairs`` has, per pair (a, b): win rates, the paired difference a - b with its standard error,
     (1 - alpha) interval and p-value, the unpaired interval the same games would give, the games a
     paired (and an unpaired) comparison needs to detect a difference of ``detect`` with ``power``,
-    and, for games with a score, the paired score difference over the games both won. ``out``: a
-    directory holding one resumable run per policy.
+    and, for games with a measure averaged over won games (the first of ``game.measures``: Verflucht!'s
+    score), its paired difference over the games both won (``both_won``, ``<column>_diff``,
+    ``<column>_ci_low``, ``<column>_ci_high``: ``score_diff`` etc. for Verflucht!). ``policies`` has ``stats.summarize`` of every policy's games with
+    the game's measures. ``out``: a directory holding one resumable run per policy.
     """
     game = resolve_game(game)
     sides = contenders(game, policies)
@@ -128,12 +132,12 @@ def compare(game: str | Game, policies: Sequence[Any], n_games: int, *, players:
             game, n_games, players=players, policy=side.policy, params=side.params or None,
             options=options, seed=seed, n_jobs=n_jobs, backend=backend, chunk_size=chunk_size,
             out=None if out is None else f"{out}/{_dir_name(side.label)}", progress=progress)
-    has_score = "score" in game.outcome_columns
-    rows = [pair_row(a.label, b.label, frames[a.label], frames[b.label], has_score=has_score, detect=detect,
-                     alpha=alpha, power=power)
+    score = next((measure.column for measure in game.measures if measure.won_only), None)
+    rows = [pair_row(a.label, b.label, frames[a.label], frames[b.label], has_score=score is not None,
+                     score=score or "score", detect=detect, alpha=alpha, power=power)
             for a, b in itertools.combinations(sides, 2)]
-    summary = pd.concat([summarize(frame).assign(policy=label) for label, frame in frames.items()],
-                        ignore_index=True)
+    summary = pd.concat([summarize(frame, measures=game.measures).assign(policy=label)
+                         for label, frame in frames.items()], ignore_index=True)
     summary = summary[["policy"] + [c for c in summary.columns if c != "policy"]]
     return Comparison(pd.DataFrame(rows), summary, frames)
 

@@ -179,12 +179,13 @@ def build_frame(game: Game, outcomes: Mapping[str, np.ndarray], *, seed: int, pl
     for name in game.outcome_columns:
         values = outcomes[name]
         if name in game.outcome_categories:
+            # codes 0..n-1 name the categories; -1 is a missing value (NaN), anything else an error
             categories = list(game.outcome_categories[name])
-            try:
-                values = pd.Categorical.from_codes(values, categories=categories)
-            except ValueError:
+            codes = np.asarray(values)
+            if codes.size and (codes.min() < -1 or codes.max() >= len(categories)):
                 raise RunError(f"{game.name} returned codes outside 0-{len(categories) - 1} "
-                               f"in outcome column {name!r}") from None
+                               f"in outcome column {name!r} (-1 marks a missing value)")
+            values = pd.Categorical.from_codes(codes, categories=categories)
         columns[name] = values
     return pd.DataFrame(columns, copy=False)
 

@@ -40,29 +40,51 @@ def mean_se(values) -> tuple[float, float]:
 
 
 def summarize(frame: pd.DataFrame, by: str | Sequence[str] | None = None, *, win: str = "win",
-              score: str | None = "score", turns: str | None = "turns", alpha: float = 0.05) -> pd.DataFrame:
-    """One row per group of ``by``: n, wins, win_rate, ci_low, ci_high (Wilson, 1 - alpha), mean_score
-    and score_se over the games that were won (a lost game's score, -1, is never averaged in; NaN
-    without wins), mean_turns. ``by=None`` summarises the whole frame; ``score``/``turns`` may be
-    None (or absent from the frame) to leave those columns out."""
+              score: str | None = "score", turns: str | None = "turns", measures: Sequence | None = None,
+              alpha: float = 0.05) -> pd.DataFrame:
+    """One row per group of ``by``: n, wins, win_rate, ci_low, ci_high (Wilson, 1 - alpha), then the
+    means of the outcome measures. ``by=None`` summarises the whole frame.
+
+    measures: ``Measure``s (``cursedsim.games.base``; a game's are ``game.measures``), in order: each
+    gives ``mean_<column>``, over the games that were won when ``won_only`` (NaN without wins), and
+    ``<column>_se``, the standard error of that mean, when ``se`` (NaN for fewer than two games).
+    ``score`` and ``turns`` name columns summarised as well when the frame has them and no measure
+    covers them: mean_score and score_se over won games (a lost game's score, -1, is never averaged
+    in), mean_turns over all games; None leaves them out. So ``summarize(frame, by)`` of a
+    Verflucht! frame and ``summarize(frame, by, measures=game.measures)`` give the same columns."""
+    from cursedsim.games.base import Measure
     keys = [] if by is None else [by] if isinstance(by, str) else list(by)
-    missing = [name for name in keys + [win] if name not in frame.columns]
+    measures = list(measures or ())
+    covered = {measure.column for measure in measures}
+    if score is not None and score in frame.columns and score not in covered:
+        measures.append(Measure(score, "", won_only=True, se=True))
+    if turns is not None and turns in frame.columns and turns not in covered:
+        measures.append(Measure(turns, ""))
+    missing = [name for name in keys + [win] + [m.column for m in measures] if name not in frame.columns]
     if missing:
         raise CursedsimError(f"no column {missing[0]!r} to summarise; columns: {', '.join(frame.columns)}")
     data = frame.assign(_all=0) if not keys else frame
+    values = {m.column: data[m.column].to_numpy(dtype=np.float64) for m in measures
+              if m.column not in keys and not pd.api.types.is_float_dtype(data[m.column])}
+    data = data.assign(**values) if values else data   # bool and small-int outcomes averaged as floats
     keys = keys or ["_all"]
     groups = data.groupby(keys, observed=True, sort=True, dropna=False)
     won = data[win].astype(bool)
     result = pd.DataFrame({"n": groups.size(), "wins": groups[win].sum().astype(np.int64)})
     result["win_rate"] = result["wins"] / result["n"]
     result["ci_low"], result["ci_high"] = wilson_interval(result["wins"].to_numpy(), result["n"].to_numpy(), alpha)
-    if score is not None and score in frame.columns:
-        won_groups = data[won].groupby(keys, observed=True, sort=True, dropna=False)[score]
-        stats = won_groups.agg(["mean", "sem"]).reindex(result.index)
-        result["mean_score"] = stats["mean"].astype(np.float64)
-        result["score_se"] = stats["sem"].astype(np.float64)
-    if turns is not None and turns in frame.columns:
-        result["mean_turns"] = groups[turns].mean().astype(np.float64)
+    won_groups = None
+    for measure in measures:
+        if measure.won_only:
+            if won_groups is None:
+                won_groups = data[won].groupby(keys, observed=True, sort=True, dropna=False)
+            chosen = won_groups[measure.column]
+        else:
+            chosen = groups[measure.column]
+        stats = chosen.agg(["mean", "sem"] if measure.se else ["mean"]).reindex(result.index)
+        result[f"mean_{measure.column}"] = stats["mean"].astype(np.float64)
+        if measure.se:
+            result[f"{measure.column}_se"] = stats["sem"].astype(np.float64)
     result = result.reset_index()
     if by is None:
         result = result.drop(columns="_all")

@@ -138,14 +138,16 @@ def cell_dir_name(cell: Cell) -> str:
 
 
 def summarize_cell(game: Game, frame: pd.DataFrame) -> dict[str, Any]:
-    """n, wins, win_rate, ci_low, ci_high, mean_score, score_se, mean_turns (as ``stats.summarize``),
-    then ``mean_<column>`` for every other numeric outcome column and ``<column>_<category>`` (the share
-    of games) for every category of every categorical outcome column."""
-    row = summarize(frame).iloc[0].to_dict()
+    """n, wins, win_rate, ci_low, ci_high and the game's measures (``stats.summarize`` with
+    ``game.measures``: ``mean_<column>``, over won games where the measure says so, and ``<column>_se``
+    where it shows one; mean_score and score_se over won games, mean_turns, for a game with such columns),
+    then ``mean_<column>`` (over all games) for every other numeric outcome column and
+    ``<column>_<category>`` (the share of games) for every category of every categorical outcome column."""
+    row = summarize(frame, measures=game.measures).iloc[0].to_dict()
     row["n"] = int(row["n"])
     row["wins"] = int(row["wins"])
     for name in game.outcome_columns:
-        if name in ("win", "score", "turns"):
+        if name == "win" or f"mean_{name}" in row:
             continue
         if name in game.outcome_categories:
             counts = frame[name].value_counts(sort=False)
@@ -202,9 +204,11 @@ def sweep(game: str | Game, *, players: Any = None, policies: Any = None, option
     The frame has, per cell: game, seed, policy, players, every option column of the game (resolved,
     e.g. ``seals`` for ``None``), ``param_<name>`` for every swept parameter (the value the cell played;
     the policy's default where another policy's parameter is swept; NaN where the policy has no such
-    parameter), n, wins, win_rate, ci_low, ci_high (Wilson 95%), mean_score and score_se (over won
-    games), mean_turns, ``mean_<column>`` for the other numeric outcomes and ``<column>_<category>``
-    shares for categorical ones (e.g. ``end_win``, ``end_group``).
+    parameter), n, wins, win_rate, ci_low, ci_high (Wilson 95%), the game's measures (``mean_<column>``
+    and ``<column>_se`` as ``game.measures`` declare them: mean_score and score_se over won games and
+    mean_turns for Verflucht!, mean_souls, souls_se, mean_rounds and mean_damage_taken for Cursed!?),
+    ``mean_<column>`` for the other numeric outcomes and ``<column>_<category>`` shares for categorical
+    ones (e.g. ``end_win``, ``end_group``).
 
     out: a directory: one resumable ``simulate`` run per cell under ``out/cells/``, the table in
     ``out/sweep.csv`` (written atomically at the end); rerunning resumes. n_jobs, backend, chunk_size and

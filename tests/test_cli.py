@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 
 import cursedsim
+import cursedsim.games
 from cursedsim import stats
 from cursedsim.cli import main, parse_int_values, parse_option_values
 
@@ -83,6 +84,34 @@ def test_simulate_grid_prints_a_table_and_writes_the_frame(coin, capsys, tmp_pat
     status, out_again, _ = run(capsys, *args)
     assert status == 0 and out_again == out
     pd.testing.assert_frame_equal(pd.read_parquet(out_dir / "games.parquet"), frame)
+
+
+def _table_row(out: str, marker: str) -> list[str]:
+    """The cells of the last table line of ``out`` holding ``marker``."""
+    line = [line for line in out.splitlines() if marker in line and "│" in line][-1]
+    return [cell.strip() for cell in line.strip("│ ").split("│")]
+
+
+def test_simulate_shows_the_measures_each_game_declares(verflucht, capsys):
+    cursed = cursedsim.games.get_game("cursed")
+    status, out, err = run(capsys, "simulate", "cursed", "--games", "3000", "--seed", "2", "--no-progress")
+    assert status == 0, err
+    assert "mean souls ± SE" in out and "mean rounds" in out and "mean damage taken" in out
+    assert "score" not in out and "turns" not in out
+    row = stats.summarize(cursedsim.simulate("cursed", 3000, seed=2, progress=False), measures=cursed.measures).iloc[0]
+    cells = _table_row(out, "3,000")
+    assert cells[-3:] == [f"{row['mean_souls']:.2f} ± {row['souls_se']:.2f}", f"{row['mean_rounds']:.2f}",
+                          f"{row['mean_damage_taken']:.2f}"]
+    assert row["mean_souls"] > 0 and row["mean_rounds"] > 0 and "-" not in cells
+
+    status, out, err = run(capsys, "simulate", "verflucht", "--players", "3", "--games", "2000", "--seed", "2",
+                           "--no-progress")
+    assert status == 0, err
+    assert "mean score (won) ± SE" in out and "mean turns" in out and "souls" not in out
+    row = stats.summarize(cursedsim.simulate("verflucht", 2000, players=3, seed=2, progress=False)).iloc[0]
+    assert row["wins"] > 100
+    assert _table_row(out, "2,000")[-2:] == [f"{row['mean_score']:.2f} ± {row['score_se']:.2f}",
+                                             f"{row['mean_turns']:.2f}"]
 
 
 def test_simulate_bool_options_and_defaults(coin, capsys):

@@ -14,7 +14,8 @@ from cursedsim.cli import main, parse_number_values, parse_space_texts
 from cursedsim.tune import derive_seed, TAG_HOLDOUT
 
 from research_games import BEST_BOOST, register_dial
-from test_cli import assert_one_line_error, run
+from test_cli import _table_row, assert_one_line_error, run
+from test_sweep import register_measured
 
 
 @pytest.fixture
@@ -77,6 +78,29 @@ def test_sweep_prints_one_row_per_cell_writes_sweep_csv_and_resumes(coin, capsys
                            "--games", "1000", "--no-progress")
     assert status == 0, err
     assert len([line for line in out.splitlines() if "1,000" in line]) == 4
+
+
+def test_compare_and_sweep_tables_show_the_measures_the_game_declares(monkeypatch, capsys, tmp_path):
+    register_measured(monkeypatch)
+    status, out, err = run(capsys, "compare", "measuredcoin", "--policy", "plain", "--policy", "greedy",
+                           "--games", "2000", "--seed", "3", "--no-progress")
+    assert status == 0, err
+    assert "mean turns ± SE" in out and "mean score (every game)" in out and "(won)" not in out
+    api = cursedsim.compare("measuredcoin", ["plain", "greedy"], 2000, seed=3, progress=False)
+    assert "score_diff" not in api.pairs.columns              # no measure over won games: no paired score
+    greedy = api.policies.set_index("policy").loc["greedy"]
+    cells = _table_row(out, "greedy")
+    assert cells[-2:] == [f"{greedy['mean_turns']:.2f} ± {greedy['turns_se']:.2f}", f"{greedy['mean_score']:.2f}"]
+
+    status, out, err = run(capsys, "sweep", "measuredcoin", "--policy", "plain", "--policy", "greedy",
+                           "--games", "2000", "--seed", "3", "--no-progress", "--out", str(tmp_path / "s"))
+    assert status == 0, err
+    table = pd.read_csv(tmp_path / "s" / "sweep.csv").set_index("policy")
+    for policy in ("plain", "greedy"):   # the table shows the sweep.csv numbers, which are compare's
+        row = table.loc[policy]
+        assert _table_row(out, f"│ {policy} ")[-2:] == [f"{row['mean_turns']:.2f} ± {row['turns_se']:.2f}",
+                                                        f"{row['mean_score']:.2f}"]
+    assert table.loc["greedy", "mean_score"] == pytest.approx(greedy["mean_score"], rel=1e-12)
 
 
 def test_tune_prints_the_held_out_comparison_and_writes_json(dial, capsys, tmp_path):

@@ -7,9 +7,10 @@ a bug in one of them, or in a policy's two implementations (each built-in policy
 
 Games through both engines: 8 option combinations x (800 threshold + 600 random + 300 no_items + 300
 counting) = 16,000; defaults 2,000 threshold + 1,000 random + 1,000 counting more; every non-default
-option value alone (threshold, random and counting, 60 games each: 4,500); threshold parameter variants
-(4 x 200 + 2 x 150), counting parameter variants (3 x 200). About 26,300 games in all, 3,950 of them
-counting.
+option value alone (threshold, random and counting, 60 games each: 6,300); threshold parameter variants
+(4 x 200 + 2 x 150), counting parameter variants (3 x 200); the study setting ``starting_item`` at each
+of its 11 values with 1 and 2 starting items and either ``starting_mimic`` (44 x (100 threshold + 60
+random + 40 counting) = 8,800). About 36,900 games in all, 6,310 of them counting.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from cursedsim import games
@@ -153,7 +155,7 @@ def test_the_game_record():
     assert (GAME.name, GAME.title, GAME.min_players, GAME.max_players, GAME.default_players) == (
         "cursed", "Cursed!?", 1, 1, 1)
     assert GAME.outcome_columns == OUTCOME_COLUMNS
-    assert GAME.outcome_categories == {"end": END_NAMES}
+    assert GAME.outcome_categories == {"end": END_NAMES, "start_item": rules.ITEM_SLUGS}
     assert set(GAME.policies) == {"random", "threshold", "no_items", "counting"}
     assert GAME.default_policy in GAME.policies
     assert list(GAME.option_columns(RuleOptions(), 1)) == [f.name for f in dataclasses.fields(RuleOptions)]
@@ -257,8 +259,86 @@ def test_simulate_plays_the_kernel_through_the_runner(monkeypatch):
                           GAME.policy("no_items").param_vector({"k": 1}))
     assert len(frame) == 300 and (frame["chest_loot"] == "draw_pile").all()
     assert list(frame["end"].cat.categories) == list(END_NAMES)
+    assert list(frame["start_item"].cat.categories) == list(rules.ITEM_SLUGS)
     for column in OUTCOME_COLUMNS:
-        values = frame[column].cat.codes if column == "end" else frame[column]
+        values = frame[column].cat.codes if column in GAME.outcome_categories else frame[column]
         assert (np.asarray(values) == rows[column]).all(), column
     log = cursedsim.replay("cursed", 5, 7, policy="no_items", params={"k": 1}, options={"chest_loot": "draw_pile"})
     assert log.splitlines()[0].endswith(f"policy no_items · end: {frame['end'][7]}")
+
+
+# ---------------------------------------------------------------- the study setting starting_item
+
+STARTING_ITEM_GAMES = {"threshold": 100, "random": 60, "counting": 40}
+
+
+@pytest.mark.parametrize("starting_item", rules.STARTING_ITEM_CHOICES)
+def test_kernel_equals_reference_with_a_forced_starting_item(starting_item):
+    """Every value of ``starting_item`` with one and two starting items and either ``starting_mimic``
+    (the ``start_item`` column among the columns compared)."""
+    for starting_items in (1, 2):
+        for starting_mimic in rules.STARTING_MIMIC:
+            options = RuleOptions(starting_item=starting_item, starting_items=starting_items,
+                                  starting_mimic=starting_mimic)
+            for policy, n_games in STARTING_ITEM_GAMES.items():
+                assert mismatches(41, options, policy, n_games) == [], (starting_items, starting_mimic, policy)
+
+
+def test_a_forced_game_is_the_random_game_when_the_deal_already_starts_with_that_card():
+    """The streams stay in step: where game i's deal has copy 0 of the item on top, forcing it changes
+    nothing, so the kernel's rows are equal; elsewhere ``start_item`` is the forced item."""
+    params = GAME.policy("random").param_vector()
+    n = 600
+    free = GAME.run_chunk(13, 0, n, 1, RuleOptions(), "random", params)
+    tops = [reference.Table.deal(13, i).pile[-1] for i in range(n)]
+    for item in (rules.SHIELD, rules.MIMIC):
+        forced = GAME.run_chunk(13, 0, n, 1, RuleOptions(starting_item=rules.ITEM_SLUGS[item]), "random", params)
+        assert (forced["start_item"] == item).all()
+        same = [i for i in range(n) if tops[i] == rules.cards_of_item(item)[0]]
+        assert len(same) >= 10
+        for column in OUTCOME_COLUMNS:
+            assert (forced[column][same] == free[column][same]).all(), (item, column)
+        assert (forced["rounds"] != free["rounds"]).any()   # the other games are other games
+
+
+def test_start_item_is_a_categorical_column_with_missing_values_when_no_item_is_taken():
+    import cursedsim
+
+    frame = cursedsim.simulate(GAME, 200, seed=3, options={"starting_items": 0}, progress=False)
+    assert isinstance(frame["start_item"].dtype, pd.CategoricalDtype) and frame["start_item"].isna().all()
+    frame = cursedsim.simulate(GAME, 200, seed=3, options={"starting_item": "whetstone"}, progress=False)
+    assert (frame["start_item"] == "whetstone").all() and (frame["starting_item"] == "whetstone").all()
+    frame = cursedsim.simulate(GAME, 3000, seed=3, progress=False)
+    assert set(frame["start_item"]) == set(rules.ITEM_SLUGS)
+
+
+#: Games of the random-start run (~1/10 of them start with a given item) and of each forced run.
+RANDOM_START_GAMES = 1_500_000
+FORCED_GAMES = 150_000
+#: The tolerance, in standard errors of the difference of the two win rates.
+Z_TOLERANCE = 4.5
+
+
+#: Items whose forced runs the statistical test checks.
+TESTED_ITEMS = ("shield", "frenzy_potion", "mimic")
+
+
+def test_a_forced_starting_item_wins_as_often_as_random_starts_with_that_item():
+    """The games with ``starting_item=X`` are distributed as the random-start games whose ``start_item``
+    is X: the same win rate, within 4.5 standard errors of the difference (two independent samples:
+    about 150,000 random-start games with X and 150,000 forced ones, so SE ~ 0.16 points and the
+    tolerance ~ 0.7 points). Moving the *topmost* copy instead leaves the other two copies deeper than
+    chance and shifts these win rates by about 1 point (shield +0.8 to +1.0, frenzy_potion -1.1 to
+    -1.3, mimic -1.0: 6 to 10 standard errors here), which this test detects."""
+    import cursedsim
+
+    free = cursedsim.simulate(GAME, RANDOM_START_GAMES, seed=101, progress=False)
+    for item in TESTED_ITEMS:
+        forced = cursedsim.simulate(GAME, FORCED_GAMES, seed=202, options={"starting_item": item}, progress=False)
+        starts = free["win"][free["start_item"] == item]
+        n1, n2 = len(starts), len(forced)
+        assert abs(n1 - RANDOM_START_GAMES / 10) < 5 * np.sqrt(RANDOM_START_GAMES * 0.09)   # 1 start in 10
+        p1, p2 = starts.mean(), forced["win"].mean()
+        pooled = (starts.sum() + forced["win"].sum()) / (n1 + n2)
+        se = np.sqrt(pooled * (1 - pooled) * (1 / n1 + 1 / n2))
+        assert abs(p2 - p1) < Z_TOLERANCE * se, (item, p1, p2, se)

@@ -152,6 +152,8 @@ def test_default_options_are_the_rulebook_and_facts():
     options = RuleOptions()
     assert (options.win_souls, options.starting_items, options.turkey_cards, options.mimic_power) == (8, 1, 3, 4)
     assert (options.dagger_value, options.overshoot, options.chest_loot) == ("choose", "first_attack", "discard")
+    assert options.starting_item == "random" and rules.CHOICES["starting_item"] == ("random", *rules.ITEM_SLUGS)
+    assert RuleOptions(starting_items=0).starting_item == "random"   # a random start needs no starting item
     assert not options.play_on_after_win and not options.final_monster_captures
 
 
@@ -170,6 +172,10 @@ def test_default_options_are_the_rulebook_and_facts():
     ({"spear_kind": "melee"}, "'spear_kind' must be one of both, choose"),
     ({"starting_mimic": "keep"}, "'starting_mimic' must be one of fight, redraw"),
     ({"damage_from": "middle"}, "'damage_from' must be one of top, bottom"),
+    ({"starting_item": "sword"}, "'starting_item' must be one of random, soul_crystal, big_turkey_dinner, .*, mimic;"),
+    ({"starting_item": 5}, "'starting_item' must be one of random, soul_crystal"),
+    ({"starting_item": "shield", "starting_items": 0},
+     "'starting_item'='shield' forces the first starting item, but starting_items=0 takes none"),
 ])
 def test_bad_options_are_refused_naming_the_valid_values(options, message):
     with pytest.raises(OptionError, match=message):
@@ -212,6 +218,75 @@ def test_a_starting_mimic_is_fought_at_once_or_redrawn():
     table = make_table(pile=[AXE, SWORD, STAFF, MIMIC_CARD], options=RuleOptions(starting_mimic="redraw"))
     table.take_starting_items(Scripted(), None)
     assert table.items == [STAFF] and table.pile == [MIMIC_CARD, AXE, SWORD] and table.used_count[MIMIC] == 0
+
+
+# ---------------------------------------------------------------- the study setting starting_item
+
+def test_the_starting_item_column_is_the_item_of_the_first_card_taken():
+    """``start_item``: the top card's item; after a redraw the card actually taken; -1 for none."""
+    for index in range(30):
+        top = Table.deal(3, index).pile[-1]
+        assert play(3, index, RuleOptions(), NoItemsPolicy(2)).start_item == rules.ITEM_OF_CARD[top]
+        assert play(3, index, RuleOptions(starting_items=0), NoItemsPolicy(2)).start_item == -1
+    table = make_table(pile=[AXE, SWORD, STAFF, MIMIC_CARD], options=RuleOptions(starting_mimic="redraw"))
+    table.take_starting_items(Scripted(), None)
+    assert table.start_item == rules.BEWITCHING_RELIC                  # the Staff's item, not the Mimic!
+    table = make_table(pile=[AXE, SWORD, STAFF, MIMIC_CARD], options=RuleOptions(starting_items=2))
+    table.take_starting_items(Scripted(actions=[Action(DRAW)]), None)  # the Mimic! is fought, then the Sword
+    assert table.start_item == MIMIC and table.items == [SWORD]
+    table = make_table(pile=[], options=RuleOptions(starting_item="shield"))
+    table.take_starting_items(Scripted(), None)
+    assert table.start_item == -1 and table.items == []                # an empty pile: none taken
+
+
+@pytest.mark.parametrize("item", range(rules.N_UNIQUE), ids=lambda i: rules.ITEM_SLUGS[i])
+def test_a_forced_starting_item_is_the_deal_with_that_card_taken_first(item):
+    """``starting_item=<slug>``: copy 0 of the item moves to the top of the dealt pile, the other 29 cards
+    keep the order of the unforced deal, and no random number is drawn for it."""
+    forced_card = rules.cards_of_item(item)[0]
+    options = RuleOptions(starting_item=rules.ITEM_SLUGS[item])
+    for index in range(40):
+        dealt = Table.deal(8, index)
+        table = Table.deal(8, index, options, log=True)
+        assert table.pile == dealt.pile                                # the deal itself is unchanged
+        table.force_starting_item(item)
+        rest = [c for c in dealt.pile if c != forced_card]
+        assert table.pile == rest + [forced_card]
+        assert table.deck_rng.s == dealt.deck_rng.s                    # no extra draws
+        assert table.log[-1] == (f"study setting starting_item={rules.ITEM_SLUGS[item]}: #{forced_card} "
+                                 f"{rules.ITEM_NAMES[item]} moved to the top of the pile")
+        # through the set-up: held, or for a Mimic! fought at once (STOP at 0/4: 4 damage, then captured)
+        table = Table.deal(8, index, options)
+        table.take_starting_items(Scripted(), None)
+        assert table.start_item == item
+        if item != MIMIC:
+            assert table.items == [forced_card] and table.pile == rest and table.souls == []
+        else:
+            assert table.items == [] and table.souls == [forced_card] and table.used_count[MIMIC] == 1
+            assert table.discard == rest[::-1][:4] and table.pile == rest[:-4]
+
+
+def test_the_forced_copy_is_copy_0_even_below_another_copy():
+    """A fixed copy, not the topmost one: the others then lie where the shuffle put them (a topmost copy
+    would leave them deeper than chance). The second starting item is the next card, as usual."""
+    shield_0, shield_2 = card(5, 0), card(5, 2)
+    options = RuleOptions(starting_item="shield", starting_items=2)
+    table = make_table(pile=[AXE, shield_0, SWORD, shield_2], options=options)
+    table.take_starting_items(Scripted(), None)
+    assert table.items == [shield_0, shield_2] and table.pile == [AXE, SWORD] and table.start_item == rules.SHIELD
+    # a forced Mimic! with starting_mimic="redraw" goes under the pile like any starting Mimic!
+    options = RuleOptions(starting_item="mimic", starting_mimic="redraw")
+    table = make_table(pile=[DAGGER, AXE, SWORD, STAFF], options=options)
+    table.take_starting_items(Scripted(), None)
+    assert table.items == [STAFF] and table.pile == [DAGGER, AXE, SWORD] and table.start_item == rules.BEWITCHING_RELIC
+
+
+def test_random_starting_item_leaves_the_deal_and_the_log_alone():
+    for index in range(20):
+        assert play(6, index, RuleOptions(starting_item="random"), ThresholdPolicy(2), log=True) == play(
+            6, index, RuleOptions(), ThresholdPolicy(2), log=True)
+    log = play(6, 0, RuleOptions(), ThresholdPolicy(2), log=True).log
+    assert not any("study setting" in line for line in log)
 
 
 # ---------------------------------------------------------------- a round: weapons, damage, capture

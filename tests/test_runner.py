@@ -116,6 +116,30 @@ def test_bad_game_output_is_reported(coin):
         cursedsim.simulate(dataclasses.replace(COIN, run_chunk=short_arrays), 10, progress=False)
 
 
+def test_category_code_minus_one_is_a_missing_value(coin, tmp_path):
+    """-1 in a categorical outcome column is NaN in the frame (and in its Parquet file); -2 is refused."""
+    def some_missing(seed, start, count, *rest):
+        result = COIN.run_chunk(seed, start, count, *rest)
+        end = np.array(result["end"], dtype=np.int8)
+        end[(start + np.arange(count)) % 3 == 0] = -1
+        return {**result, "end": end}
+
+    def below_missing(seed, start, count, *rest):
+        return {**COIN.run_chunk(seed, start, count, *rest), "end": np.full(count, -2, dtype=np.int8)}
+
+    game = dataclasses.replace(COIN, run_chunk=some_missing)
+    frame = cursedsim.simulate(game, 30, seed=4, chunk_size=7, progress=False, out=str(tmp_path / "run"))
+    plain = cursedsim.simulate("coin", 30, seed=4, progress=False)
+    missing = frame["game_index"] % 3 == 0
+    assert frame["end"].isna().tolist() == missing.tolist()
+    assert list(frame["end"].cat.categories) == ["win", "timeout", "bust"]
+    assert (frame["end"][~missing] == plain["end"][~missing]).all()
+    stored = pd.read_parquet(tmp_path / "run" / runner.FRAME_FILE)
+    assert stored["end"].isna().tolist() == missing.tolist()
+    with pytest.raises(RunError, match="outside 0-2 in outcome column 'end'"):
+        cursedsim.simulate(dataclasses.replace(COIN, run_chunk=below_missing), 10, progress=False)
+
+
 # ---------------------------------------------------------------- chunking and backends
 
 def test_default_chunk_size():

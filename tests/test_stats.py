@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -10,6 +11,10 @@ import pytest
 
 from cursedsim import stats
 from cursedsim.errors import CursedsimError
+from cursedsim.games import get_game
+from cursedsim.games.base import Measure, conventional_measures
+
+from conftest import COIN
 
 scipy_stats = pytest.importorskip("scipy.stats")
 
@@ -87,6 +92,69 @@ def test_summarize_whole_frame_and_missing_columns():
     assert "mean_score" not in no_score.columns and "mean_turns" not in no_score.columns
     with pytest.raises(CursedsimError, match="no column 'seals'"):
         stats.summarize(_frame(), "seals")
+
+
+def _solo_frame():
+    """Outcomes of a game measured over all games (souls), over won games only (bonus) and as a share
+    (a bool); player count 2 has no wins."""
+    return pd.DataFrame({
+        "players": np.array([1, 1, 1, 1, 2, 2, 2], dtype=np.int8),
+        "win": [True, False, True, False, False, False, False],
+        "souls": np.array([8, 3, 8, 5, 1, 2, 6], dtype=np.int8),
+        "bonus": np.array([4, 0, 6, 0, 0, 0, 0], dtype=np.int16),
+        "used_shield": [True, False, False, True, True, True, False],
+    })
+
+
+SOLO_MEASURES = (Measure("souls", "mean souls ± SE", se=True),
+                 Measure("bonus", "mean bonus (won) ± SE", won_only=True, se=True),
+                 Measure("used_shield", "shield used"))
+
+
+def test_summarize_measures_give_means_and_standard_errors_as_declared():
+    summary = stats.summarize(_solo_frame(), "players", measures=SOLO_MEASURES)
+    assert list(summary.columns) == ["players", "n", "wins", "win_rate", "ci_low", "ci_high", "mean_souls",
+                                     "souls_se", "mean_bonus", "bonus_se", "mean_used_shield"]
+    one, two = summary.iloc[0], summary.iloc[1]
+    assert one["mean_souls"] == 6.0                                        # (8 + 3 + 8 + 5) / 4, every game
+    assert one["souls_se"] == pytest.approx(np.std([8, 3, 8, 5], ddof=1) / 2)
+    assert one["mean_bonus"] == 5.0                                        # (4 + 6) / 2, won games only
+    assert one["bonus_se"] == pytest.approx(1.0)                           # sd 1.414 / sqrt(2)
+    assert one["mean_used_shield"] == 0.5                                  # a bool averages to a share
+    assert two["mean_souls"] == 3.0 and two["souls_se"] == pytest.approx(np.std([1, 2, 6], ddof=1) / math.sqrt(3))
+    assert two["wins"] == 0 and math.isnan(two["mean_bonus"]) and math.isnan(two["bonus_se"])   # no wins: NaN
+    assert two["mean_used_shield"] == pytest.approx(2 / 3)
+    # one won game has a mean but no standard error
+    single = stats.summarize(_solo_frame().iloc[:2], measures=SOLO_MEASURES).iloc[0]
+    assert single["mean_bonus"] == 4.0 and math.isnan(single["bonus_se"]) and single["souls_se"] == pytest.approx(2.5)
+    with pytest.raises(CursedsimError, match="no column 'souls'"):
+        stats.summarize(_frame(), measures=SOLO_MEASURES)
+
+
+def test_summarize_measures_cover_the_score_and_turns_columns():
+    frame = _frame()
+    conventional = conventional_measures(tuple(frame.columns))
+    assert [m.column for m in conventional] == ["score", "turns"] and conventional[0].won_only
+    pd.testing.assert_frame_equal(stats.summarize(frame, "players", measures=conventional),
+                                  stats.summarize(frame, "players"))
+    # a measure of a column replaces its default treatment: the score over every game, no SE
+    every_game = stats.summarize(frame, measures=[Measure("score", "mean score")])
+    assert list(every_game.columns)[-2:] == ["mean_score", "mean_turns"]
+    assert every_game["mean_score"].iloc[0] == pytest.approx(25 / 7)      # 10 + 20 - 5, over 7 games
+    assert "mean_turns" not in stats.summarize(frame, turns=None).columns
+
+
+def test_games_declare_measures_of_their_outcome_columns():
+    assert COIN.measures == conventional_measures(COIN.outcome_columns)   # none declared: score and turns
+    assert dataclasses.replace(COIN, measures=()).measures == ()
+    with pytest.raises(CursedsimError, match="outcome columns: win, score, turns, end"):
+        dataclasses.replace(COIN, measures=(Measure("souls", "mean souls"),))
+    verflucht, cursed = get_game("verflucht"), get_game("cursed")
+    assert [(m.column, m.won_only, m.se) for m in verflucht.measures] == [("score", True, True), ("turns", False, False)]
+    assert verflucht.measures[0].header == "mean score (won) ± SE"
+    assert [(m.column, m.won_only, m.se) for m in cursed.measures] == [
+        ("souls", False, True), ("rounds", False, False), ("damage_taken", False, False)]
+    assert cursed.measures[0].header == "mean souls ± SE"
 
 
 def test_summarize_keeps_groups_with_missing_keys():

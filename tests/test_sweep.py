@@ -10,8 +10,9 @@ import pandas as pd
 import pytest
 
 import cursedsim
-from cursedsim import stats
+from cursedsim import games, stats
 from cursedsim.errors import CursedsimError, OptionError, PlayersError, RunError, UnknownPolicyError
+from cursedsim.games.base import Game, Measure
 from cursedsim.sweep import cell_dir_name, expand_grid, sweep
 
 from conftest import COIN
@@ -60,6 +61,41 @@ def test_one_tidy_row_per_cell_with_every_column(coin):
     assert row["end_timeout"] == pytest.approx(shares["timeout"]) and row["end_bust"] == pytest.approx(shares["bust"])
     assert np.allclose(table[["end_win", "end_timeout", "end_bust"]].sum(axis=1), 1.0)
     assert (table["end_win"] == table["win_rate"]).all()
+
+
+#: The coin with its own measures: turns with a standard error, the score over every game (lost: -1).
+MEASURED = dataclasses.replace(COIN, name="measuredcoin", measures=(
+    Measure("turns", "mean turns ± SE", se=True), Measure("score", "mean score (every game)")))
+
+
+def register_measured(monkeypatch) -> Game:
+    """Register MEASURED as "measuredcoin" for the duration of a test."""
+    monkeypatch.setitem(games.GAME_MODULES, "measuredcoin", "test_sweep")
+    monkeypatch.setitem(games._loaded, "measuredcoin", MEASURED)
+    return MEASURED
+
+
+def test_rows_hold_the_measures_the_game_declares_and_every_other_outcome(monkeypatch, tmp_path):
+    register_measured(monkeypatch)
+    table = sweep("measuredcoin", policies=["plain", "greedy"], n_games=2_000, seed=3, out=str(tmp_path / "s"),
+                  progress=False)
+    assert list(table.columns)[-11:] == ["n", "wins", "win_rate", "ci_low", "ci_high", "mean_turns", "turns_se",
+                                         "mean_score", "end_win", "end_timeout", "end_bust"]   # nothing dropped
+    frame = cursedsim.simulate("measuredcoin", 2_000, policy="greedy", seed=3, progress=False)
+    row = table[table["policy"] == "greedy"].iloc[0]
+    assert row["mean_score"] == pytest.approx(frame["score"].mean(), rel=1e-12)    # every game, as declared
+    assert row["mean_turns"] == pytest.approx(frame["turns"].mean(), rel=1e-12)
+    assert row["turns_se"] == pytest.approx(frame["turns"].std() / np.sqrt(2_000), rel=1e-9)
+    pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "s" / "sweep.csv"), table, check_dtype=False)
+
+
+def test_cursed_rows_hold_its_measures_and_the_mean_of_every_other_numeric_outcome():
+    game = games.get_game("cursed")
+    table = sweep("cursed", n_games=1_000, seed=1, progress=False)
+    assert {"mean_souls", "souls_se", "mean_rounds", "mean_damage_taken"} <= set(table.columns)
+    numeric = [name for name in game.outcome_columns if name != "win" and name not in game.outcome_categories]
+    assert all(f"mean_{name}" in table.columns for name in numeric)
+    assert not table[[f"mean_{name}" for name in numeric] + ["souls_se"]].isna().any(axis=None)
 
 
 def test_every_cell_plays_the_same_random_streams(coin, tmp_path):

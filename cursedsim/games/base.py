@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from cursedsim.errors import OptionError, PlayersError, UnknownPolicyError
+from cursedsim.errors import CursedsimError, OptionError, PlayersError, UnknownPolicyError
 
 
 @dataclass(frozen=True)
@@ -42,6 +42,26 @@ class PolicySpec:
         return np.array(list(values.values()), dtype=np.float64)
 
 
+@dataclass(frozen=True)
+class Measure:
+    """A per-game outcome a result table reports as a mean: ``stats.summarize`` gives ``mean_<column>``
+    (and ``<column>_se``, the standard error of that mean, when ``se``); the CLI tables show it under
+    ``header``. ``won_only``: averaged over the games that were won (NaN without wins), e.g. a score
+    that lost games do not have."""
+
+    column: str
+    header: str
+    won_only: bool = False
+    se: bool = False
+
+
+def conventional_measures(outcome_columns: tuple[str, ...]) -> tuple[Measure, ...]:
+    """The measures of a game that declares none: ``score`` over won games with its standard error and
+    ``turns``, those of the two it has."""
+    known = (Measure("score", "mean score (won) ± SE", won_only=True, se=True), Measure("turns", "mean turns"))
+    return tuple(measure for measure in known if measure.column in outcome_columns)
+
+
 #: Signature of a game's chunk runner: (seed, start, count, players, options, PolicySpec,
 #: parameter vector) -> outcome arrays, one entry per game, keyed by column name.
 ChunkRunner = Callable[[int, int, int, int, Any, str, np.ndarray], dict[str, np.ndarray]]
@@ -57,7 +77,8 @@ class Game:
     ``option_columns(options, players)`` gives the per-run constant columns of the frame (every rule
     option, resolved: e.g. the seal count a ``None`` stands for). ``outcome_categories`` maps outcome
     columns holding integer codes to their category names. ``default_players`` is the player count a
-    run uses when none is given (``None``: ``min_players``).
+    run uses when none is given (``None``: ``min_players``). ``measures`` are the outcome means the
+    result tables show, in order (``None``: ``conventional_measures``, score over won games and turns).
     """
 
     name: str
@@ -74,6 +95,15 @@ class Game:
     outcome_categories: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     description: str = ""
     default_players: int | None = None
+    measures: tuple[Measure, ...] | None = None
+
+    def __post_init__(self):
+        measures = conventional_measures(self.outcome_columns) if self.measures is None else tuple(self.measures)
+        for measure in measures:
+            if not isinstance(measure, Measure) or measure.column not in self.outcome_columns:
+                raise CursedsimError(f"game {self.name!r}: measure {measure!r} is not a Measure of an outcome "
+                                     f"column; outcome columns: {', '.join(self.outcome_columns)}")
+        object.__setattr__(self, "measures", measures)
 
     def check_players(self, players: int) -> int:
         """``players`` as an int, or a PlayersError naming the valid range."""

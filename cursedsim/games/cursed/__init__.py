@@ -13,7 +13,7 @@ import dataclasses
 import numpy as np
 
 from cursedsim.errors import UnknownPolicyError
-from cursedsim.games.base import Game, PolicySpec
+from cursedsim.games.base import Game, Measure, PolicySpec
 from cursedsim.games.cursed import kernel, reference, rules
 from cursedsim.games.cursed.policies import POLICIES
 from cursedsim.games.cursed.state import option_tuple
@@ -93,6 +93,8 @@ GAME = Game(
     replay=replay,
     option_columns=option_columns,
     outcome_columns=rules.OUTCOME_COLUMNS,
-    outcome_categories={"end": rules.END_NAMES},
+    outcome_categories={"end": rules.END_NAMES, "start_item": rules.ITEM_SLUGS},
     description="solo: fight monsters blackjack-style with weapons drawn from the deck that is your life",
+    measures=(Measure("souls", "mean souls ± SE", se=True), Measure("rounds", "mean rounds"),
+              Measure("damage_taken", "mean damage taken")),
 )

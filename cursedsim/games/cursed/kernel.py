@@ -38,6 +38,7 @@ from cursedsim.games.cursed.rules import (
     MIMIC,
     N_CARDS,
     N_UNIQUE,
+    NO_START_ITEM,
     NO_TRAIT,
     OUTCOME_DTYPES,
     RANGED,
@@ -59,6 +60,7 @@ from cursedsim.games.cursed.state import (
     DAMAGE_FROM_TOP,
     DISCARD,
     DRAW,
+    FORCED_ITEM_CODE,
     MONSTER_CHEST_OF_CARD,
     MONSTER_POWER_OF_CARD,
     MONSTER_TRAIT_OF_CARD,
@@ -82,6 +84,7 @@ from cursedsim.games.cursed.state import (
     OPT_PLAY_ON,
     OPT_SMOKE_RETURNS_ITEMS,
     OPT_SPEAR_KIND,
+    OPT_STARTING_ITEM,
     OPT_STARTING_ITEMS,
     OPT_STARTING_MIMIC,
     OPT_TURKEY_CARDS,
@@ -89,6 +92,7 @@ from cursedsim.games.cursed.state import (
     PILE,
     PLAY,
     SPEAR_CHOOSE,
+    STARTING_ITEM_RANDOM,
     STARTING_MIMIC_REDRAW,
     STOP,
     TIMING_AFTER_REVEAL,
@@ -208,6 +212,20 @@ def insert_under_pile(zones, n_pile, card):
         zones[PILE + i + 1] = zones[PILE + i]
     zones[PILE] = card
     return n_pile + 1
+
+
+@njit(cache=True, inline="always")
+def force_starting_item(zones, n_pile, item):
+    """The study setting ``starting_item``: card ``item * COPIES`` (copy 0 of item code ``item``) moves
+    to the top of the pile, the other cards keep their order (nothing moves if it is not in the pile);
+    ``reference.Table.force_starting_item``."""
+    card = item * COPIES
+    for i in range(n_pile - 1, -1, -1):
+        if zones[PILE + i] == card:
+            for j in range(i, n_pile - 1):
+                zones[PILE + j] = zones[PILE + j + 1]
+            zones[PILE + n_pile - 1] = card
+            return
 
 
 @njit(cache=True, inline="always")
@@ -470,12 +488,14 @@ def open_chest(zones, n_pile, n_discard, discard_cards, opts, rng_deck):
 @njit(cache=True)
 def play_game(zones, seed, index, opts, policy_id, params):
     """Play game ``index`` of the run ``seed`` to its end. Returns (souls, rounds, damage_taken,
-    cards_left, end, weapons_drawn, busts); the used-item counts are left in
+    cards_left, end, start_item, weapons_drawn, busts); the used-item counts are left in
     ``zones[USED_COUNT : USED_COUNT + 10]``."""
     rng_deck = seed_tuple(seed, index, STREAM_DECK)
     rng_pol = seed_tuple(seed, index, STREAM_POLICY)
     rng_deck = shuffle_deck(zones, rng_deck)
     n_pile = N_CARDS
+    if opts[OPT_STARTING_ITEM] != STARTING_ITEM_RANDOM:
+        force_starting_item(zones, n_pile, opts[OPT_STARTING_ITEM] - FORCED_ITEM_CODE)
     n_discard = 0
     discard_cards = ZERO   # the discard pile's contents (Large Backpack targets)
     items = ZERO           # held items
@@ -487,6 +507,7 @@ def play_game(zones, seed, index, opts, policy_id, params):
     busts = 0
     end = NOT_OVER
     starting_left = opts[OPT_STARTING_ITEMS]
+    start_item = NO_START_ITEM   # the item code of the first starting item taken
     pending_mimic = NO_CARD   # a Mimic! looted from a chest, fought next
     while end == NOT_OVER:
         # ---- what is fought next: a looted Mimic!, a starting item, or the round's monster
@@ -500,6 +521,8 @@ def play_game(zones, seed, index, opts, policy_id, params):
                 starting_left = 0
                 continue
             card, n_pile = take_starting_item(zones, n_pile, opts)
+            if start_item == NO_START_ITEM:
+                start_item = card // COPIES
             if card // COPIES != MIMIC:
                 items |= bit(card)
                 continue
@@ -672,24 +695,25 @@ def play_game(zones, seed, index, opts, policy_id, params):
                     pending_mimic = card
                 else:
                     items |= bit(card)
-    return souls, rounds, damage_taken, n_pile, end, weapons_drawn, busts
+    return souls, rounds, damage_taken, n_pile, end, start_item, weapons_drawn, busts
 
 
 @njit(cache=True)
 def play_chunk(seed, start, n_games, opts, policy_id, params, win, souls, rounds, damage_taken, cards_left,
-               end, weapons_drawn, busts, used):
+               end, start_item, weapons_drawn, busts, used):
     """Play games start .. start+n_games-1 of the run ``seed``; fill the outcome arrays (``used``:
     n_games x 10 item counts)."""
     zones = np.zeros(N_ZONES, np.int64)
     for g in range(n_games):
-        n_souls, n_rounds, damage, left, how, drawn, n_busts = play_game(zones, seed, start + g, opts,
-                                                                         policy_id, params)
+        n_souls, n_rounds, damage, left, how, first_item, drawn, n_busts = play_game(
+            zones, seed, start + g, opts, policy_id, params)
         win[g] = n_souls >= opts[OPT_WIN_SOULS]
         souls[g] = n_souls
         rounds[g] = n_rounds
         damage_taken[g] = damage
         cards_left[g] = left
         end[g] = how
+        start_item[g] = first_item
         weapons_drawn[g] = drawn
         busts[g] = n_busts
         for item in range(N_UNIQUE):
@@ -697,7 +721,8 @@ def play_chunk(seed, start, n_games, opts, policy_id, params, win, souls, rounds
 
 
 #: The per-game scalar columns ``play_chunk`` fills, in its argument order (then the item counts).
-SCALAR_COLUMNS = ("win", "souls", "rounds", "damage_taken", "cards_left", "end", "weapons_drawn", "busts")
+SCALAR_COLUMNS = ("win", "souls", "rounds", "damage_taken", "cards_left", "end", "start_item", "weapons_drawn",
+                  "busts")
 #: ``used_<item>`` columns by item code (column ``ITEM_COLUMNS[i]`` is ``used[:, i]``).
 ITEM_COLUMNS = tuple(f"used_{slug}" for slug in ITEM_SLUGS)
 

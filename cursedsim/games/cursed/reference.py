@@ -30,6 +30,7 @@ fight scalars       power, trait, chest, total, attacks,         ints / bools
                     trait_spent, blocked, armed flags
 counters            rounds, damage_taken, weapons_drawn, busts,  ints; used_count in block USED_COUNT
                     used_count[item]
+``start_item``      item code of the first starting item, or -1  int
 ==================  ===========================================  ==========================================
 
 Whenever several copies of an item are held, the one used is the policy's choice; built-in policies and
@@ -58,6 +59,7 @@ from cursedsim.games.cursed.rules import (
     CARD_WEAPON_HIGH,
     CARD_WEAPON_KINDS,
     CARD_WEAPON_POWER,
+    COPIES,
     END_EIGHT_SOULS,
     END_FINAL_MONSTER,
     END_NAMES,
@@ -76,6 +78,7 @@ from cursedsim.games.cursed.rules import (
     MIMIC,
     N_CARDS,
     N_UNIQUE,
+    NO_START_ITEM,
     NO_TRAIT,
     OUTCOME_DTYPES,
     RANGED,
@@ -184,6 +187,9 @@ class Outcome:
     cards_left: int
     #: ``rules.END_EIGHT_SOULS``, ``rules.END_PILE_EMPTY`` or ``rules.END_FINAL_MONSTER``.
     end: int
+    #: Item code of the first starting item taken (after Mimic! redraws; a Mimic! fought at set-up is
+    #: ``rules.MIMIC``), ``rules.NO_START_ITEM`` (-1) when none was taken.
+    start_item: int
     #: Weapons drawn from the pile (Large Backpack weapons not counted).
     weapons_drawn: int
     #: Attacks that went over the monster's power and were discarded.
@@ -232,6 +238,8 @@ class Table:
         self.weapons_drawn = 0
         self.busts = 0
         self.used_count = [0] * N_UNIQUE
+        #: item code of the first starting item taken (a Mimic! fought at set-up too), or NO_START_ITEM
+        self.start_item = NO_START_ITEM
         self.end: int | None = None
         self.logging = log
         self.log: list[str] = []
@@ -338,10 +346,28 @@ class Table:
 
     # ------------------------------------------------------------ set-up
 
+    def force_starting_item(self, item: int) -> None:
+        """The study setting ``starting_item`` (not a rule): copy 0 of item code ``item`` (card
+        ``item * COPIES``, wherever it lies) moves to the top of the pile; the other cards keep their
+        order. A fixed copy, not the topmost one: then the other 29 cards are in uniformly random order,
+        as after a deal whose top card is that item (the topmost copy would leave the other two copies
+        deeper than chance; docs/rules/cursed.md). Nothing moves if the card is not in the pile (only a
+        hand-built table can lack it)."""
+        card = item * COPIES
+        if card in self.pile:
+            self.pile.remove(card)
+            self.pile.append(card)
+            self.say(f"study setting starting_item={ITEM_SLUGS[item]}: #{card} {item_text(card)}"
+                     f" moved to the top of the pile")
+
     def take_starting_items(self, policy: Policy, policy_rng: rng.Stream) -> None:
         """"Take one card and place it item side up in the items area": the top card of the pile,
         ``starting_items`` times. A Mimic! is fought at once (``starting_mimic="fight"``) or put under
-        the pile and the next card taken (``"redraw"``)."""
+        the pile and the next card taken (``"redraw"``). With the study setting ``starting_item`` set to
+        an item, a card of that item is first moved to the top of the pile (``force_starting_item``).
+        ``start_item`` notes the item of the first card taken."""
+        if self.options.starting_item != "random" and self.options.starting_items > 0:
+            self.force_starting_item(ITEM_SLUGS.index(self.options.starting_item))
         for _ in range(self.options.starting_items):
             if not self.pile or self.end is not None:
                 return
@@ -353,6 +379,8 @@ class Table:
                     self.pile.insert(0, card)
                     self.say(f"starting item #{card} Mimic! goes under the pile")
                     card = self.pile.pop()
+            if self.start_item == NO_START_ITEM:
+                self.start_item = ITEM_OF_CARD[card]
             self.say(f"starting item #{card} {item_text(card)} · pile {len(self.pile)}")
             self.gain_item(card, policy, policy_rng)
 
@@ -811,7 +839,8 @@ class Table:
             raise RuntimeError("the game is not over")
         used = {f"used_{slug}": self.used_count[item] for item, slug in enumerate(ITEM_SLUGS)}
         return Outcome(win=self.won, souls=self.souls_count, rounds=self.rounds, damage_taken=self.damage_taken,
-                       cards_left=len(self.pile), end=self.end, weapons_drawn=self.weapons_drawn,
+                       cards_left=len(self.pile), end=self.end, start_item=self.start_item,
+                       weapons_drawn=self.weapons_drawn,
                        busts=self.busts, **used, log=tuple(self.log))
 
 

@@ -128,6 +128,9 @@ END_PILE_EMPTY = 1    # a round should start but the draw pile is empty
 END_FINAL_MONSTER = 2  # the damage of a fight exceeded the cards left: the soul is not captured
 END_NAMES = ("eight_souls", "pile_empty", "final_monster")
 
+#: ``start_item`` when no starting item was taken (starting_items=0, or an empty pile): missing.
+NO_START_ITEM = -1
+
 #: Outcome columns in frame order, with the dtype of each (the kernel returns these arrays).
 OUTCOME_DTYPES = {
     "win": "bool",
@@ -136,6 +139,7 @@ OUTCOME_DTYPES = {
     "damage_taken": "int16",
     "cards_left": "int8",
     "end": "int8",
+    "start_item": "int8",
     "weapons_drawn": "int16",
     "busts": "int16",
     **{f"used_{slug}": "int8" for slug in ITEM_SLUGS},
@@ -150,6 +154,9 @@ OVERSHOOT_RULES = ("first_attack", "zero_total", "bust")
 BUST_RULES = ("discard_weapon", "soul_lost")
 CHEST_LOOT = ("discard", "draw_pile")
 STARTING_MIMIC = ("fight", "redraw")
+#: ``starting_item``: "random" (the rulebook's deal), or the slug of the item forced as the first one
+#: (code 1 + item code: the kernel's ``CHOICES["starting_item"].index(value)``).
+STARTING_ITEM_CHOICES = ("random",) + ITEM_SLUGS
 ITEM_TIMINGS = ("after_reveal", "before_draw")
 DAMAGE_FROM = ("top", "bottom")
 
@@ -170,6 +177,13 @@ class RuleOptions:
     starting_items: cards taken item side up at set-up, 0-5 ("Take one card and place it item side up").
     starting_mimic: a Mimic! taken as a starting item is "fight" (fought at once, like any Mimic "drawn
         as an item") or "redraw" (put under the draw pile, the next card is taken instead).
+    starting_item: a study setting, not a rule (the rulebook's "Take one card" is a random card):
+        "random" (default) plays the rulebook's deal; an item slug (``ITEM_SLUGS``: "shield", "mimic",
+        ...) makes the first starting item that item: right after the set-up shuffle copy 0 of its card
+        (card ``3 * item code``) moves to the top of the pile, the other 29 cards keep their order, and
+        set-up goes on as usual (a forced Mimic! is fought, or redrawn with starting_mimic="redraw").
+        No extra random draws: game i is game i's deal with that card taken first, and the games are
+        distributed as the rulebook's games that start with that item. Needs starting_items >= 1.
     dagger_value: the "1/6" weapons attack for "choose" (the policy picks 1 or 6 each attack), "low"
         (always 1), "high" (always 6) or "split" (1 for the ranged Throwing Daggers, 6 for the melee
         Dagger: the rulebook's "ranged/melee split value").
@@ -208,6 +222,7 @@ class RuleOptions:
     play_on_after_win: bool = False
     starting_items: int = 1
     starting_mimic: str = "fight"
+    starting_item: str = "random"
     dagger_value: str = "choose"
     spear_kind: str = "both"
     overshoot: str = "first_attack"
@@ -236,18 +251,24 @@ class RuleOptions:
             value = getattr(self, name)
             if not isinstance(value, bool):
                 raise OptionError(f"option {name!r} must be true or false, got {value!r}")
-        for name, choices in (("starting_mimic", STARTING_MIMIC), ("dagger_value", DAGGER_VALUES),
+        for name, choices in (("starting_mimic", STARTING_MIMIC), ("starting_item", STARTING_ITEM_CHOICES),
+                              ("dagger_value", DAGGER_VALUES),
                               ("spear_kind", SPEAR_KINDS), ("overshoot", OVERSHOOT_RULES), ("bust", BUST_RULES),
                               ("chest_loot", CHEST_LOOT), ("item_timing", ITEM_TIMINGS),
                               ("damage_from", DAMAGE_FROM)):
             value = getattr(self, name)
             if value not in choices:
                 raise OptionError(f"option {name!r} must be one of {', '.join(choices)}; got {value!r}")
+        if self.starting_item != "random" and self.starting_items == 0:
+            raise OptionError(f"option 'starting_item'={self.starting_item!r} forces the first starting item, "
+                              f"but starting_items=0 takes none: set starting_items >= 1 or "
+                              f"starting_item='random'")
 
 
 #: The choices of each string option, in code order (a kernel takes ``CHOICES[name].index(value)``).
 CHOICES = {
     "starting_mimic": STARTING_MIMIC,
+    "starting_item": STARTING_ITEM_CHOICES,
     "dagger_value": DAGGER_VALUES,
     "spear_kind": SPEAR_KINDS,
     "overshoot": OVERSHOOT_RULES,

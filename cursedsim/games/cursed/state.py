@@ -29,6 +29,7 @@ from cursedsim.games.cursed.rules import (
     CARD_WEAPON_POWER,
     CHOICES,
     COPIES,
+    ITEM_SLUGS,
     LARGE_BACKPACK,
     MELEE,
     N_CARDS,
@@ -135,9 +136,11 @@ OPT_PARITY_WHETSTONE = 14
 OPT_SMOKE_RETURNS_ITEMS = 15
 OPT_FINAL_CAPTURES = 16
 OPT_DAMAGE_FROM = 17         # DAMAGE_FROM_* code
-N_OPTS = 18
+OPT_STARTING_ITEM = 18       # STARTING_ITEM_RANDOM, or 1 + the item code forced as the first starting item
+N_OPTS = 19
 
-#: The option vector's slot of each RuleOptions field, in field order.
+#: The option vector's slot of each RuleOptions field (in field order, but ``starting_item``, added
+#: last).
 OPTION_SLOTS = {
     "win_souls": OPT_WIN_SOULS, "play_on_after_win": OPT_PLAY_ON, "starting_items": OPT_STARTING_ITEMS,
     "starting_mimic": OPT_STARTING_MIMIC, "dagger_value": OPT_DAGGER_VALUE, "spear_kind": OPT_SPEAR_KIND,
@@ -146,11 +149,16 @@ OPTION_SLOTS = {
     "item_timing": OPT_ITEM_TIMING, "ignoring_attack_spends_trait": OPT_IGNORING_SPENDS_TRAIT,
     "parity_includes_whetstone": OPT_PARITY_WHETSTONE, "smoke_bomb_returns_items": OPT_SMOKE_RETURNS_ITEMS,
     "final_monster_captures": OPT_FINAL_CAPTURES, "damage_from": OPT_DAMAGE_FROM,
+    "starting_item": OPT_STARTING_ITEM,
 }
 
 # Codes of the string options: their index in rules.CHOICES (the order the kernel uses).
 STARTING_MIMIC_FIGHT = CHOICES["starting_mimic"].index("fight")
 STARTING_MIMIC_REDRAW = CHOICES["starting_mimic"].index("redraw")
+STARTING_ITEM_RANDOM = CHOICES["starting_item"].index("random")
+#: ``opts[OPT_STARTING_ITEM] - FORCED_ITEM_CODE`` is the forced item's code (``starting_item`` slugs
+#: follow "random" in ITEM_SLUGS order).
+FORCED_ITEM_CODE = CHOICES["starting_item"].index(ITEM_SLUGS[0])
 DAGGER_CHOOSE = CHOICES["dagger_value"].index("choose")
 DAGGER_LOW = CHOICES["dagger_value"].index("low")
 DAGGER_HIGH = CHOICES["dagger_value"].index("high")

@@ -7,7 +7,7 @@ import dataclasses
 
 import numpy as np
 
-from cursedsim.games.base import Game, PolicySpec
+from cursedsim.games.base import Game, Measure, PolicySpec
 from cursedsim.games.verflucht import kernel, reference, rules
 from cursedsim.games.verflucht.policies import POLICIES
 from cursedsim.games.verflucht.state import option_vector
@@ -75,5 +75,7 @@ GAME = Game(
     option_columns=option_columns,
     outcome_columns=kernel.OUTCOME_COLUMNS,
     outcome_categories={"end": rules.END_NAMES},
+    measures=(Measure("score", "mean score (won) ± SE", won_only=True, se=True),   # lower is better
+              Measure("turns", "mean turns")),
     description="co-op: banish Creatures with Items before they attack; Seals shuffle attackers back",
 )
