@@ -21,12 +21,17 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_verflucht.py
+	$(BIN)/python benchmarks/bench_cursed.py
 
 results: $(STAMP)
 	$(BIN)/python experiments/verflucht_seals.py
 	$(BIN)/python experiments/verflucht_compare.py
 	$(BIN)/python experiments/verflucht_tune.py
 	$(BIN)/cursedsim report verflucht --out results/verflucht/report
+	$(BIN)/python experiments/cursed_policies.py
+	$(BIN)/python experiments/cursed_tune.py
+	$(BIN)/python experiments/cursed_items.py
+	$(BIN)/cursedsim report cursed --out results/cursed/report
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -5,12 +5,14 @@ self-contained HTML file.
     result = report("verflucht", "results/verflucht/report", n_games=200_000, seed=2026, n_jobs=2)
     result.html, result.markdown, result.figures[0].reading
 
-Modules, one job each: ``data`` (the simulations, through ``cursedsim.simulate`` and
-``cursedsim.compare.compare``, resumable under ``<out>/runs``, reduced to small tables), ``figures``
-(matplotlib figures, each with its one-line reading), ``content`` (settings, summary and option
-tables as text), ``writer`` (jinja2 templates in ``templates/``, atomic writes), ``command`` (the
-``cursedsim report`` click command). Importing this package stays light: the heavy modules load when
-a report is made.
+Shared modules, one job each: ``registry`` (which games have a report, and what a game's report
+provides), ``data`` (the resumable run folder ``<out>/runs`` and the runs through ``cursedsim.simulate``
+and ``cursedsim.compare.compare``, all with one seed), ``figures`` (``ReportFigure`` and the drawing
+helpers), ``content`` (number formats, settings, method and rule options as text), ``writer`` (jinja2
+templates in ``templates/``, atomic writes), ``command`` (the ``cursedsim report`` click command).
+Each game's report is a package beside them (``verflucht/``, ``cursed/``: its plan and tables, its
+figures with their readings, its summary and settings), found through ``registry.REPORTS``.
+Importing this package stays light: the heavy modules load when a report is made.
 """
 
 from __future__ import annotations
@@ -27,7 +29,8 @@ if TYPE_CHECKING:   # pragma: no cover
     from cursedsim.report.data import ReportData
     from cursedsim.report.figures import ReportFigure
 
-#: Games per cell of the default report: 135 runs, ~27 million games, a few minutes on 2 cores.
+#: Games per cell of the default reports: a few minutes on 2 cores (Verflucht!: 135 runs, 27 million
+#: games; Cursed!?: 85 runs, 17 million games).
 DEFAULT_GAMES = 200_000
 #: The default seed (the seal experiment's, so figure 1 matches results/verflucht/seals.csv).
 DEFAULT_SEED = 2026
@@ -37,9 +40,10 @@ DEFAULT_JOBS = -1
 
 @dataclass
 class Report:
-    """A written report: its folder and files, the figures with their readings, the summary table
-    (numbers), the data behind the figures and the seconds it took."""
+    """A written report of ``game``: its folder and files, the figures with their readings, the summary
+    table (numbers), the data behind the figures and the seconds it took."""
 
+    game: str
     out: str
     markdown: str
     html: str
@@ -58,33 +62,30 @@ def report(game: str, out: str | os.PathLike, *, n_games: int = DEFAULT_GAMES, s
            log: Callable[[str], Any] | None = None, command: str | None = None) -> Report:
     """Simulate, draw and write the balance report of ``game`` into the folder ``out``.
 
-    ``n_games`` games per cell (every policy x player count x seal count or rule option), all with
+    ``n_games`` games per cell (every policy x setting the game's report varies), all with
     ``seed``; ``n_jobs`` worker processes (-1: every core); ``progress``: progress bars as in
     ``simulate`` (None: for long runs on a terminal); ``log``: called with a line per stage. Runs are
     checkpointed under ``out/runs`` (rerunning resumes; runs of other settings or sources are
     replaced). Writes ``report.md``, ``report.html``, ``figures/*.png`` and ``tables/*.csv``.
     """
-    from cursedsim.report import content, data, figures, writer
-    from cursedsim.runner import check_n_games, check_n_jobs, check_seed
+    from cursedsim.report import data, figures, writer
+    from cursedsim.report.registry import report_for
 
     started = time.perf_counter()
-    plan = data.plan_for(game)
-    check_n_games(n_games)
-    check_seed(seed)
-    check_n_jobs(n_jobs)
+    game_report = report_for(game)
+    data.check_settings(n_games, seed, n_jobs)
     out = os.fspath(out)
     if os.path.exists(out) and not os.path.isdir(out):
         raise data.ReportError(f"--out {out} is a file, not a folder")
     os.makedirs(out, exist_ok=True)
-    report_data = data.collect(plan.game, out, n_games=n_games, seed=seed, n_jobs=n_jobs, progress=progress,
-                               log=log)
+    report_data = game_report.collect(out, n_games=n_games, seed=seed, n_jobs=n_jobs, progress=progress, log=log)
     (log or (lambda message: None))("figures and documents")
-    drawn = figures.make_figures(report_data)
-    command = command or f"cursedsim report {plan.game} --out {out} --games {n_games} --seed {seed}"
-    context = content.build_context(report_data, out=out, command=command)
-    written = writer.write_report(out, context, drawn, report_data.tables, content.TABLE_NOTES)
-    return Report(out=out, markdown=written.markdown, html=written.html, figures=drawn,
-                  summary=content.summary_table(report_data), data=report_data,
+    drawn = figures.make_figures(report_data, game_report.figures)
+    command = command or f"cursedsim report {game_report.game} --out {out} --games {n_games} --seed {seed}"
+    context = game_report.context(report_data, out=out, command=command)
+    written = writer.write_report(out, context, drawn, report_data.tables, game_report.table_notes)
+    return Report(game=game_report.game, out=out, markdown=written.markdown, html=written.html, figures=drawn,
+                  summary=game_report.summary_table(report_data), data=report_data,
                   seconds=time.perf_counter() - started)
 
 

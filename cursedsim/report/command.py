@@ -16,7 +16,7 @@ from cursedsim.report import DEFAULT_GAMES, DEFAULT_JOBS, DEFAULT_SEED
 @click.option("--out", required=True, type=click.Path(), metavar="DIR",
               help="Folder of the report: report.md, report.html, figures/, tables/, resumable runs/.")
 @click.option("--games", "n_games", type=int, default=DEFAULT_GAMES, show_default=True,
-              help="Games per cell (policy x players x seals or rule option).")
+              help="Games per cell (one policy with one setting: seals, a parameter or a rule option).")
 @click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True, help="The seed of every run.")
 @click.option("--jobs", "n_jobs", type=int, default=DEFAULT_JOBS, show_default=True,
               help="Worker processes (-1: all cores).")
@@ -42,15 +42,14 @@ def report_command(game, out, n_games, seed, n_jobs, no_progress):
 
 
 def summary_table(result):
-    """The report's summary as a rich table: win rates and paired differences per player count."""
+    """The summary of a report as a rich table (its game's compact ``summary_text``)."""
     from rich.table import Table
 
-    from cursedsim.report.content import summary_text
+    from cursedsim.report.registry import report_for
 
-    text = summary_text(result.data, compact=True)
-    table = Table(*text["columns"], title=f"{result.data.title} at the rulebook's seals: win rate % and paired "
-                  "difference (points) [95% CI]", caption=text["note"], caption_justify="left")
-    for column in table.columns[2:]:
+    text = report_for(result.game).summary_text(result.data, compact=True)
+    table = Table(*text["columns"], title=text["title"], caption=text["note"], caption_justify="left")
+    for column in table.columns[text["labels"]:]:
         column.justify = "right"
     for row in text["rows"]:
         table.add_row(*row)

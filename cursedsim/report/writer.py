@@ -67,13 +67,14 @@ def css() -> str:
 
 
 def render_markdown(context: Mapping[str, Any], figures: Sequence[Mapping[str, Any]]) -> str:
-    """The Markdown report; each figure mapping needs name, title, about, reading and file."""
+    """The Markdown report; each figure mapping needs name, title, about, reading, tables (TextTables
+    shown under the reading, may be empty) and file."""
     return _environment().get_template("report.md.j2").render(**context, figures=figures)
 
 
 def render_html(context: Mapping[str, Any], figures: Sequence[Mapping[str, Any]]) -> str:
-    """The self-contained HTML report; each figure mapping needs name, title, about, reading, data_uri,
-    width and height."""
+    """The self-contained HTML report; each figure mapping needs name, title, about, reading, tables,
+    data_uri, width and height."""
     from markupsafe import Markup
     return _environment().get_template("report.html.j2").render(**context, figures=figures, css=Markup(css()))
 
@@ -96,7 +97,8 @@ def write_report(out: str | os.PathLike, context: Mapping[str, Any], figures: Se
     """Write the figures (PNG), the tables (CSV), ``report.md`` and ``report.html`` under ``out``.
 
     ``context``: the template variables besides the figures (title, intro, settings, method,
-    summary, options, rules_doc, rules_link, command, reports_doc, version); see ``build_context``.
+    summary (heading, columns, rows, note), options, rules_doc, rules_link, rules_note, command,
+    reports_doc, version); see ``content.context``.
     """
     out = os.fspath(out)
     os.makedirs(os.path.join(out, FIGURES_DIR), exist_ok=True)
@@ -107,7 +109,8 @@ def write_report(out: str | os.PathLike, context: Mapping[str, Any], figures: Se
         path = os.path.join(out, FIGURES_DIR, f"{figure.name}.png")
         write_atomic(path, png)
         figure_paths.append(path)
-        common = {"name": figure.name, "title": figure.title, "about": figure.about, "reading": figure.reading}
+        common = {"name": figure.name, "title": figure.title, "about": figure.about, "reading": figure.reading,
+                  "tables": figure.tables}
         width, height = png_size(png)
         md_figures.append({**common, "file": relative})
         html_figures.append({**common, "data_uri": data_uri(png), "width": width, "height": height})

@@ -1,0 +1,267 @@
+"""The Cursed!? report's simulations, reduced to small tidy tables: the policies on the same games
+(win rates, paired differences, souls, items used, how games end), the stopping rules swept over their
+parameter, the value of each starting item and every ambiguous rule against its default. Every run
+goes through :class:`cursedsim.report.data.Runs` (one seed, resumable run directories under
+``<report>/runs``), so every comparison is paired on the same deals.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from cursedsim.report.data import (
+    ReportData,
+    Runs,
+    check_settings,
+    concat,
+    games_changed,
+    paired_win_change,
+)
+
+#: The ``start`` label of the runs with the rulebook's random starting item and with none.
+RANDOM_START = "random"
+NO_START = "none"
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What the Cursed!? report simulates (1 player).
+
+    policies: compared on the same games; the first is the reference the others are compared with.
+    souls_policies: those in the souls distribution. stop_policies: swept over ``k`` (their stopping
+    parameter) through ``k_values``; counting is swept over its ``margins``. item_policies: played
+    with every forced starting item (``items``: the ``starting_item`` values) and with none
+    (``starting_items=0``). sensitivity_policies: played with every ambiguous rule's other readings
+    (``options``: (option, value) pairs; an option may appear with several values).
+    """
+
+    game: str
+    policies: tuple[str, ...]
+    souls_policies: tuple[str, ...]
+    stop_policies: tuple[str, ...]
+    k_values: tuple[int, ...]
+    margins: tuple[float, ...]
+    item_policies: tuple[str, ...]
+    items: tuple[str, ...]
+    sensitivity_policies: tuple[str, ...]
+    options: tuple[tuple[str, Any], ...]
+    rules_doc: str = ""
+
+    @property
+    def reference(self) -> str:
+        return self.policies[0]
+
+    @property
+    def run_count(self) -> int:
+        """The runs the plan plays."""
+        return (len(self.policies) + len(self.stop_policies) * len(self.k_values) + len(self.margins)
+                + len(self.item_policies) * (len(self.items) + 1)
+                + len(self.sensitivity_policies) * len(self.options))
+
+
+def _plan() -> Plan:
+    from cursedsim.games.cursed.rules import ITEM_SLUGS
+    return Plan(
+        game="cursed",
+        policies=("threshold", "counting", "no_items", "random"),
+        souls_policies=("threshold", "counting", "no_items", "random"),
+        stop_policies=("threshold", "no_items"),
+        k_values=tuple(range(9)),
+        margins=(-1.0, -0.75, -0.5, -0.25, 0.0, 0.25, 0.5),
+        item_policies=("threshold", "counting"),
+        items=ITEM_SLUGS,
+        sensitivity_policies=("threshold", "counting"),
+        options=(("dagger_value", "low"), ("dagger_value", "high"), ("dagger_value", "split"),
+                 ("spear_kind", "choose"), ("overshoot", "zero_total"), ("overshoot", "bust"),
+                 ("bust", "soul_lost"), ("chest_loot", "draw_pile"), ("starting_mimic", "redraw"),
+                 ("mimic_soul", False), ("turkey_cards", 4), ("item_timing", "before_draw"),
+                 ("ignoring_attack_spends_trait", True), ("parity_includes_whetstone", True),
+                 ("smoke_bomb_returns_items", True), ("final_monster_captures", True), ("damage_from", "bottom")),
+        rules_doc="docs/rules/cursed.md",
+    )
+
+
+PLAN = _plan()
+
+
+@dataclass(kw_only=True)
+class CursedData(ReportData):
+    """The numbers behind every figure of the Cursed!? report (small frames; see ``collect``)."""
+
+    plan: Plan
+    #: each policy's parameters as played (name -> value), by policy
+    policy_params: dict[str, dict[str, float]]
+    #: per policy: n, wins, win_rate, ci_low, ci_high (Wilson) and mean outcomes
+    policies: pd.DataFrame
+    #: paired differences policy - reference (compare's pair rows, a = the policy, b = the reference)
+    policy_diffs: pd.DataFrame
+    #: per (policy, item): mean uses per game and share of games using it at least once
+    items_used: pd.DataFrame
+    #: per (policy, end): games, share with its Wilson interval
+    ends: pd.DataFrame
+    #: per (policy, souls 0..win): games and share
+    souls: pd.DataFrame
+    #: per (policy, param, value): win rate with its Wilson interval and the paired difference from the
+    #: policy's best value (``diff``, ``diff_ci_low``, ``diff_ci_high``; 0 at the best)
+    stop_sweep: pd.DataFrame
+    #: per (policy, start): win rate with its Wilson interval and the paired difference from the
+    #: random start (``diff``, ``diff_ci_low``, ``diff_ci_high``, ``games_changed``)
+    start_items: pd.DataFrame
+    #: paired differences option value - default per (option, value, policy)
+    sensitivity: pd.DataFrame
+
+    def __post_init__(self) -> None:
+        self.tables = {"policies": self.policies, "policy_differences": self.policy_diffs,
+                       "items_used": self.items_used, "ends": self.ends, "souls": self.souls,
+                       "stop_sweep": self.stop_sweep, "starting_items": self.start_items,
+                       "rule_sensitivity": self.sensitivity}
+
+
+# ---------------------------------------------------------------- reductions
+
+#: Outcome means per policy in the policies table.
+MEANS = ("souls", "rounds", "damage_taken", "weapons_drawn", "busts")
+
+
+def rate_row(wins: np.ndarray) -> dict[str, float]:
+    """n, wins, win_rate and its Wilson 95% interval of a boolean array."""
+    from cursedsim.stats import wilson_interval
+    n, k = len(wins), int(np.count_nonzero(wins))
+    low, high = wilson_interval(k, n)
+    return {"n": n, "wins": k, "win_rate": k / n, "ci_low": low, "ci_high": high}
+
+
+def _paired(a: np.ndarray, b: np.ndarray) -> dict[str, float]:
+    """The paired difference a - b of two boolean arrays: diff, diff_ci_low, diff_ci_high."""
+    from cursedsim.stats import paired_difference
+    d = paired_difference(a.astype(np.float64), b.astype(np.float64))
+    return {"diff": d["diff"], "diff_ci_low": d["ci_low"], "diff_ci_high": d["ci_high"]}
+
+
+def _policy_tables(policy: str, frame: pd.DataFrame, items: tuple[str, ...], ends: tuple[str, ...],
+                   win_souls: int) -> dict[str, pd.DataFrame]:
+    from cursedsim.stats import wilson_interval
+    n = len(frame)
+    summary = pd.DataFrame([{"policy": policy, **rate_row(frame["win"].to_numpy()),
+                             **{f"mean_{m}": float(frame[m].mean()) for m in MEANS}}])
+    used = pd.DataFrame({"policy": policy, "item": list(items),
+                         "per_game": [float(frame[f"used_{slug}"].mean()) for slug in items],
+                         "games_using": [float((frame[f"used_{slug}"] > 0).mean()) for slug in items]})
+    counts = frame["end"].value_counts().reindex(list(ends), fill_value=0).to_numpy()
+    low, high = wilson_interval(counts, np.full(len(ends), n))
+    end_table = pd.DataFrame({"policy": policy, "end": list(ends), "games": counts, "share": counts / n,
+                              "ci_low": low, "ci_high": high})
+    souls = frame["souls"].clip(upper=win_souls).value_counts().reindex(range(win_souls + 1), fill_value=0)
+    souls_table = pd.DataFrame({"policy": policy, "souls": np.arange(win_souls + 1), "games": souls.to_numpy(),
+                                "share": souls.to_numpy() / n})
+    return {"policies": summary, "items_used": used, "ends": end_table, "souls": souls_table}
+
+
+def _sweep_rows(policy: str, param: str, wins: dict[float, np.ndarray]) -> list[dict[str, Any]]:
+    """Win rate per parameter value, and each value's paired difference from the best one."""
+    rates = {value: w.mean() for value, w in wins.items()}
+    best = max(rates, key=lambda value: (rates[value], -abs(value)))
+    return [{"policy": policy, "param": param, "value": value, **rate_row(w), "best": value == best,
+             **_paired(w, wins[best])} for value, w in wins.items()]
+
+
+# ---------------------------------------------------------------- collect
+
+def collect(out: str, *, n_games: int, seed: int, n_jobs: int, progress: bool | None = None,
+            log: Callable[[str], Any] | None = None, plan: Plan = PLAN) -> CursedData:
+    """Play every run of the plan (``n_games`` games each, one ``seed``) with run directories under
+    ``out/runs`` and reduce them to the tables of :class:`CursedData`."""
+    from cursedsim.runner import resolve_game
+
+    game_obj = resolve_game(plan.game)
+    n_games, seed = check_settings(n_games, seed, n_jobs)
+    for policy in set(plan.policies + plan.souls_policies + plan.stop_policies + plan.item_policies
+                      + plan.sensitivity_policies + ("counting",)):
+        game_obj.policy(policy)
+    for policy in plan.stop_policies:
+        for k in plan.k_values:
+            game_obj.policy(policy).param_vector({"k": k})
+    for margin in plan.margins:
+        game_obj.policy("counting").param_vector({"margin": margin})
+    for item in plan.items:
+        game_obj.make_options({"starting_item": item})
+    for name, value in plan.options:
+        game_obj.make_options({name: value})
+    defaults = game_obj.make_options(None)
+    log = log or (lambda message: None)
+    runs = Runs(game_obj, out, n_games=n_games, seed=seed, n_jobs=n_jobs, progress=progress, log=log)
+    outcomes = [c for c in game_obj.outcome_columns if c != "game_index"]
+    ends = tuple(game_obj.outcome_categories["end"])
+
+    # 1-2. the policies on the same games
+    contenders = list(plan.policies[1:]) + [plan.reference]
+    log(f"policies on common games: {len(contenders)} runs of {n_games:,} games")
+    comparison = runs.compare("policies", contenders)
+    tables: dict[str, list[pd.DataFrame]] = {"policies": [], "items_used": [], "ends": [], "souls": []}
+    for policy in plan.policies:
+        for key, table in _policy_tables(policy, comparison.frames[policy], plan.items, ends,
+                                         defaults.win_souls).items():
+            tables[key].append(table)
+    souls = concat(tables["souls"])
+    souls = souls[souls["policy"].isin(plan.souls_policies)].reset_index(drop=True)
+    diffs = comparison.pairs[comparison.pairs["b"] == plan.reference].reset_index(drop=True)
+    default_frames = {policy: comparison.frames[policy][outcomes]
+                      for policy in set(plan.item_policies + plan.sensitivity_policies)}
+    del comparison
+
+    # 3. when to stop drawing: the stopping parameters swept
+    log(f"when to stop: {len(plan.stop_policies) * len(plan.k_values) + len(plan.margins)} runs of "
+        f"{n_games:,} games")
+    sweep_rows = []
+    for policy in plan.stop_policies:
+        wins = {k: runs.simulate(os.path.join("stop", f"{policy}-k{k}"), policy=policy,
+                                 params={"k": k})["win"].to_numpy() for k in plan.k_values}
+        sweep_rows += _sweep_rows(policy, "k", wins)
+    wins = {m: runs.simulate(os.path.join("stop", f"counting-margin{m:+g}"), policy="counting",
+                             params={"margin": m})["win"].to_numpy() for m in plan.margins}
+    sweep_rows += _sweep_rows("counting", "margin", wins)
+    stop_sweep = pd.DataFrame(sweep_rows)
+
+    # 4. the value of each starting item, against the random start on the same games
+    starts = [(item, {"starting_item": item}) for item in plan.items] + [(NO_START, {"starting_items": 0})]
+    log(f"starting items: {len(plan.item_policies) * len(starts)} runs of {n_games:,} games")
+    start_rows = []
+    for policy in plan.item_policies:
+        default = default_frames[policy]
+        start_rows.append({"policy": policy, "start": RANDOM_START, **rate_row(default["win"].to_numpy()),
+                           "diff": 0.0, "diff_ci_low": 0.0, "diff_ci_high": 0.0, "games_changed": 0.0})
+        for start, options in starts:
+            frame = runs.simulate(os.path.join("start", f"{start}-{policy}"), policy=policy, options=options)
+            start_rows.append({"policy": policy, "start": start, **rate_row(frame["win"].to_numpy()),
+                               **_paired(frame["win"].to_numpy(), default["win"].to_numpy()),
+                               "games_changed": float(games_changed(frame, default, outcomes).mean())})
+            del frame
+    start_items = pd.DataFrame(start_rows)
+
+    # 5. every ambiguous rule against its default, on the same games
+    log(f"rule options: {len(plan.options) * len(plan.sensitivity_policies)} runs of {n_games:,} games")
+    sens_rows = []
+    for name, value in plan.options:
+        for policy in plan.sensitivity_policies:
+            frame = runs.simulate(os.path.join("options", f"{name}-{value}".lower(), policy), policy=policy,
+                                  options={name: value})
+            sens_rows.append({"option": name, "value": value, "policy": policy,
+                              **paired_win_change(frame, default_frames[policy], outcomes)})
+            del frame
+    sensitivity = pd.DataFrame(sens_rows)
+
+    policy_params = {policy: {key: float(v) for key, v in game_obj.policy(policy).params.items()}
+                     for policy in plan.policies}
+    return CursedData(
+        **runs.provenance(), plan=plan, policy_params=policy_params, policies=concat(tables["policies"]),
+        policy_diffs=diffs, items_used=concat(tables["items_used"]), ends=concat(tables["ends"]), souls=souls,
+        stop_sweep=stop_sweep, start_items=start_items, sensitivity=sensitivity)
+
+
+__all__ = ["NO_START", "PLAN", "RANDOM_START", "CursedData", "Plan", "collect"]

@@ -1,0 +1,72 @@
+"""Which games have a balance report, and what a game's report provides (:class:`GameReport`).
+
+A game's report is a package ``cursedsim/report/<game>/`` (``data.py``: its plan and ``collect``;
+``figures.py``: its figures; ``content.py``: summary, settings and table notes) whose ``__init__``
+defines ``REPORT``. ``REPORTS`` names those packages; they are imported only when their report is made.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from cursedsim.errors import UnknownGameError
+from cursedsim.report.data import ReportData, ReportError
+from cursedsim.report.figures import ReportFigure
+
+#: Games with a balance report: game name -> the package defining its ``REPORT``.
+REPORTS: dict[str, str] = {
+    "verflucht": "cursedsim.report.verflucht",
+    "cursed": "cursedsim.report.cursed",
+}
+
+
+class UnknownReportGameError(ReportError, UnknownGameError):
+    """A report asked for a game that does not exist: a ReportError and an UnknownGameError."""
+
+
+@dataclass(frozen=True)
+class GameReport:
+    """One game's report.
+
+    collect: ``(out, *, n_games, seed, n_jobs, progress, log) -> ReportData``: checks the settings, plays
+        every run under ``out/runs`` (resumable) and reduces them to the data's tables;
+    figures: the figure functions, in order (data -> ReportFigure, each with its reading);
+    context: ``(data, *, out, command) -> dict``: the template variables besides the figures;
+    summary_table: ``data -> DataFrame``: the summary as numbers (``Report.summary``);
+    summary_text: ``(data, *, compact) -> dict``: the summary as text (heading, title, columns, rows,
+        labels, note), for the documents and (compact) the terminal;
+    table_notes: what each CSV table of ``data.tables`` holds.
+    """
+
+    game: str
+    collect: Callable[..., ReportData]
+    figures: Sequence[Callable[[Any], ReportFigure]]
+    context: Callable[..., dict[str, Any]]
+    summary_table: Callable[[Any], Any]
+    summary_text: Callable[..., dict[str, Any]]
+    table_notes: Mapping[str, str]
+
+
+def report_games() -> tuple[str, ...]:
+    """The games that have a balance report."""
+    return tuple(REPORTS)
+
+
+def report_for(game: Any) -> GameReport:
+    """The report of ``game`` (a name, alias or Game); a ReportError naming the games that have one
+    for an unknown game or a game without a report."""
+    from cursedsim.runner import resolve_game
+    valid = ", ".join(REPORTS)
+    try:
+        name = resolve_game(game).name
+    except UnknownGameError as error:
+        raise UnknownReportGameError(f"{error}; reports exist for: {valid}") from None
+    if name not in REPORTS:
+        raise ReportError(f"there is no balance report for {name!r} yet; reports exist for: {valid}")
+    return importlib.import_module(REPORTS[name]).REPORT
+
+
+__all__ = ["REPORTS", "GameReport", "UnknownReportGameError", "report_for", "report_games"]
