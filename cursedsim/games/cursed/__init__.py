@@ -27,7 +27,8 @@ def policy_spec(policy: str | PolicySpec) -> PolicySpec:
 def reference_policy(policy: str | PolicySpec, params: np.ndarray | None = None):
     """The readable twin of a policy, for the reference engine: ``RandomPolicy``, ``ThresholdPolicy``,
     ``NoItemsPolicy`` or ``CountingPolicy`` with the parameters of ``params`` (the spec's defaults when
-    None); a user's Python policy as registered."""
+    None); a user's Python policy as registered; a user's numba functions through
+    ``user_policies.KernelPolicy``."""
     from cursedsim.games.cursed.reference_policies import (
         CountingPolicy,
         NoItemsPolicy,
@@ -39,29 +40,31 @@ def reference_policy(policy: str | PolicySpec, params: np.ndarray | None = None)
         params = spec.param_vector()
     if spec.engine == "python":
         return spec.impl(params)
+    if spec.impl is not None:
+        from cursedsim.games.cursed.user_policies import kernel_policy
+        return kernel_policy(spec, params)
     values = {name: float(v) for name, v in zip(spec.params, params)}
-    if spec.impl is None:
-        if spec.name == "random":
-            return RandomPolicy()
-        if spec.name == "threshold":
-            return ThresholdPolicy(**values)
-        if spec.name == "no_items":
-            return NoItemsPolicy(**values)
-        if spec.name == "counting":
-            return CountingPolicy(**values)
+    if spec.name == "random":
+        return RandomPolicy()
+    if spec.name == "threshold":
+        return ThresholdPolicy(**values)
+    if spec.name == "no_items":
+        return NoItemsPolicy(**values)
+    if spec.name == "counting":
+        return CountingPolicy(**values)
     raise UnknownPolicyError(f"policy {spec.name!r} has no reference-engine twin")
 
 
 def run_chunk(seed: int, start: int, count: int, players: int, options: rules.RuleOptions,
               policy: str | PolicySpec, params: np.ndarray) -> dict[str, np.ndarray]:
     """Games ``start .. start+count-1`` of the run ``seed``: outcome arrays by column. The kernel plays
-    them, or the reference engine for a user's Python policy."""
+    them (a user's numba policy: the kernel built around its functions, ``user_policies``), or the
+    reference engine for a user's Python policy."""
     spec = policy_spec(policy)
     if spec.engine == "python":
         return reference.play_chunk(seed, start, count, options, spec.impl(params))
-    if spec.impl is not None:
-        raise UnknownPolicyError(f"policy {spec.name!r}: Cursed!? takes no user numba policies yet")
-    return kernel.run_chunk(seed, start, count, option_tuple(options), spec.policy_id, params)
+    play = spec.impl.play_chunk() if spec.impl is not None else None
+    return kernel.run_chunk(seed, start, count, option_tuple(options), spec.policy_id, params, play=play)
 
 
 def replay(seed: int, index: int, players: int, options: rules.RuleOptions, policy: str | PolicySpec,

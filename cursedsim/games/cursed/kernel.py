@@ -5,7 +5,8 @@ its checks, the attack and its value and trait, the items, the damage, capture, 
 final monster, the chest); ``play_game`` plays one game, ``play_chunk`` games ``start .. start+count-1``
 of a run. Random draws happen exactly where the reference engine makes them (Fisher-Yates shuffles on
 the deck stream; the random policy on the policy stream), so the two engines play the same games. The
-engine checks every policy decision and raises on an illegal one.
+engine checks every policy decision and raises on an illegal one. A user's numba policy plays on the same
+rule code, recompiled around its functions (``build_play_chunk``).
 
 Speed (docs/architecture.md, "Kernels"): the game's scalars live in local variables of ``play_game``:
 counters, the fight's state, card sets as uint64 bitmasks (held items, Backpack weapons, the discard
@@ -16,6 +17,7 @@ call; policies get a ``view`` tuple of scalars.
 """
 
 from __future__ import annotations
+
 
 import numpy as np
 from numba import njit
@@ -112,6 +114,7 @@ from cursedsim.games.cursed.state import (
     overshoot_captures,
     weapon_value,
 )
+from cursedsim.kernel_rebuild import rebuild
 from cursedsim.rng import STREAM_DECK, STREAM_POLICY, below_t, seed_tuple
 
 #: ``end`` while the game runs.
@@ -727,12 +730,46 @@ SCALAR_COLUMNS = ("win", "souls", "rounds", "damage_taken", "cards_left", "end",
 ITEM_COLUMNS = tuple(f"used_{slug}" for slug in ITEM_SLUGS)
 
 
-def run_chunk(seed: int, start: int, n_games: int, opts, policy_id: int, params) -> dict[str, np.ndarray]:
+def run_chunk(seed: int, start: int, n_games: int, opts, policy_id: int, params,
+              play=None) -> dict[str, np.ndarray]:
     """Python entry: play ``n_games`` games and return their outcome arrays by column name
-    (``rules.OUTCOME_DTYPES``). ``opts`` is the option tuple (``state.option_tuple``)."""
+    (``rules.OUTCOME_DTYPES``). ``opts`` is the option tuple (``state.option_tuple``); ``play`` the
+    compiled chunk player: the built-in ``play_chunk`` unless a user policy's (``build_play_chunk``)."""
     scalars = {column: np.empty(n_games, np.dtype(OUTCOME_DTYPES[column])) for column in SCALAR_COLUMNS}
     used = np.empty((n_games, N_UNIQUE), np.int8)
-    play_chunk(np.uint64(seed), np.int64(start), np.int64(n_games), tuple(int(v) for v in opts),
-               np.int64(policy_id), pol.params_tuple(params), *scalars.values(), used)
+    (play or play_chunk)(np.uint64(seed), np.int64(start), np.int64(n_games), tuple(int(v) for v in opts),
+                         np.int64(policy_id), pol.params_tuple(params), *scalars.values(), used)
     items = {column: np.ascontiguousarray(used[:, i]) for i, column in enumerate(ITEM_COLUMNS)}
     return {column: scalars[column] if column in scalars else items[column] for column in OUTCOME_COLUMNS}
+
+
+# ---------------------------------------------------------------- a kernel for a user's policy
+
+#: The kernel functions that call the policy (``pol.decide_*``, ``pol.sees_pile``), directly or through
+#: one another: what a kernel for a user's policy must compile anew (every other step function,
+#: ``trait_check``'s ``pol.trait_cancels`` included, is shared with the built-in kernel).
+POLICY_CALLERS = ("pile_cards", "play_game", "play_chunk")
+
+
+@njit(inline="always")
+def _sees_pile(policy_id):
+    """A user policy's ``sees_pile`` with ``sees_pile=True``: the view carries the pile's contents."""
+    return True
+
+
+@njit(inline="always")
+def _sees_no_pile(policy_id):
+    """A user policy's ``sees_pile`` with ``sees_pile=False``: ``view[V_PILE_CARDS]`` is 0."""
+    return False
+
+
+def build_play_chunk(decide_fight, decide_attack, decide_crystal, sees_pile=False):
+    """A ``play_chunk`` whose policy decisions come from the user's numba functions ``decide_fight``,
+    ``decide_attack`` and ``decide_crystal`` (the signatures of ``policies.decide_*``), with the same
+    rule code as the built-in kernel: the policy-calling functions (``POLICY_CALLERS``) are recompiled
+    over a namespace where ``pol`` names the user's functions; ``sees_pile`` says whether the view's
+    ``V_PILE_CARDS`` is filled. Compiled on first call in each process (not cached: numba cannot cache
+    it)."""
+    functions = {"decide_fight": decide_fight, "decide_attack": decide_attack, "decide_crystal": decide_crystal,
+                 "sees_pile": _sees_pile if sees_pile else _sees_no_pile}
+    return rebuild(globals(), POLICY_CALLERS, functions)["play_chunk"]

@@ -14,7 +14,6 @@ and moves the last into its place), and the hands of all players (policies get t
 
 from __future__ import annotations
 
-import types
 
 import numpy as np
 from numba import int64, njit, uint64
@@ -27,6 +26,7 @@ from cursedsim.games.verflucht.rules import (
     DISPLAY_LIMIT, END_GROUP, END_SIXTH, END_WIN, FIRST_ITEM_CODE, LOST_SCORE, MAX_PLAYERS, N_CARDS,
 )
 from cursedsim.games.verflucht.state import OPT_DRAWER_LAST, OPT_PARTIAL, OPT_SEALS, OPT_VOLUNTARY_SEAL
+from cursedsim.kernel_rebuild import rebuild
 from cursedsim.rng import STREAM_DECK, STREAM_POLICY, below_t, seed_tuple
 
 #: Voluntary banishings asked of one player in one turn, at most (a policy that never stops is a bug).
@@ -298,15 +298,7 @@ def build_play_chunk(decide_attack, decide_banish):
     and ``decide_banish`` (same signatures as in policies.py), with the same rule code as the built-in
     kernel: the policy-calling functions are recompiled over a namespace where ``pol`` names the
     user's functions. Compiled on first call in each process (not cached: numba cannot cache it)."""
-    user = types.ModuleType("user_policy")
-    user.decide_attack = decide_attack
-    user.decide_banish = decide_banish
-    user.assign_by_totals = pol.assign_by_totals
-    namespace = dict(globals(), pol=user)
-    for name in POLICY_CALLERS:
-        original = globals()[name]
-        function = types.FunctionType(original.py_func.__code__, namespace, name)
-        inline = original.targetoptions.get("inline", "never")
-        namespace[name] = njit(inline=inline)(function)
-    return namespace["play_chunk"]
+    functions = {"decide_attack": decide_attack, "decide_banish": decide_banish,
+                 "assign_by_totals": pol.assign_by_totals}
+    return rebuild(globals(), POLICY_CALLERS, functions)["play_chunk"]
 

@@ -39,11 +39,16 @@ from cursedsim.games.verflucht.policies import POLICIES
 #: Policy id handed to a user's numba functions (they may ignore it).
 USER_POLICY_ID = 0
 
+#: Kernels built in this process, by (decide_attack, decide_banish). A worker unpickles the policy anew
+#: with every chunk, but numba hands back the same function objects (it memoizes them by uuid), so the
+#: kernel is compiled once per process, not once per chunk.
+_BUILT: dict[tuple, Any] = {}
+
 
 @dataclass
 class NumbaPolicy:
     """A user's numba decision functions and, once built in this process, the kernel that calls them.
-    Pickles without the compiled kernel, so every worker process builds its own."""
+    Pickles without the compiled kernel, so every worker process builds its own (once: ``_BUILT``)."""
 
     decide_attack: Any
     decide_banish: Any
@@ -52,7 +57,10 @@ class NumbaPolicy:
     def play_chunk(self):
         """The compiled chunk player for these functions (built on first use in each process)."""
         if self._play is None:
-            self._play = kernel.build_play_chunk(self.decide_attack, self.decide_banish)
+            key = (self.decide_attack, self.decide_banish)
+            if key not in _BUILT:
+                _BUILT[key] = kernel.build_play_chunk(*key)
+            self._play = _BUILT[key]
         return self._play
 
     def __getstate__(self):
