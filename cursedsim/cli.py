@@ -149,7 +149,7 @@ def _console():
 def _first_line(text: str, limit: int = 90) -> str:
     """The first sentence of ``text`` (at most ``limit`` characters)."""
     line = text.strip().split("\n")[0] if text.strip() else ""
-    sentence = re.split(r"(?<=[.!?])\s", line, maxsplit=1)[0]
+    sentence = re.split(r"(?<=[.!?])\s+(?=[A-Z\"(])", line, maxsplit=1)[0]   # "Mimic! taken" goes on
     return sentence if len(sentence) <= limit else sentence[:limit - 1].rstrip() + "…"
 
 

@@ -189,3 +189,9 @@ def test_verflucht_list_simulate_and_replay(verflucht, capsys):
 def test_verflucht_bad_input(verflucht, capsys):
     assert_one_line_error(*run(capsys, "simulate", "verflucht", "--players", "6"), "1-5")
     assert_one_line_error(*run(capsys, "simulate", "verflucht", "--seals", "11"), "seals")
+
+
+def test_the_first_sentence_of_a_description_survives_an_exclamation_mark_in_a_name():
+    from cursedsim.cli import _first_line
+    assert _first_line("a Mimic! taken as an item is fought. Then more.") == "a Mimic! taken as an item is fought."
+    assert _first_line("Stop here! Not this.") == "Stop here!"
