@@ -22,8 +22,10 @@ def wilson_interval(successes, n, alpha: float = 0.05):
     n = np.asarray(n, dtype=np.float64)
     safe_n = np.where(n > 0, n, 1.0)
     low, high = proportion_confint(successes, safe_n, alpha=alpha, method="wilson")
-    low = np.where(n > 0, low, np.nan)
-    high = np.where(n > 0, high, np.nan)
+    # exact at the ends: no wins gives a lower bound of 0 (statsmodels returns float noise like 4e-22),
+    # all wins an upper bound of 1
+    low = np.where(n > 0, np.where(successes == 0, 0.0, low), np.nan)
+    high = np.where(n > 0, np.where(successes == n, 1.0, high), np.nan)
     if low.ndim == 0:
         return float(low), float(high)
     return low, high

@@ -36,6 +36,13 @@ def test_wilson_interval_is_vectorised_and_nan_without_games():
     assert wide < low[1]
 
 
+def test_wilson_interval_is_exactly_0_or_1_at_the_ends():
+    """No wins: the lower bound is 0 exactly, not float noise (it is printed); all wins: the upper is 1."""
+    low, high = stats.wilson_interval(np.array([0, 10, 3]), np.array([1_000_000, 10, 10]))
+    assert low[0] == 0.0 and high[1] == 1.0
+    assert 0 < high[0] < 1e-5 and 0.5 < low[1] < 1 and 0 < low[2] < high[2] < 1
+
+
 def test_wilson_interval_covers_a_known_probability_about_95_percent_of_the_time():
     # 2,000 seeded repetitions of n=500 Bernoulli(0.3) draws. The exact coverage of Wilson's interval at
     # n=500, p=0.3 is 95.47% (sum of binomial probabilities of the k whose interval holds p; checked
