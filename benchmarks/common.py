@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 import cursedsim
+from cursedsim.files import write_atomic
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT_DIR = ROOT / "results" / "benchmarks"
@@ -41,9 +42,7 @@ def write_result(name: str, result: dict) -> Path:
     """Write ``results/benchmarks/<name>.json`` (temp file, then rename) and print it as a table."""
     OUT_DIR.mkdir(parents=True, exist_ok=True)
     target = OUT_DIR / f"{name}.json"
-    tmp = target.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps(result, indent=2) + "\n")
-    os.replace(tmp, target)
+    write_atomic(target, json.dumps(result, indent=2) + "\n")
     width = max(map(len, result))
     for key, value in result.items():
         print(f"{key:<{width}}  {value}")

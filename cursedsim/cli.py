@@ -18,6 +18,7 @@ import click
 
 from cursedsim import __version__
 from cursedsim.errors import CursedsimError, OptionError
+from cursedsim.files import write_via
 
 PROG = "cursedsim"
 _RANGE_RE = re.compile(r"^\s*(-?\d+)\s*-\s*(-?\d+)\s*$")
@@ -371,8 +372,8 @@ def simulate_command(game, players_text, seals_text, option_texts, policies, par
     summary, table = _summary_table(game_obj, frame, keys)
     _console().print(table)
     if out is not None:
-        runner._write_atomic(os.path.join(out, "games.parquet"), lambda tmp: frame.to_parquet(tmp, index=False))
-        runner._write_atomic(os.path.join(out, "summary.csv"), lambda tmp: summary.to_csv(tmp, index=False))
+        write_via(os.path.join(out, "games.parquet"), lambda tmp: frame.to_parquet(tmp, index=False))
+        write_via(os.path.join(out, "summary.csv"), lambda tmp: summary.to_csv(tmp, index=False))
         click.echo(f"wrote {len(frame):,} games to {os.path.join(out, 'games.parquet')}", err=True)
 
 
@@ -571,8 +572,8 @@ def compare_command(game, policies, players_text, seals_text, option_texts, n_ga
                       *_measure_cells(game_obj, row))
     _print_table(rates)
     if out is not None:
-        runner._write_atomic(os.path.join(out, "pairs.csv"), lambda tmp: pairs.to_csv(tmp, index=False))
-        runner._write_atomic(os.path.join(out, "policies.csv"), lambda tmp: summary.to_csv(tmp, index=False))
+        write_via(os.path.join(out, "pairs.csv"), lambda tmp: pairs.to_csv(tmp, index=False))
+        write_via(os.path.join(out, "policies.csv"), lambda tmp: summary.to_csv(tmp, index=False))
         click.echo(f"wrote {os.path.join(out, 'pairs.csv')} and policies.csv", err=True)
 
 
@@ -720,7 +721,7 @@ def tune_command(game, policy, players_text, seals_text, option_texts, space_tex
     if out is not None:
         directory = os.path.dirname(os.path.abspath(out))
         os.makedirs(directory, exist_ok=True)
-        runner._write_atomic(os.path.abspath(out), lambda tmp: runner._dump_json(tune_summary(results), tmp))
+        write_via(os.path.abspath(out), lambda tmp: runner._dump_json(tune_summary(results), tmp))
         click.echo(f"wrote {out}", err=True)
 
 

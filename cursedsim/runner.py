@@ -23,6 +23,7 @@ import numpy as np
 import pandas as pd
 
 from cursedsim.errors import CursedsimError, RunError, UnknownGameError, UnknownPolicyError
+from cursedsim.files import write_via
 from cursedsim.games import Game, get_game, list_games
 
 BACKENDS = ("loky", "dask", "sequential")
@@ -293,18 +294,6 @@ def _options_dict(game: Game, options: Any, players: int) -> dict[str, Any]:
     return dict(game.option_columns(options, players))
 
 
-def _write_atomic(path: str, write) -> None:
-    """Write via ``write(tmp_path)`` to a temporary file beside ``path``, then rename it into place."""
-    directory, name = os.path.split(path)
-    tmp = os.path.join(directory, f".{name}.{os.getpid()}.tmp")
-    try:
-        write(tmp)
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.remove(tmp)
-
-
 def _first_difference(old: Any, new: Any, prefix: str = "") -> str | None:
     if isinstance(old, dict) and isinstance(new, dict):
         for key in list(old) + [k for k in new if k not in old]:
@@ -331,7 +320,7 @@ def _open_run_dir(out: str, config: dict) -> None:
     if os.path.isdir(out) and os.listdir(out):
         raise RunError(f"{out} is not empty and holds no {RUN_FILE}: not a cursedsim run directory")
     os.makedirs(out, exist_ok=True)
-    _write_atomic(path, lambda tmp: _dump_json(config, tmp))
+    write_via(path, lambda tmp: _dump_json(config, tmp))
 
 
 def _dump_json(data: dict, path: str) -> None:
@@ -348,7 +337,7 @@ def _write_chunk(out: str, start: int, stop: int, arrays: Mapping[str, np.ndarra
     import pyarrow as pa
     import pyarrow.parquet as pq
     table = pa.table({name: values for name, values in arrays.items()})
-    _write_atomic(_chunk_path(out, start, stop), lambda tmp: pq.write_table(table, tmp))
+    write_via(_chunk_path(out, start, stop), lambda tmp: pq.write_table(table, tmp))
 
 
 def _finished_chunks(out: str, game: Game, n_games: int) -> dict[tuple[int, int], dict[str, np.ndarray]]:
@@ -511,7 +500,7 @@ def simulate(game: str | Game, n_games: int, *, players: int | None = None, poli
     frame = build_frame(game, outcomes, seed=seed, players=players, policy=policy,
                         option_columns=option_columns, params=overrides)
     if out is not None:
-        _write_atomic(os.path.join(out, FRAME_FILE), lambda tmp: frame.to_parquet(tmp, index=False))
+        write_via(os.path.join(out, FRAME_FILE), lambda tmp: frame.to_parquet(tmp, index=False))
     return frame
 
 

@@ -24,6 +24,7 @@ import pandas as pd
 
 from cursedsim import runner
 from cursedsim.errors import CursedsimError, OptionError, RunError, UnknownPolicyError
+from cursedsim.files import write_via
 from cursedsim.games import Game
 from cursedsim.stats import summarize
 
@@ -185,7 +186,7 @@ def _open_sweep_dir(out: str, config: dict) -> None:
     if os.path.isdir(out) and os.listdir(out):
         raise RunError(f"{out} is not empty and holds no {SWEEP_FILE}: not a cursedsim sweep directory")
     os.makedirs(out, exist_ok=True)
-    runner._write_atomic(path, lambda tmp: runner._dump_json(config, tmp))
+    write_via(path, lambda tmp: runner._dump_json(config, tmp))
 
 
 def sweep(game: str | Game, *, players: Any = None, policies: Any = None, options: Mapping[str, Any] | None = None,
@@ -273,7 +274,7 @@ def sweep(game: str | Game, *, players: Any = None, policies: Any = None, option
 
     table = pd.DataFrame(rows)
     if out is not None:
-        runner._write_atomic(os.path.join(out, TABLE_FILE), lambda tmp: table.to_csv(tmp, index=False))
+        write_via(os.path.join(out, TABLE_FILE), lambda tmp: table.to_csv(tmp, index=False))
     return table
 
 

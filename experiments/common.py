@@ -10,7 +10,7 @@ from typing import Any
 
 import pandas as pd
 
-from cursedsim.report.writer import write_atomic
+from cursedsim.files import write_atomic
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -20,6 +20,17 @@ def results_dir(game: str) -> Path:
     path = ROOT / "results" / game
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+def pairs_with_intervals(comparison) -> pd.DataFrame:
+    """``compare``'s pair rows with each side's Wilson 95% interval joined in (``ci_low_a``,
+    ``ci_high_a``, ``ci_low_b``, ``ci_high_b``)."""
+    rates = comparison.policies.set_index("policy")
+    pairs = comparison.pairs.copy()
+    for side in ("a", "b"):
+        pairs[f"ci_low_{side}"] = pairs[side].map(rates["ci_low"])
+        pairs[f"ci_high_{side}"] = pairs[side].map(rates["ci_high"])
+    return pairs
 
 
 def write_csv(table: pd.DataFrame, path: Path) -> Path:

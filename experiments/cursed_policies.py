@@ -18,7 +18,7 @@ import time
 
 import numpy as np
 import pandas as pd
-from common import results_dir, shown, write_csv, write_figure  # experiments/common.py
+from common import pairs_with_intervals, results_dir, shown, write_csv, write_figure  # experiments/common.py
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
@@ -56,10 +56,7 @@ def compare_policies(n_games: int, seed: int, n_jobs: int) -> tuple[pd.DataFrame
     t0 = time.perf_counter()
     result = cursedsim.compare(GAME, list(CONTENDERS), n_games, seed=seed, n_jobs=n_jobs, progress=False)
     rates = result.policies.set_index("policy")
-    pairs = result.pairs.copy()
-    for side in ("a", "b"):
-        pairs[f"ci_low_{side}"] = pairs[side].map(rates["ci_low"])
-        pairs[f"ci_high_{side}"] = pairs[side].map(rates["ci_high"])
+    pairs = pairs_with_intervals(result)
     pairs.insert(0, "seed", seed)
     for label in CONTENDERS:
         print(f"{label:>22}: {100 * rates.loc[label, 'win_rate']:6.2f}% "

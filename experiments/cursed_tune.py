@@ -19,7 +19,7 @@ import argparse
 import time
 
 import pandas as pd
-from common import results_dir, shown, write_csv, write_json  # experiments/common.py
+from common import pairs_with_intervals, results_dir, shown, write_csv, write_json  # experiments/common.py
 
 import cursedsim
 from cursedsim.tune import tune_summary
@@ -59,11 +59,7 @@ def main(argv=None) -> None:
     contenders += [{"policy": p, "label": f"{p} (defaults)"} for p in POLICIES]
     comparison = cursedsim.compare(GAME, contenders, args.final_games, seed=holdout_seed, n_jobs=args.jobs,
                                    progress=False)
-    rates = comparison.policies.set_index("policy")
-    pairs = comparison.pairs.copy()
-    for side in ("a", "b"):
-        pairs[f"win_rate_{side}_ci_low"] = pairs[side].map(rates["ci_low"])
-        pairs[f"win_rate_{side}_ci_high"] = pairs[side].map(rates["ci_high"])
+    pairs = pairs_with_intervals(comparison)
     pairs.insert(0, "seed", str(holdout_seed))
     for row in pairs.itertuples():
         print(f"  {row.a} - {row.b} = {100 * row.diff:+.3f} pp [{100 * row.ci_low:+.3f}, {100 * row.ci_high:+.3f}]")

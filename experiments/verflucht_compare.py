@@ -14,7 +14,7 @@ import argparse
 import time
 
 import pandas as pd
-from common import results_dir, shown, write_csv  # experiments/common.py
+from common import pairs_with_intervals, results_dir, shown, write_csv  # experiments/common.py
 
 import cursedsim
 
@@ -30,11 +30,7 @@ def run(n_games: int, seed: int, n_jobs: int) -> pd.DataFrame:
         result = cursedsim.compare("verflucht", list(POLICIES), n_games, players=players, seed=seed, n_jobs=n_jobs,
                                    progress=False)
         seals = int(result.frames[POLICIES[0]]["seals"].iat[0])
-        rates = result.policies.set_index("policy")
-        pairs = result.pairs.copy()
-        for side in ("a", "b"):
-            pairs[f"ci_low_{side}"] = pairs[side].map(rates["ci_low"])
-            pairs[f"ci_high_{side}"] = pairs[side].map(rates["ci_high"])
+        pairs = pairs_with_intervals(result)
         pairs.insert(0, "seals", seals)
         pairs.insert(0, "players", players)
         rows.append(pairs)

@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from cursedsim.errors import CursedsimError, RunError
+from cursedsim.files import write_atomic
 
 #: Folder of a report's run directories (per-game Parquet chunks; not committed).
 RUNS_DIR = "runs"
@@ -73,10 +74,7 @@ def prepare_runs(out: str, marker: dict[str, Any]) -> str:
             shutil.rmtree(runs)
     os.makedirs(runs, exist_ok=True)
     if not os.path.isfile(path):
-        tmp = f"{path}.{os.getpid()}.tmp"
-        with open(tmp, "w") as f:
-            json.dump(marker, f, indent=1)
-        os.replace(tmp, path)
+        write_atomic(path, json.dumps(marker, indent=1))
     return runs
 
 

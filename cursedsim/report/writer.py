@@ -1,8 +1,8 @@
 """Write a report: ``report.md`` (figures as PNG files beside it), a self-contained ``report.html``
 (figures as base64 PNG data URIs, CSS inline: one file to mail or open anywhere) and the tables behind
 the figures as CSV. Both documents are rendered from the jinja2 templates in ``templates/``. Every file
-is written to a temporary name in its folder and moved into place with ``os.replace``, so a file that
-exists is complete.
+is written atomically (``cursedsim.files.write_atomic``, re-exported here), so a file that exists is
+complete.
 """
 
 from __future__ import annotations
@@ -10,7 +10,6 @@ from __future__ import annotations
 import base64
 import os
 import struct
-import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
@@ -18,6 +17,7 @@ from typing import Any
 
 import pandas as pd
 
+from cursedsim.files import write_atomic
 from cursedsim.report.figures import ReportFigure
 
 MARKDOWN_FILE = "report.md"
@@ -35,22 +35,6 @@ class Written:
     html: str
     figures: list[str]
     tables: list[str]
-
-
-def write_atomic(path: str | os.PathLike, data: bytes | str) -> None:
-    """Write ``data`` to a temporary file beside ``path``, then move it into place (``os.replace``);
-    on any error the temporary file is removed and an existing ``path`` is left as it was."""
-    path = os.fspath(path)
-    directory, name = os.path.split(path)
-    tmp = os.path.join(directory, f".{name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")
-    payload = data.encode("utf-8") if isinstance(data, str) else data
-    try:
-        with open(tmp, "xb") as f:
-            f.write(payload)
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.remove(tmp)
 
 
 def _environment():
