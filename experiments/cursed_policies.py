@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import time
 
-import numpy as np
 import pandas as pd
 from common import pairs_with_intervals, results_dir, shown, write_csv, write_figure  # experiments/common.py
 from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -24,7 +23,6 @@ from matplotlib.figure import Figure
 
 import cursedsim
 from cursedsim.games.cursed.rules import END_NAMES, ITEM_SLUGS
-from cursedsim.stats import mean_se
 
 GAME = "cursed"
 CONTENDERS = ("threshold", "counting", "counting:margin=-0.25", "no_items", "random")
@@ -33,21 +31,18 @@ MARGINS = (-1.0, -0.75, -0.5, -0.375, -0.25, -0.125, 0.0, 0.25, 0.5, 1.0)
 
 
 def policy_table(result, seed: int) -> pd.DataFrame:
-    """Per contender: the summary of ``compare`` plus mean souls (± SE), rounds and damage, items used
-    per game by kind and the share of each way the game ended."""
+    """Per contender: the summary of ``compare`` (win rate, the game's measures: mean souls ± SE, rounds,
+    damage) plus weapons drawn, busts and items used per game by kind and the share of each way the
+    game ended."""
     rows = []
     for label, frame in result.frames.items():
-        souls, souls_se = mean_se(frame["souls"].to_numpy(np.float64))
-        row = {"policy": label, "mean_souls": souls, "souls_se": souls_se,
-               "mean_rounds": frame["rounds"].mean(), "mean_damage_taken": frame["damage_taken"].mean(),
-               "mean_weapons_drawn": frame["weapons_drawn"].mean(), "mean_busts": frame["busts"].mean()}
+        row = {"policy": label, "mean_weapons_drawn": frame["weapons_drawn"].mean(),
+               "mean_busts": frame["busts"].mean()}
         row.update({f"used_{slug}": frame[f"used_{slug}"].mean() for slug in ITEM_SLUGS})
         shares = frame["end"].value_counts(normalize=True)
         row.update({f"end_{name}": float(shares.get(name, 0.0)) for name in END_NAMES})
         rows.append(row)
-    extra = pd.DataFrame(rows)
-    extra = extra[["policy"] + [c for c in extra.columns if c not in result.policies.columns]]
-    table = result.policies.merge(extra, on="policy")
+    table = result.policies.merge(pd.DataFrame(rows), on="policy")
     table.insert(0, "seed", seed)
     return table
 
