@@ -1,15 +1,18 @@
-"""Verflucht! rules on the reference engine: the rulebook's examples, one test per rule and option,
-the baseline policy's spec, and whole games (termination, card conservation, determinism)."""
+"""Verflucht! rules on the reference engine (and, for the loss rule, on the kernel's attack step too):
+the rulebook's examples, one test per rule and option, the baseline policy's spec, and whole games
+(termination, card conservation, determinism)."""
 
 from __future__ import annotations
 
 import textwrap
 
+import numpy as np
 import pytest
+from numba import njit
 
 from cursedsim import rng
 from cursedsim.errors import OptionError, PlayersError
-from cursedsim.games.verflucht import reference_policies
+from cursedsim.games.verflucht import GAME, kernel, policies as pol, reference_policies, reference_policy
 from cursedsim.games.verflucht.reference import (
     IllegalDecision,
     Outcome,
@@ -31,9 +34,12 @@ from cursedsim.games.verflucht.rules import (
     END_WIN,
     FIRST_ITEM_CODE,
     LOST_SCORE,
+    MAX_PLAYERS,
     N_CARDS,
     RuleOptions,
 )
+from cursedsim.games.verflucht.state import mask_of, option_vector, values_of
+from cursedsim.kernel_rebuild import rebuild
 
 SAM, DEAN, CHARLIE = 0, 1, 2  # the rulebook's players, as P1, P2, P3
 
@@ -174,7 +180,10 @@ def test_no_seal_left_and_an_unbanished_sixth_creature_loses():
     assert not table.resolve_attack((37,), False, AttackChoice(seal=True))
     assert table.end == END_SIXTH
     assert table.display == {4, 10, 21, 29, 33, 37}
-    assert table.log[-1] == "LOSS: sixth-creature attack by 37, no seal left"
+    assert table.log[-3:] == ["hands: P1 [10] · P2 [] · P3 []",
+                              "sixth-creature attack by 37: no seal left",
+                              "LOSS: sixth-creature attack by 37: P1's items (total 10) cannot banish 37"
+                              " and no green seal is left"]
     outcome = table.outcome()
     assert (outcome.win, outcome.score, outcome.end, outcome.attacks) == (False, LOST_SCORE, END_SIXTH, 1)
 
@@ -368,13 +377,98 @@ def test_partial_items_before_seal():
 
 
 def test_partial_items_then_no_seal_left_loses_and_a_seal_needs_something_to_seal():
+    """Totals 23, 13 and 9 cannot banish 21+20+19, so the Seal is offered with none left: Sam's 23
+    banishes the 21 and the game is lost on the 20 and the 19, which is what the log says."""
     options = RuleOptions(partial_items_before_seal=True)
-    table = group_table(options=options, seals=0)
+    table = group_table(options=options, seals=0, hands={SAM: {23}, DEAN: {13}, CHARLIE: {9}}, log=True)
+    assert table.seal_allowed(GROUP, True)
     assert not table.resolve_attack(GROUP, True, AttackChoice(seal=True, plan={SAM: ((21,), (23,))}))
     assert table.end == END_GROUP and table.discard_creatures == {21}
+    assert table.log == ["hands: P1 [23] · P2 [13] · P3 [9]",
+                         "group attack 19-20-21: P1 banishes 21 with 23; no seal left for the rest",
+                         "LOSS: group attack 19-20-21: the items (totals P1 0, P2 13, P3 9) cannot banish"
+                         " 20+19 and no green seal is left"]
     table = group_table(options=options)
     with pytest.raises(IllegalDecision, match="nothing left for the Seal"):
         table.resolve_attack(GROUP, True, AttackChoice(seal=True, plan={SAM: ((21, 20, 19), (10, 23, 40))}))
+
+
+# ---------------------------------------------------------------- no seal left: no choice but to banish
+# "All players jointly lose the game if, when one or more Creatures attack, you are not able to banish
+# all the attackers and you have already used up all the green Seals"; "When an attack occurs, you have
+# no choice but to immediately banish". Both engines, on the same laid-out table: Charlie's 21 joins
+# 19 and 20, and no single Item or pair covers the 20, but whole hands do (21 <- Sam's 23 of 1+5+6+12,
+# 20 <- Dean's 24, 19 <- Charlie's 21).
+
+LAID_OUT = {"hands": {SAM: {1, 5, 6, 12}, DEAN: {7, 8, 9}, CHARLIE: {10, 11}},
+            "display": {4, 19, 20, 21, 29}, "active": CHARLIE}
+
+
+def kernel_answer(seals_left, *, policy="baseline", decide_attack=None, hands=None, seed=0):
+    """The kernel's attack step (``kernel.ask_for_plan``) on the LAID_OUT group attack: (hands after,
+    attackers banished). ``decide_attack`` plugs a numba policy into a copy of that step."""
+    hands = hands if hands is not None else LAID_OUT["hands"]
+    masks = tuple(mask_of(hands.get(p, ())) for p in range(MAX_PLAYERS))
+    ask = kernel.ask_for_plan
+    if decide_attack is not None:
+        ask = rebuild(vars(kernel), ("ask_for_plan",),
+                      {"decide_attack": decide_attack, "assign_by_totals": pol.assign_by_totals})["ask_for_plan"]
+    spec = GAME.policy(policy)
+    after, covered, _, _ = ask(
+        masks, 3, LAID_OUT["active"], mask_of(LAID_OUT["display"]), mask_of(GROUP), True,
+        tuple(int(v) for v in option_vector(RuleOptions(), 3)), seals_left, 40, mask_of(()), mask_of(()),
+        spec.policy_id, pol.params_tuple(spec.param_vector()),
+        tuple(np.uint64(w) for w in rng.Stream(seed, 0, rng.STREAM_POLICY).s))
+    return [set(values_of(after[p])) for p in range(3)], set(values_of(covered))
+
+
+@pytest.mark.parametrize("policy", ["baseline", "smart", "random"])
+def test_with_no_seal_left_the_players_banish_whenever_items_can_in_both_engines(policy):
+    """The engine refuses the Seal (whatever voluntary_seal says), so every built-in policy banishes
+    all three attackers; with a Seal left, baseline and smart still seal rather than spend."""
+    oracle = reference_policy(policy, GAME.policy(policy).param_vector())
+    table = make_table(seals=0, **LAID_OUT)
+    assert not table.seal_allowed(GROUP, True)
+    assert table.attack(GROUP, True, oracle, rng.Stream(0, 0, rng.STREAM_POLICY))
+    assert table.end is None and table.display == {4, 29} and table.seals_used == 0
+    hands, covered = kernel_answer(0, policy=policy)
+    assert covered == set(GROUP) and hands == table.hands
+    if policy == "baseline":  # the forced plan: items highest first until each total is reached
+        assert hands == [{1}, set(), set()]
+    if policy != "random":
+        table = make_table(seals=1, **LAID_OUT)
+        assert table.attack(GROUP, True, oracle, rng.Stream(0, 0, rng.STREAM_POLICY))
+        assert table.seals_used == 1 and table.hands == [{1, 5, 6, 12}, {7, 8, 9}, {10, 11}]
+        assert kernel_answer(1, policy=policy) == (table.hands, set())
+
+
+@njit
+def _always_seal(policy_id, params, rng_, hands, n_players, active, display, attackers, is_group,
+                 seal_allowed, seals_left, deck_left, gone_creatures, gone_items):
+    empty = (pol.ZERO, pol.ZERO, pol.ZERO, pol.ZERO, pol.ZERO)
+    return True, empty, empty, rng_
+
+
+def test_with_no_seal_left_a_seal_is_refused_while_items_can_banish_in_both_engines():
+    """The players may not choose to lose: a Seal with none left is an illegal answer while a plan
+    exists, and the loss it would have been only comes when none exists."""
+    table = make_table(seals=0, **LAID_OUT)
+    before = snapshot(table)
+    with pytest.raises(IllegalDecision, match="no green Seal is left"):
+        table.resolve_attack(GROUP, True, AttackChoice(seal=True))
+    assert snapshot(table) == before
+    with pytest.raises(ValueError, match="a Seal is not allowed"):
+        kernel_answer(0, decide_attack=_always_seal)
+    # a Seal left: the same answer is legal (voluntary_seal=True)
+    assert kernel_answer(1, decide_attack=_always_seal) == ([{1, 5, 6, 12}, {7, 8, 9}, {10, 11}], set())
+    # Dean's 9 gone: his 7+8 = 15 cannot take the 20 and no other assignment works, so the game is lost
+    poorer = {SAM: {1, 5, 6, 12}, DEAN: {7, 8}, CHARLIE: {10, 11}}
+    table = make_table(seals=0, **dict(LAID_OUT, hands=poorer))
+    assert table.seal_allowed(GROUP, True)
+    assert not table.resolve_attack(GROUP, True, AttackChoice(seal=True))
+    assert table.end == END_GROUP
+    assert kernel_answer(0, decide_attack=_always_seal, hands=poorer) == ([{1, 5, 6, 12}, {7, 8}, {10, 11}],
+                                                                          set())
 
 
 def test_voluntary_seal_false_refuses_a_seal_while_items_can_banish():

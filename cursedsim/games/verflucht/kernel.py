@@ -106,7 +106,8 @@ def ask_for_plan(hands, n_players, active, display, attackers, is_group, opts, s
     """Step 3a: the policy's answer to an attack, checked and paid: returns (hands, attackers
     banished by Items, Items spent, policy stream). Attackers left over must be answered by a Seal."""
     seal_allowed = True
-    if not opts[OPT_VOLUNTARY_SEAL]:
+    if seals_left == 0 or not opts[OPT_VOLUNTARY_SEAL]:
+        # no choice but to banish when items can: with no Seal left, or a Seal only as a last resort
         found, _ = pol.assign_by_totals(hands, n_players, active, attackers, is_group)
         seal_allowed = not found
     wants_seal, take, use, rng_pol = pol.decide_attack(
@@ -114,7 +115,8 @@ def ask_for_plan(hands, n_players, active, display, attackers, is_group, opts, s
         seal_allowed, seals_left, n_deck, gone_creatures, gone_items)
     if wants_seal:
         if not seal_allowed:
-            raise ValueError("a Seal is not allowed while items can banish the attackers (voluntary_seal off)")
+            raise ValueError("a Seal is not allowed while items can banish every attacker (no Seal left,"
+                             " or voluntary_seal off)")
         if not opts[OPT_PARTIAL]:
             for p in range(len(take)):
                 if take[p] != ZERO or use[p] != ZERO:

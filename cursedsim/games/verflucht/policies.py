@@ -50,14 +50,17 @@ POLICIES = {
         "random", RANDOM,
         "The floor: random legal choices. In an attack each Creature (highest first) goes to a random "
         "eligible player who can afford it, who pays with random Items until the sum suffices; if one "
-        "cannot be paid, a Seal. On its turn a player repeatedly picks uniformly among stopping and "
+        "cannot be paid, a Seal, or the forced plan when the Seal is refused (none left, or "
+        "voluntary_seal off, while a plan exists). On its turn a player repeatedly picks uniformly among stopping and "
         "banishing one affordable Creature, paid with random Items."),
     "baseline": PolicySpec(
         "baseline", BASELINE,
         "The reference heuristic, exactly as specified in issue 2: attackers highest first, each covered "
         "by the first player (active, then others in turn order in a group attack) holding a single "
         "Item >= it (smallest such) or else a pair a < b with the smallest sum >= it (ties: smaller a); "
-        "if any attacker is not covered, no Item is spent and a Seal is used. Voluntarily (own turn and "
+        "if some attacker cannot be covered, no Item is spent and a Seal is used; with no Seal left (or "
+        "voluntary_seal off) it banishes with the forced plan; only when no plan exists is the game "
+        "lost. Voluntarily (own turn and "
         "last turn) it banishes Creatures highest first with the smallest single Item >= the Creature "
         "when that Item exceeds it by at most 3."),
     "smart": PolicySpec(
@@ -68,7 +71,8 @@ POLICIES = {
         "face down (a group could form) and when few cards are left; in last turns it banishes "
         "whatever it can, highest first. Attackers are paid like baseline (single Item or pair) or, "
         "with multi_items, by the least-waste set of any size; group Creatures may go first to the "
-        "players holding more cards. Defaults from a coordinate search at 3 players (seed 99), "
+        "players holding more cards; an attacker nobody pays means a Seal, or the forced plan when "
+        "the Seal is refused. Defaults from a coordinate search at 3 players (seed 99), "
         "checked on other seeds at every player count.",
         params={"slack": 2.0, "crowd_bonus": 5.0, "threat_bonus": 1.0, "late_cards": 4.0,
                 "late_bonus": 4.0, "multi_items": 0.0, "big_hand_first": 0.0, "banish_multi": 0.0},
@@ -239,8 +243,9 @@ def assign_by_totals(hands, n_players, active, attackers, is_group):
 
 @njit(cache=True)
 def forced_plan(hands, n_players, active, attackers, is_group):
-    """A legal plan when a Seal is not allowed: ``assign_by_totals``, then each player spends Items
-    highest first until they reach the total of their Creatures. Returns (found, take, use)."""
+    """A legal plan when a Seal is not allowed (no Seal left, or option voluntary_seal off, while
+    items can banish every attacker): ``assign_by_totals``, then each player spends Items highest
+    first until they reach the total of their Creatures. Returns (found, take, use)."""
     take = (ZERO, ZERO, ZERO, ZERO, ZERO)
     use = take
     found, owners = assign_by_totals(hands, n_players, active, attackers, is_group)
@@ -271,8 +276,8 @@ def forced_plan(hands, n_players, active, attackers, is_group):
 
 @njit(cache=True)
 def give_up(hands, n_players, active, attackers, is_group, seal_allowed, rng):
-    """No payment found: a Seal if allowed, else the forced plan (the engine forbids the Seal only
-    when a plan exists)."""
+    """No payment found: a Seal if allowed, else the forced plan (the engine refuses the Seal only
+    when a plan exists: with no Seal left, or with option voluntary_seal off)."""
     if seal_allowed:
         empty = (ZERO, ZERO, ZERO, ZERO, ZERO)
         return True, empty, empty, rng

@@ -201,6 +201,12 @@ class Table:
     def _display_text(self) -> str:
         return f"display [{_values(sorted(self.display))}]"
 
+    def _hands_text(self) -> str:
+        """Every player's hand: players may say which Creatures they can banish, so a co-operative
+        log shows what each of them holds when an attack is answered."""
+        return "hands: " + " · ".join(f"{player_name(p)} [{_values(sorted(hand))}]"
+                                      for p, hand in enumerate(self.hands))
+
     # ------------------------------------------------------------ step 1: draw
 
     def draw(self) -> int:
@@ -266,10 +272,12 @@ class Table:
         return find_assignment(sorted(attackers, reverse=True), totals, eligible) is not None
 
     def seal_allowed(self, attackers: Sequence[int], is_group: bool) -> bool:
-        """A Seal may answer the attack, unless option ``voluntary_seal`` is off and items could banish
-        every attacker. (With no green Seal left, answering with a Seal loses the game.)
+        """A Seal may answer the attack unless items could banish every attacker and either no green
+        Seal is left ("you have no choice but to immediately banish": the players may not choose to
+        lose) or option ``voluntary_seal`` is off. A Seal answered with none left loses the game, so
+        the game is lost only when no plan exists.
         """
-        if self.options.voluntary_seal:
+        if self.options.voluntary_seal and self.seals_left > 0:
             return True
         return not self.plan_exists(attackers, is_group)
 
@@ -286,6 +294,7 @@ class Table:
                 else f"sixth-creature attack by {attackers[0]}")
         plan = self._check_attack_choice(attackers, is_group, choice, kind)
         self.attacks += 1
+        self.say(self._hands_text())
         parts = []
         for player, creatures, items in plan:
             self._discard(player, creatures, items)
@@ -294,9 +303,12 @@ class Table:
                              f" with {_plus(sorted(items))}")
         if choice.seal:
             rest = [c for c in attackers if c in self.display]
-            parts.append("a seal for the rest" if plan else "answered with a seal")
+            if self.seals_left == 0:
+                parts.append("no seal left for the rest" if plan else "no seal left")
+            else:
+                parts.append("a seal for the rest" if plan else "answered with a seal")
             self.say(f"{kind}: {'; '.join(parts)}")
-            return self.use_seal(rest, is_group)
+            return self.use_seal(rest, is_group, kind)
         self.say(f"{kind}: {'; '.join(parts)} → {self._display_text()}")
         return True
 
@@ -307,9 +319,10 @@ class Table:
         seal = bool(choice.seal)
         raw_plan = choice.plan or {}
         if seal and not self.seal_allowed(attackers, is_group):
-            raise IllegalDecision(
-                f"{kind}: a Seal is not allowed (option voluntary_seal=False) while items can banish"
-                f" every attacker")
+            why = ("no green Seal is left (\"you have no choice but to immediately banish\")"
+                   if self.seals_left == 0 else "option voluntary_seal=False")
+            raise IllegalDecision(f"{kind}: a Seal is not allowed while items can banish every attacker:"
+                                  f" {why}")
         if seal and raw_plan and not self.options.partial_items_before_seal:
             raise IllegalDecision(
                 f"{kind}: a Seal answers the whole attack, no items may be spent with it (\"When you use"
@@ -375,10 +388,13 @@ class Table:
             hand.remove(item)
             self.discard_items.add(item)
 
-    def use_seal(self, creatures: Sequence[int], is_group: bool) -> bool:
+    def use_seal(self, creatures: Sequence[int], is_group: bool, kind: str) -> bool:
         """Break a green Seal and shuffle the attacking ``creatures`` back into the face-down cards;
-        with no green Seal left the game is lost. Returns False on a loss.
+        with no green Seal left the game is lost. Returns False on a loss; ``kind`` names the attack
+        in the log.
 
+        A Seal is offered with none left only when the items cannot banish every attacker
+        (:meth:`seal_allowed`), so a loss always means "not able to banish all the attackers".
         The codes are appended in ascending value: draws pick face-down cards at random, so putting
         them back among the others is all that "shuffle back" needs (no random number is drawn).
         """
@@ -386,9 +402,8 @@ class Table:
         if self.seals_left == 0:
             self.end = END_GROUP if is_group else END_SIXTH
             if self.logging:
-                attack = (f"group attack {'-'.join(str(v) for v in creatures)}" if is_group
-                          else f"sixth-creature attack by {creatures[0]}")
-                self.say(f"LOSS: {attack}, no seal left")
+                self.say(f"LOSS: {kind}: {self._cannot_banish(creatures, is_group)}"
+                         f" and no green seal is left")
             return False
         self.seals_left -= 1
         self.seals_used += 1
@@ -400,6 +415,16 @@ class Table:
             self.say(f"seal used ({self.seals_left} left): {_values(creatures)} shuffled back"
                      f" ({len(face_down)} face-down) → {self._display_text()}")
         return True
+
+    def _cannot_banish(self, creatures: Sequence[int], is_group: bool) -> str:
+        """Why ``creatures`` stay: whose items cannot banish them, with the hand totals."""
+        eligible = self.eligible(is_group)
+        if len(eligible) == 1:
+            who = eligible[0]
+            return (f"{player_name(who)}'s items (total {sum(self.hands[who])}) cannot banish"
+                    f" {_plus(sorted(creatures, reverse=True))}")
+        totals = ", ".join(f"{player_name(p)} {sum(self.hands[p])}" for p in eligible)
+        return f"the items (totals {totals}) cannot banish {_plus(sorted(creatures, reverse=True))}"
 
     # ------------------------------------------------------------ step 4: voluntary banishing
 

@@ -8,13 +8,16 @@ policy gets the live table: it must not change it, and should read only what its
 may say aloud -- in a group attack, which Creatures each of them can banish. A user-written policy:
 
     from cursedsim.games.verflucht.reference import play
-    from cursedsim.games.verflucht.reference_policies import AttackChoice, Banish
+    from cursedsim.games.verflucht.reference_policies import AttackChoice, Banish, forced_plan
     from cursedsim.games.verflucht.rules import RuleOptions
 
     class Reckless:
-        "Seals every attack; banishes the highest Creature that the best item in hand beats."
+        "Seals every attack it may; banishes the highest Creature that the best item in hand beats."
         def attack(self, table, attackers, is_group, seal_allowed, rng):
-            return AttackChoice(seal=True)  # refused when seal_allowed is False
+            if seal_allowed:
+                return AttackChoice(seal=True)
+            # no Seal left (or option voluntary_seal off) while items can banish: banish
+            return AttackChoice(seal=False, plan=forced_plan(table, attackers, is_group))
         def banish(self, table, player, last_turn, rng):
             best = max(table.hands[player], default=0)
             beaten = [c for c in table.display if c <= best]
@@ -74,8 +77,10 @@ class Policy(Protocol):
 
         ``attackers`` are the attacking Creature values, highest first; ``is_group`` tells a group
         attack (anyone may banish) from a sixth-creature attack (the active player alone).
-        ``seal_allowed`` is False only with option ``voluntary_seal=False`` while items could banish
-        every attacker; a Seal answered with none left loses the game.
+        ``seal_allowed`` is False while items could banish every attacker and either no green Seal
+        is left ("you have no choice but to immediately banish") or option ``voluntary_seal`` is off;
+        the policy must then banish them all (:func:`forced_plan` is one legal way). A Seal answered
+        with none left (so when no plan exists) loses the game.
         """
         ...
 
@@ -86,6 +91,34 @@ class Policy(Protocol):
         the last turns after the face-down cards ran out.
         """
         ...
+
+
+# ---------------------------------------------------------------- forced plan
+
+def forced_plan(table: Table, attackers: tuple[int, ...], is_group: bool
+                ) -> dict[int, tuple[tuple[int, ...], tuple[int, ...]]]:
+    """A banishing of all attackers for when a Seal is not allowed (so one exists): the first
+    assignment by depth-first search (creatures highest first, players active first then in turn
+    order) whose whole-hand totals suffice; each player spends items highest first until their sum
+    reaches the total of their creatures. Deterministic; the numba twin is ``policies.forced_plan``."""
+    order = table.eligible(is_group)
+    creatures = sorted(attackers, reverse=True)
+    assignment = find_assignment(creatures, {p: sum(table.hands[p]) for p in order}, order)
+    if assignment is None:
+        raise ValueError("forced_plan: no banishing plan exists for attackers "
+                         + ", ".join(map(str, creatures)))
+    plan = {}
+    for player in order:
+        mine = tuple(c for c in creatures if assignment[c] == player)
+        if not mine:
+            continue
+        need, spent = sum(mine), []
+        for item in sorted(table.hands[player], reverse=True):
+            if sum(spent) >= need:
+                break
+            spent.append(item)
+        plan[player] = (mine, tuple(spent))
+    return plan
 
 
 # ---------------------------------------------------------------- baseline
@@ -111,8 +144,9 @@ class BaselinePolicy:
 
     Attack: attackers highest first; each goes to the first player (the active one, then -- in group
     attacks only -- the others in turn order) who covers it with :func:`smallest_cover`; those items
-    are then spent. If some attacker stays uncovered, no item is spent and a Seal answers the attack
-    (or, when a Seal is not allowed, :meth:`forced_plan`).
+    are then spent. If some attacker cannot be covered, no item is spent and a Seal answers the
+    attack; with no Seal left (or option ``voluntary_seal`` off) it banishes with :func:`forced_plan`;
+    only when no plan exists is the game lost.
     Voluntary banishing: the highest display Creature for which the smallest single item >= its value
     exceeds it by at most ``VOLUNTARY_MARGIN``; one at a time, the engine asks again.
     """
@@ -145,28 +179,8 @@ class BaselinePolicy:
 
     def forced_plan(self, table: Table, attackers: tuple[int, ...], is_group: bool
                     ) -> dict[int, tuple[tuple[int, ...], tuple[int, ...]]]:
-        """A banishing of all attackers when a Seal is not allowed (so one exists): the first
-        assignment by depth-first search (creatures highest first, players active first then in turn
-        order) whose whole-hand totals suffice; each player spends items highest first until their
-        sum reaches the total of their creatures. Deterministic."""
-        order = table.eligible(is_group)
-        creatures = sorted(attackers, reverse=True)
-        assignment = find_assignment(creatures, {p: sum(table.hands[p]) for p in order}, order)
-        if assignment is None:
-            raise ValueError("forced_plan: no banishing plan exists for attackers "
-                             + ", ".join(map(str, creatures)))
-        plan = {}
-        for player in order:
-            mine = tuple(c for c in creatures if assignment[c] == player)
-            if not mine:
-                continue
-            need, spent = sum(mine), []
-            for item in sorted(table.hands[player], reverse=True):
-                if sum(spent) >= need:
-                    break
-                spent.append(item)
-            plan[player] = (mine, tuple(spent))
-        return plan
+        """:func:`forced_plan`, the banishing the baseline plays when a Seal is not allowed."""
+        return forced_plan(table, attackers, is_group)
 
     def banish(self, table: Table, player: int, last_turn: bool, rng: Stream) -> Banish | None:
         """The highest Creature a single item beats by at most VOLUNTARY_MARGIN, or None."""
