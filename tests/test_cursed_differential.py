@@ -204,15 +204,20 @@ def test_the_kernel_refuses_illegal_decisions():
     items = np.uint64(1 << 15)                      # card 15: a Shield
     shield_usable = np.uint64(1 << (3 * rules.SHIELD))
     legal = {"attack_ok": True, "n_pile": 5, "stored": np.uint64(0), "items": items, "usable": shield_usable,
-             "discard_cards": np.uint64(1 << 3)}
+             "discard_cards": np.uint64(1 << 3), "targets": np.uint64(0)}
     kernel.check_action(state.USE, 15, -1, *legal.values())        # fine
     kernel.check_action(state.STOP, -1, -1, *legal.values())
+    whetstone = dict(legal, items=np.uint64(1 << 20), usable=np.uint64(0), targets=np.uint64(1 << 7))
+    kernel.check_action(state.USE, 20, 7, *whetstone.values())     # a Whetstone on the Sword in play
     bad = [
         (state.DRAW, -1, -1, dict(legal, n_pile=0)),                 # nothing to draw
+        (state.DRAW, -1, -1, dict(legal, attack_ok=False)),          # between fights: nothing to attack
         (state.PLAY, 4, -1, legal),                                  # not a Backpack weapon
         (state.USE, 16, -1, legal),                                  # not held
         (state.USE, 15, 3, legal),                                   # a target for a Shield
         (state.USE, 15, -1, dict(legal, usable=np.uint64(0))),       # not usable now
+        (state.USE, 20, 8, whetstone),                               # a Whetstone on a card not in play
+        (state.USE, 20, -1, whetstone),                              # arming a Whetstone is not open
         (7, -1, -1, legal),                                          # no such action
     ]
     for kind, card, target, where in bad:

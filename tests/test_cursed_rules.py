@@ -151,7 +151,8 @@ def test_card_table_is_the_facts_table():
 def test_default_options_are_the_rulebook_and_facts():
     options = RuleOptions()
     assert (options.win_souls, options.starting_items, options.turkey_cards, options.mimic_power) == (8, 1, 3, 4)
-    assert (options.dagger_value, options.overshoot, options.chest_loot) == ("choose", "first_attack", "discard")
+    assert (options.dagger_value, options.overshoot, options.chest_loot) == ("choose_kind", "first_attack", "discard")
+    assert options.items_between_fights and options.empty_pile_before_chest and not options.whetstone_in_play
     assert options.starting_item == "random" and rules.CHOICES["starting_item"] == ("random", *rules.ITEM_SLUGS)
     assert RuleOptions(starting_items=0).starting_item == "random"   # a random start needs no starting item
     assert not options.play_on_after_win and not options.final_monster_captures
@@ -164,7 +165,10 @@ def test_default_options_are_the_rulebook_and_facts():
     ({"starting_items": -1}, "'starting_items' must be in 0-5"),
     ({"mimic_power": "4"}, "'mimic_power' must be an integer"),
     ({"play_on_after_win": 1}, "'play_on_after_win' must be true or false"),
-    ({"dagger_value": "six"}, "'dagger_value' must be one of choose, low, high, split"),
+    ({"dagger_value": "six"}, "'dagger_value' must be one of choose_kind, choose, low, high, split"),
+    ({"items_between_fights": "yes"}, "'items_between_fights' must be true or false"),
+    ({"empty_pile_before_chest": 0}, "'empty_pile_before_chest' must be true or false"),
+    ({"whetstone_in_play": None}, "'whetstone_in_play' must be true or false"),
     ({"overshoot": "never"}, "'overshoot' must be one of first_attack, zero_total, bust"),
     ({"bust": "lose"}, "'bust' must be one of discard_weapon, soul_lost"),
     ({"chest_loot": "pile"}, "'chest_loot' must be one of discard, draw_pile"),
@@ -932,7 +936,8 @@ def test_same_seed_and_index_give_the_same_game_and_log():
 def test_policies_share_the_deal_of_a_seed_and_index():
     """Common random numbers: the set-up does not depend on the policy."""
     for index in range(20):
-        deals = {play(2, index, RuleOptions(), policy, log=True).log[:3] for policy in POLICIES}
+        deals = {tuple(line for line in play(2, index, RuleOptions(), policy, log=True).log
+                       if line.startswith(("set-up", "starting item"))) for policy in POLICIES}
         assert len(deals) == 1
     openings = {play(2, index, RuleOptions(), ThresholdPolicy(2), log=True).log[1] for index in range(40)}
     assert len(openings) > 8  # different indices, different deals

@@ -58,7 +58,6 @@ from cursedsim.games.cursed.state import (
     BOTH_KINDS,
     BUST_SOUL_LOST,
     CHEST_DISCARD,
-    DAGGER_CHOOSE,
     DAMAGE_FROM_TOP,
     DISCARD,
     DRAW,
@@ -75,11 +74,12 @@ from cursedsim.games.cursed.state import (
     OPEN_WHETSTONE,
     OPT_BUST,
     OPT_CHEST_LOOT,
-    OPT_DAGGER_VALUE,
     OPT_DAMAGE_FROM,
+    OPT_EMPTY_BEFORE_CHEST,
     OPT_FINAL_CAPTURES,
     OPT_IGNORING_SPENDS_TRAIT,
     OPT_ITEM_TIMING,
+    OPT_ITEMS_BETWEEN,
     OPT_MIMIC_POWER,
     OPT_MIMIC_SOUL,
     OPT_PARITY_WHETSTONE,
@@ -90,6 +90,7 @@ from cursedsim.games.cursed.state import (
     OPT_STARTING_ITEMS,
     OPT_STARTING_MIMIC,
     OPT_TURKEY_CARDS,
+    OPT_WHETSTONE_IN_PLAY,
     OPT_WIN_SOULS,
     PILE,
     PLAY,
@@ -112,6 +113,8 @@ from cursedsim.games.cursed.state import (
     kind_mask,
     lowest_of,
     overshoot_captures,
+    value_chosen,
+    weapon_kinds,
     weapon_value,
 )
 from cursedsim.kernel_rebuild import rebuild
@@ -128,8 +131,12 @@ CLOSE_SMOKE = 2
 CLOSE_LOST = 3
 
 #: Items a policy may use at any fight decision point (Large Backpack too, while the discard pile holds
-#: a card; Whetstone and Frenzy Potion with item_timing="before_draw").
+#: a card; Whetstone and Frenzy Potion with item_timing="before_draw"; the Whetstone on a weapon in play
+#: with whetstone_in_play, ``whet_targets``).
 ALWAYS_USABLE = kind_mask(BIG_TURKEY_DINNER, SMOKE_BOMB, SCROLL_OF_PURGE_LIFE, SHIELD)
+#: Items usable between fights (items_between_fights; Large Backpack while the discard pile holds a card):
+#: those that act without a monster (``reference.BETWEEN_FIGHTS_ITEMS``).
+BETWEEN_USABLE = kind_mask(BIG_TURKEY_DINNER)
 
 #: Outcome columns of a game, in order, with the dtype the kernel fills (``rules.OUTCOME_DTYPES``).
 OUTCOME_COLUMNS = tuple(OUTCOME_DTYPES)
@@ -280,8 +287,20 @@ def usable_items(items, discard_cards, attack_ok, attacks, armed, opts):
 
 
 @njit(cache=True, inline="always")
-def check_action(kind, card, target, attack_ok, n_pile, stored, items, usable, discard_cards):
-    """Refuse an action that is not open now (any held copy of an item may be named)."""
+def whet_targets(whettable, items, power, total, opts):
+    """whetstone_in_play: the weapons in play a held Whetstone may be put on now (card mask): those that
+    dealt damage and carry no Whetstone (``whettable``), while the +3 keeps the total within the power
+    (``reference.Table.whet_targets``)."""
+    if (not opts[OPT_WHETSTONE_IN_PLAY] or items & kind_cards(WHETSTONE) == ZERO
+            or total + WHETSTONE_BONUS > power):
+        return ZERO
+    return whettable
+
+
+@njit(cache=True, inline="always")
+def check_action(kind, card, target, attack_ok, n_pile, stored, items, usable, discard_cards, targets):
+    """Refuse an action that is not open now (any held copy of an item may be named); ``targets``: the
+    weapons in play a Whetstone may be put on."""
     if kind == DRAW:
         if not (attack_ok and n_pile > 0):
             raise ValueError("policy draws a weapon when no draw is open")
@@ -291,9 +310,12 @@ def check_action(kind, card, target, attack_ok, n_pile, stored, items, usable, d
     elif kind == USE:
         if card < 0 or card >= N_CARDS or items & bit(card) == ZERO:
             raise ValueError("policy uses an item it does not hold")
-        if usable & kind_bit(card // COPIES) == ZERO:
+        if card // COPIES == WHETSTONE and target != NO_CARD:
+            if target < 0 or target >= N_CARDS or targets & bit(target) == ZERO:
+                raise ValueError("policy's Whetstone targets a card that is not a weapon it may be put on now")
+        elif usable & kind_bit(card // COPIES) == ZERO:
             raise ValueError("policy uses an item that is not usable now")
-        if card // COPIES == LARGE_BACKPACK:
+        elif card // COPIES == LARGE_BACKPACK:
             if target < 0 or target >= N_CARDS or discard_cards & bit(target) == ZERO:
                 raise ValueError("policy's Large Backpack targets a card not in the discard pile")
         elif target != NO_CARD:
@@ -306,7 +328,7 @@ def check_action(kind, card, target, attack_ok, n_pile, stored, items, usable, d
 def attack_options(card, items, attacks, opts):
     """What is open when ``card`` attacks (``state.OPEN_*`` bits; reference ``attack_options``)."""
     open_ = 0
-    if opts[OPT_DAGGER_VALUE] == DAGGER_CHOOSE and WEAPON_HIGH_OF_CARD[card] != 0:
+    if value_chosen(card, opts):
         open_ |= OPEN_VALUE
     if opts[OPT_SPEAR_KIND] == SPEAR_CHOOSE and WEAPON_KINDS_OF_CARD[card] == BOTH_KINDS:
         open_ |= OPEN_KIND
@@ -336,9 +358,9 @@ def check_attack_choice(card, open_, value, kind, relic, whetstone, frenzy):
 def attack_value(card, open_, value_choice, kind_choice, relic, whetstone, frenzy, opts):
     """Step 2 of an attack: (base, kinds, value). ``base`` is the card's monster power with the Relic,
     else its weapon value; value = base (+3 Whetstone), x2 with Frenzy; kinds the card's (the Spear's
-    chosen one with spear_kind="choose")."""
+    chosen one with spear_kind="choose", the chosen value's with dagger_value="choose_kind")."""
     base = MONSTER_POWER_OF_CARD[card] if relic else weapon_value(card, value_choice, opts)
-    kinds = kind_choice if open_ & OPEN_KIND else WEAPON_KINDS_OF_CARD[card]
+    kinds = kind_choice if open_ & OPEN_KIND else weapon_kinds(card, value_choice, opts)
     value = base + (WHETSTONE_BONUS if whetstone else 0)
     if frenzy:
         value *= FRENZY_FACTOR
@@ -486,6 +508,43 @@ def open_chest(zones, n_pile, n_discard, discard_cards, opts, rng_deck):
     return card, n_pile, n_discard, discard_cards, rng_deck
 
 
+# ---------------------------------------------------------------- between fights
+
+@njit(cache=True, inline="always")
+def between_fights(zones, n_pile, n_discard, discard_cards, items, stored, souls, opts, policy_id, params,
+                   rng_pol, rng_deck):
+    """"Use any items at any point during the round", with no monster in play (items_between_fights):
+    decision points whose legal actions are USE of a held Big Turkey Dinner or Large Backpack and STOP
+    (done), asked until STOP and only while an item is usable; the items used go to the discard pile, in
+    use order, when the window closes (``reference.Table.between_fights``). Returns (pile, discard,
+    contents, items, stored, policy stream, deck stream)."""
+    n_used = 0
+    while True:
+        held = held_kinds(items)
+        usable = held & BETWEEN_USABLE
+        if discard_cards != ZERO:
+            usable |= held & kind_bit(LARGE_BACKPACK)
+        if usable == ZERO:
+            break
+        view = (0, NO_TRAIT, 0, 0, 0, n_pile, n_discard, souls, 0, 0, 0, 0, items, stored, discard_cards, usable,
+                pile_cards(zones, n_pile, policy_id), 1, ZERO)
+        kind, card, target, rng_pol = pol.decide_fight(policy_id, params, rng_pol, view, opts)
+        check_action(kind, card, target, False, n_pile, stored, items, usable, discard_cards, ZERO)
+        if kind == STOP:
+            break
+        items, n_used = spend(zones, items, n_used, card)
+        if card // COPIES == BIG_TURKEY_DINNER:
+            n_pile, n_discard, discard_cards, rng_deck = eat_turkey(
+                zones, n_pile, n_discard, discard_cards, opts, rng_deck)
+        else:
+            n_discard = take_from_discard(zones, n_discard, target)
+            discard_cards &= ~bit(target)
+            stored |= bit(target)
+    for i in range(n_used):
+        n_discard, discard_cards = to_discard(zones, n_discard, discard_cards, zones[USED + i])
+    return n_pile, n_discard, discard_cards, items, stored, rng_pol, rng_deck
+
+
 # ---------------------------------------------------------------- the game
 
 @njit(cache=True)
@@ -533,7 +592,12 @@ def play_game(zones, seed, index, opts, policy_id, params):
             monster = card
             is_mimic = True
         else:
-            # "Draw a card, this will be the monster you face this round"
+            # "Draw a card, this will be the monster you face this round": first the items between
+            # fights, then the loss if the pile is empty
+            if opts[OPT_ITEMS_BETWEEN]:
+                n_pile, n_discard, discard_cards, items, stored, rng_pol, rng_deck = between_fights(
+                    zones, n_pile, n_discard, discard_cards, items, stored, souls, opts, policy_id, params,
+                    rng_pol, rng_deck)
             if n_pile == 0:
                 end = END_PILE_EMPTY
                 break
@@ -549,18 +613,21 @@ def play_game(zones, seed, index, opts, policy_id, params):
         trait_spent = False
         blocked = 0
         armed = 0
+        whettable = ZERO   # weapons in play that dealt damage and carry no Whetstone
         n_weapons = 0
         n_used = 0
         close = OPEN
         while close == OPEN:
             attack_ok = can_attack(trait, trait_spent)
             usable = usable_items(items, discard_cards, attack_ok, attacks, armed, opts)
-            if (attack_ok and (n_pile > 0 or stored != ZERO)) or usable != ZERO:
+            targets = whet_targets(whettable, items, power, total, opts)
+            if (attack_ok and (n_pile > 0 or stored != ZERO)) or usable != ZERO or targets != ZERO:
                 view = (power, trait, total, attacks, blocked, n_pile, n_discard, souls, int(is_mimic),
                         int(attack_ok), int(trait_spent), armed, items, stored, discard_cards, usable,
-                        pile_cards(zones, n_pile, policy_id))
+                        pile_cards(zones, n_pile, policy_id), 0, targets)
                 kind, card, target, rng_pol = pol.decide_fight(policy_id, params, rng_pol, view, opts)
-                check_action(kind, card, target, attack_ok, n_pile, stored, items, usable, discard_cards)
+                check_action(kind, card, target, attack_ok, n_pile, stored, items, usable, discard_cards,
+                             targets)
             else:
                 kind = STOP   # only STOP is open: the policy is not asked
                 card = NO_CARD
@@ -583,7 +650,7 @@ def play_game(zones, seed, index, opts, policy_id, params):
                 if open_ != 0:
                     view = (power, trait, total, attacks, blocked, n_pile, n_discard, souls, int(is_mimic),
                             int(attack_ok), int(trait_spent), armed, items, stored, discard_cards, ZERO,
-                            pile_cards(zones, n_pile, policy_id))
+                            pile_cards(zones, n_pile, policy_id), 0, ZERO)
                     value_choice, kind_choice, relic, whetstone, frenzy, rng_pol = pol.decide_attack(
                         policy_id, params, rng_pol, view, opts, card, open_)
                     check_attack_choice(card, open_, value_choice, kind_choice, relic, whetstone, frenzy)
@@ -615,7 +682,7 @@ def play_game(zones, seed, index, opts, policy_id, params):
                 if raw_total > power and items & kind_cards(SOUL_CRYSTAL) != ZERO:
                     view = (power, trait, total, attacks, blocked, n_pile, n_discard, souls, int(is_mimic),
                             int(attack_ok), int(trait_spent), armed, items, stored, discard_cards, ZERO,
-                            pile_cards(zones, n_pile, policy_id))
+                            pile_cards(zones, n_pile, policy_id), 0, ZERO)
                     crystal, rng_pol = pol.decide_crystal(policy_id, params, rng_pol, view, opts, card,
                                                           raw_total)
                 if crystal:
@@ -633,6 +700,8 @@ def play_game(zones, seed, index, opts, policy_id, params):
                     zones[WEAPONS + n_weapons] = card
                     n_weapons += 1
                     total = new_total
+                    if not cancelled and not whetstone:
+                        whettable |= bit(card)
                     if trait == EXPLODES and (not ignores or opts[OPT_IGNORING_SPENDS_TRAIT]):
                         trait_spent = True
                     if total == power:
@@ -641,7 +710,7 @@ def play_game(zones, seed, index, opts, policy_id, params):
                 item = card // COPIES
                 items, n_used = spend(zones, items, n_used, card)
                 if item == SCROLL_OF_PURGE_LIFE:
-                    close = CLOSE_CAPTURE   # "Instantly kill a monster" (FACTS: captures the soul)
+                    close = CLOSE_CAPTURE   # "Instantly kill a monster" (the printed card: captures the soul)
                 elif item == SMOKE_BOMB:
                     close = CLOSE_SMOKE
                 elif item == SHIELD:
@@ -653,6 +722,12 @@ def play_game(zones, seed, index, opts, policy_id, params):
                     n_discard = take_from_discard(zones, n_discard, target)
                     discard_cards &= ~bit(target)
                     stored |= bit(target)
+                elif item == WHETSTONE and target != NO_CARD:
+                    # whetstone_in_play: "+3 damage to a single weapon" already in play
+                    whettable &= ~bit(target)
+                    total += WHETSTONE_BONUS
+                    if total == power:
+                        close = CLOSE_CAPTURE
                 elif item == WHETSTONE:
                     armed |= ARMED_WHETSTONE
                 elif item == FRENZY_POTION:
@@ -687,7 +762,16 @@ def play_game(zones, seed, index, opts, policy_id, params):
         if won(souls, opts):
             end = END_EIGHT_SOULS
             break
-        # ---- the chest of a round's monster (a Mimic! has none)
+        # ---- the chest of a round's monster (a Mimic! has none): first the items between fights and the
+        # loss if the pile is empty (empty_pile_before_chest)
+        if chest and opts[OPT_EMPTY_BEFORE_CHEST]:
+            if opts[OPT_ITEMS_BETWEEN]:
+                n_pile, n_discard, discard_cards, items, stored, rng_pol, rng_deck = between_fights(
+                    zones, n_pile, n_discard, discard_cards, items, stored, souls, opts, policy_id, params,
+                    rng_pol, rng_deck)
+            if n_pile == 0:
+                end = END_PILE_EMPTY
+                break
         if chest:
             card, n_pile, n_discard, discard_cards, rng_deck = open_chest(
                 zones, n_pile, n_discard, discard_cards, opts, rng_deck)
@@ -748,7 +832,7 @@ def run_chunk(seed: int, start: int, n_games: int, opts, policy_id: int, params,
 #: The kernel functions that call the policy (``pol.decide_*``, ``pol.sees_pile``), directly or through
 #: one another: what a kernel for a user's policy must compile anew (every other step function,
 #: ``trait_check``'s ``pol.trait_cancels`` included, is shared with the built-in kernel).
-POLICY_CALLERS = ("pile_cards", "play_game", "play_chunk")
+POLICY_CALLERS = ("pile_cards", "between_fights", "play_game", "play_chunk")
 
 
 @njit(inline="always")

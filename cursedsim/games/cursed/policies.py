@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from cursedsim.bits import ZERO, count
+from cursedsim.bits import ZERO, count, lowest
 from cursedsim.games.base import PolicySpec
 from cursedsim.games.cursed.rules import (
     BIG_TURKEY_DINNER,
@@ -50,7 +50,6 @@ from cursedsim.games.cursed.rules import (
 )
 from cursedsim.games.cursed.state import (
     BOTH_KINDS,
-    DAGGER_CHOOSE,
     DRAW,
     MAX_BEST_VALUE,
     MONSTER_POWER_OF_CARD,
@@ -60,7 +59,6 @@ from cursedsim.games.cursed.state import (
     OPEN_RELIC,
     OPEN_VALUE,
     OPEN_WHETSTONE,
-    OPT_DAGGER_VALUE,
     OPT_ITEM_TIMING,
     OPT_SPEAR_KIND,
     PLAY,
@@ -70,6 +68,7 @@ from cursedsim.games.cursed.state import (
     USE,
     V_ATTACK_OK,
     V_ATTACKS,
+    V_BETWEEN,
     V_BLOCKED,
     V_DISCARD_CARDS,
     V_ITEMS,
@@ -81,6 +80,7 @@ from cursedsim.games.cursed.state import (
     V_TRAIT,
     V_TRAIT_SPENT,
     V_USABLE,
+    V_WHET_TARGETS,
     WEAPON_HIGH_OF_CARD,
     WEAPON_KINDS_OF_CARD,
     WEAPON_POWER_OF_CARD,
@@ -91,6 +91,8 @@ from cursedsim.games.cursed.state import (
     n_legal,
     nth_legal,
     overshoot_captures,
+    value_chosen,
+    weapon_kinds,
     weapon_value,
 )
 from cursedsim.rng import below_t
@@ -270,11 +272,24 @@ def attack_or_stop(view, opts, params, uses_items, counting):
     return STOP, NO_CARD
 
 
+@njit(cache=True, inline="always")
+def turkey_due(view, params):
+    """Rule 2: the Big Turkey Dinner to eat now (pile <= turkey_pile and the discard pile not empty), or
+    -1."""
+    turkey = lowest_of(view[V_ITEMS], BIG_TURKEY_DINNER)
+    if turkey >= 0 and view[V_PILE] <= params[P_TURKEY_PILE] and view[V_DISCARD_CARDS] != ZERO:
+        return turkey
+    return -1
+
+
 @njit(cache=True)
 def item_rules_fight(view, opts, params, uses_items, counting):
-    """ThresholdPolicy.fight (and CountingPolicy's, whose rule 4 differs): the first of the eight rules
-    that applies (see ThresholdPolicy's docstring)."""
-    if not uses_items:
+    """ThresholdPolicy.fight (and CountingPolicy's, whose rule 4 differs): the first of the rules that
+    applies (see ThresholdPolicy's docstring); between fights rule 2 only."""
+    if not uses_items or view[V_BETWEEN]:
+        turkey = turkey_due(view, params) if uses_items else -1
+        if turkey >= 0:
+            return USE, turkey, NO_CARD
         kind, card = attack_or_stop(view, opts, params, False, counting)
         return kind, card, NO_CARD
     items = view[V_ITEMS]
@@ -283,16 +298,22 @@ def item_rules_fight(view, opts, params, uses_items, counting):
     backpack = lowest_of(items, LARGE_BACKPACK)
     if backpack >= 0 and discard != ZERO:
         return USE, backpack, best_weapon(discard, MAX_BEST_VALUE)
-    turkey = lowest_of(items, BIG_TURKEY_DINNER)
-    if turkey >= 0 and pile <= params[P_TURKEY_PILE] and discard != ZERO:
+    turkey = turkey_due(view, params)
+    if turkey >= 0:
         return USE, turkey, NO_CARD
     scroll = lowest_of(items, SCROLL_OF_PURGE_LIFE)
     due = due_now(view)
     if scroll >= 0 and ((view[V_ATTACKS] == 0 and view[V_POWER] >= params[P_SCROLL_POWER]) or due > pile):
         return USE, scroll, NO_CARD
+    targets = view[V_WHET_TARGETS]
+    whetstone = lowest_of(items, WHETSTONE)
+    if targets != ZERO and view[V_POWER] - view[V_TOTAL] == WHETSTONE_BONUS:
+        return USE, whetstone, lowest(targets)
     kind, card = attack_or_stop(view, opts, params, True, counting)
     if kind != STOP:
         return kind, card, NO_CARD
+    if targets != ZERO and due >= WHETSTONE_BONUS:
+        return USE, whetstone, lowest(targets)
     shield = lowest_of(items, SHIELD)
     if due >= params[P_SHIELD_DUE] and shield >= 0:
         return USE, shield, NO_CARD
@@ -383,18 +404,19 @@ def one_attack(view, opts, base, kinds):
 
 @njit(cache=True)
 def counting_choice(view, opts, card):
-    """counting's attack with ``card``: (value, kind, damage). The 1/6 value (dagger_value="choose") or
-    the Spear's kind (spear_kind="choose") whose ``one_attack`` damage is least -- threshold's choice
-    unless the other's is strictly less; 0 where nothing is chosen."""
+    """counting's attack with ``card``: (value, kind, damage). The 1/6 value (dagger_value "choose_kind",
+    with the kind that goes with it, or "choose") or the Spear's kind (spear_kind="choose") whose
+    ``one_attack`` damage is least -- threshold's choice unless the other's is strictly less; 0 where
+    nothing is chosen."""
     high = WEAPON_HIGH_OF_CARD[card]
     kinds = WEAPON_KINDS_OF_CARD[card]
-    if high != 0 and opts[OPT_DAGGER_VALUE] == DAGGER_CHOOSE:
+    if value_chosen(card, opts):
         low = WEAPON_POWER_OF_CARD[card]
         over_ok = overshoot_captures(view[V_ATTACKS], view[V_TOTAL], opts)
         value = high if (high <= view[V_POWER] - view[V_TOTAL] or over_ok) else low
         other = low if value == high else high
-        damage = one_attack(view, opts, value, kinds)
-        damage2 = one_attack(view, opts, other, kinds)
+        damage = one_attack(view, opts, value, weapon_kinds(card, value, opts))
+        damage2 = one_attack(view, opts, other, weapon_kinds(card, other, opts))
         if damage2 < damage:
             return other, 0, damage2
         return value, 0, damage

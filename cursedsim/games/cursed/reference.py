@@ -118,9 +118,11 @@ CLOSE_SMOKE = 2
 CLOSE_LOST = 3
 
 #: Items a policy may use at a fight decision point in every timing (Whetstone and Frenzy Potion too
-#: with ``item_timing="before_draw"``; Soul Crystal and Bewitching Relic only at an attack; a Mimic! is
-#: never held).
+#: with ``item_timing="before_draw"``, the Whetstone on a weapon in play with ``whetstone_in_play``; Soul
+#: Crystal and Bewitching Relic only at an attack; a Mimic! is never held).
 DECISION_POINT_ITEMS = (BIG_TURKEY_DINNER, SMOKE_BOMB, SCROLL_OF_PURGE_LIFE, SHIELD, LARGE_BACKPACK)
+#: Items a policy may use between fights (``items_between_fights``): those that act without a monster.
+BETWEEN_FIGHTS_ITEMS = (BIG_TURKEY_DINNER, LARGE_BACKPACK)
 
 
 class Action(NamedTuple):
@@ -143,7 +145,7 @@ class Action(NamedTuple):
 class AttackOptions(NamedTuple):
     """What is open to choose when a weapon attacks (the engine asks only when one of these is True)."""
 
-    value: bool = False       # a "1/6" weapon with dagger_value="choose": 1 or 6
+    value: bool = False       # a "1/6" weapon with dagger_value "choose_kind" or "choose": 1 or 6
     kind: bool = False        # the Spear with spear_kind="choose": MELEE or RANGED
     relic: bool = False       # a Bewitching Relic is held
     whetstone: bool = False   # a Whetstone is held (item_timing="after_reveal")
@@ -241,6 +243,8 @@ class Table:
         #: item code of the first starting item taken (a Mimic! fought at set-up too), or NO_START_ITEM
         self.start_item = NO_START_ITEM
         self.end: int | None = None
+        #: True at the decision points between fights (``items_between_fights``)
+        self.between = False
         self.logging = log
         self.log: list[str] = []
         self._clear_fight()
@@ -262,6 +266,8 @@ class Table:
         self.blocked = 0
         self.whetstone_armed = False
         self.frenzy_armed = False
+        #: weapons in play that dealt damage and carry no Whetstone (``whetstone_in_play`` targets)
+        self.whettable: list[int] = []
 
     @classmethod
     def deal(cls, seed: int, index: int, options: RuleOptions | None = None, *, log: bool = False) -> Table:
@@ -316,8 +322,9 @@ class Table:
         return max(0, self.power - self.total - self.blocked)
 
     def can_attack(self) -> bool:
-        """Explodes: "You are only able to land a single attack"; otherwise attacks are unlimited."""
-        return not (self.trait == EXPLODES and self.trait_spent)
+        """Explodes: "You are only able to land a single attack"; otherwise attacks are unlimited (in a
+        fight: between fights there is nothing to attack)."""
+        return not self.between and not (self.trait == EXPLODES and self.trait_spent)
 
     def overshoot_captures(self) -> bool:
         """Whether the next attack, if it goes over the monster's power, captures the soul with no
@@ -329,13 +336,18 @@ class Table:
             return self.total == 0
         return False
 
+    def value_chosen(self, card: int) -> bool:
+        """Whether the policy chooses this weapon's value: a "1/6" weapon with dagger_value "choose_kind"
+        or "choose"."""
+        return is_split(card) and self.options.dagger_value in ("choose_kind", "choose")
+
     def weapon_value(self, card: int, choice: AttackChoice = NO_CHOICE) -> int:
         """The weapon's own value before items: the printed power, or for a "1/6" weapon the value
-        ``dagger_value`` gives (the choice's with "choose")."""
+        ``dagger_value`` gives (the choice's with "choose_kind" and "choose")."""
         if not is_split(card):
             return CARD_WEAPON_POWER[card]
         mode = self.options.dagger_value
-        if mode == "choose":
+        if mode in ("choose_kind", "choose"):
             return choice.value
         if mode == "low":
             return CARD_WEAPON_POWER[card]
@@ -343,6 +355,14 @@ class Table:
             return CARD_WEAPON_HIGH[card]
         # "split": the first number for the ranged Throwing Daggers, the second for the melee Dagger
         return CARD_WEAPON_POWER[card] if CARD_WEAPON_KINDS[card] == RANGED else CARD_WEAPON_HIGH[card]
+
+    def weapon_kinds(self, card: int, choice: AttackChoice = NO_CHOICE) -> int:
+        """The weapon's kinds (MELEE | RANGED bits) before the Spear's choice: the printed ones, but with
+        dagger_value="choose_kind" a "1/6" weapon used for 1 is a ranged weapon and for 6 a melee one
+        ("for a ranged/melee split value": value and kind go together)."""
+        if is_split(card) and self.options.dagger_value == "choose_kind":
+            return RANGED if choice.value == CARD_WEAPON_POWER[card] else MELEE
+        return CARD_WEAPON_KINDS[card]
 
     # ------------------------------------------------------------ set-up
 
@@ -389,19 +409,47 @@ class Table:
     def play_round(self, policy: Policy, policy_rng: rng.Stream) -> None:
         """"Draw a card, this will be the monster you face this round", fight it, and on a capture open
         its chest. With no card to draw the game is lost ("running out of cards to draw is the same as
-        running out of life")."""
-        monster = self.draw_monster()
-        if monster < 0:
+        running out of life"): checked before the monster is drawn and (``empty_pile_before_chest``)
+        before the chest, each time after the items between fights."""
+        if not self.pile_check(policy, policy_rng):
             return
+        monster = self.draw_monster()
         if self.fight(monster, False, policy, policy_rng) and self.end is None and CARD_CHEST[monster]:
+            if self.options.empty_pile_before_chest and not self.pile_check(policy, policy_rng):
+                return
             self.open_chest(policy, policy_rng)
 
-    def draw_monster(self) -> int:
-        """The top card of the pile as this round's monster, or -1 (and the game ends) if the pile is
-        empty."""
+    def pile_check(self, policy: Policy, policy_rng: rng.Stream) -> bool:
+        """Between fights: the items between fights (``items_between_fights``), then the loss if the
+        draw pile is empty. Returns whether the game goes on."""
+        if self.options.items_between_fights:
+            self.between_fights(policy, policy_rng)
         if not self.pile:
             self.finish(END_PILE_EMPTY)
-            return -1
+            return False
+        return True
+
+    def between_fights(self, policy: Policy, policy_rng: rng.Stream) -> None:
+        """"Use any items at any point during the round", with no monster in play: decision points whose
+        legal actions are USE of a held Big Turkey Dinner or Large Backpack (``BETWEEN_FIGHTS_ITEMS``)
+        and STOP (done), asked until STOP; the policy is asked only when an item is usable. The items
+        used go to the discard pile, in use order, when the window closes."""
+        self.between = True
+        while True:
+            legal = self.legal_actions()
+            if len(legal) == 1:
+                break
+            action = policy.fight(self, legal, policy_rng)
+            self.check_action(action, legal)
+            if action.kind == STOP:
+                break
+            self.use_item(action.card, action.target, prefix="between fights: ")
+        self.between = False
+        self.discard.extend(self.used)
+        self.used = []
+
+    def draw_monster(self) -> int:
+        """The top card of the (not empty) pile as this round's monster."""
         self.rounds += 1
         card = self.pile.pop()
         if self.logging:
@@ -454,10 +502,11 @@ class Table:
         return True
 
     def legal_actions(self) -> list[Action]:
-        """The actions open at a fight decision point, in the canonical order (a random policy and the
-        kernel index this list): DRAW; PLAY of each stored weapon (ascending card id); USE of each item
-        kind usable now in item-code order, the lowest held card of the kind, Large Backpack once per
-        discard card as target (ascending card id); STOP last."""
+        """The actions open at a decision point (a fight's, or between fights), in the canonical order (a
+        random policy and the kernel index this list): DRAW; PLAY of each stored weapon (ascending card
+        id); USE of each item kind usable now in item-code order, the lowest held card of the kind, Large
+        Backpack once per discard card as target (ascending card id), Whetstone (armed, then once per
+        weapon in play it may be put on, ascending card id); STOP last (between fights: done)."""
         actions = []
         attack_ok = self.can_attack()
         if attack_ok and self.pile:
@@ -465,19 +514,24 @@ class Table:
         if attack_ok and self.stored:
             actions.extend(Action(PLAY, card) for card in sorted(self.stored))
         for item, card in sorted(self.held_items().items()):
-            if not self.item_usable(item):
-                continue
             if item == LARGE_BACKPACK:
-                actions.extend(Action(USE, card, target) for target in sorted(self.discard))
-            else:
+                if self.item_usable(item):
+                    actions.extend(Action(USE, card, target) for target in sorted(self.discard))
+                continue
+            if self.item_usable(item):
                 actions.append(Action(USE, card))
+            if item == WHETSTONE:
+                actions.extend(Action(USE, card, target) for target in self.whet_targets())
         actions.append(Action(STOP))
         return actions
 
     def item_usable(self, item: int) -> bool:
-        """Whether a held item of code ``item`` may be used at a fight decision point now."""
+        """Whether a held item of code ``item`` may be used (without a target weapon in play) at this
+        decision point: a fight's, or between fights (``BETWEEN_FIGHTS_ITEMS``)."""
         if item == LARGE_BACKPACK:
             return bool(self.discard)
+        if self.between:
+            return item in BETWEEN_FIGHTS_ITEMS
         if item in DECISION_POINT_ITEMS:
             return True
         if self.options.item_timing != "before_draw" or not self.can_attack():
@@ -487,6 +541,15 @@ class Table:
         if item == FRENZY_POTION:
             return self.attacks == 0 and not self.frenzy_armed
         return False
+
+    def whet_targets(self) -> list[int]:
+        """``whetstone_in_play``: the weapons in play a held Whetstone may be put on now, ascending: those
+        that dealt damage and carry no Whetstone, while the +3 keeps the total within the power (a fight
+        decision point only)."""
+        if (not self.options.whetstone_in_play or self.between or self.monster < 0 or self.held(WHETSTONE) < 0
+                or self.total + WHETSTONE_BONUS > self.power):
+            return []
+        return sorted(self.whettable)
 
     def check_action(self, action: Action, legal: list[Action]) -> None:
         """Refuse an action that is not open now (any held copy of an item may be named)."""
@@ -524,12 +587,13 @@ class Table:
         self.used_count[item] += 1
         return item
 
-    def use_item(self, card: int, target: int = -1) -> int | None:
-        """Use a held item at a fight decision point; returns how the fight closes, or None."""
+    def use_item(self, card: int, target: int = -1, prefix: str = "  ") -> int | None:
+        """Use a held item at a decision point (``prefix`` starts its log line); returns how the fight
+        closes, or None."""
         item = self.spend(card)
-        name = f"  use #{card} {ITEM_NAMES[item]}"
+        name = f"{prefix}use #{card} {ITEM_NAMES[item]}"
         if item == SCROLL_OF_PURGE_LIFE:
-            # "Instantly kill a monster when used, ignoring any monster traits" (FACTS: captures the soul)
+            # "Instantly kill a monster when used, ignoring any monster traits" (the printed card: captures the soul)
             self.say(f"{name} → captured, no damage")
             return CLOSE_CAPTURE
         if item == SMOKE_BOMB:
@@ -545,6 +609,14 @@ class Table:
             self.discard.remove(target)
             self.stored.append(target)
             self.say(f"{name}: takes #{target} {weapon_text(target)} from the discard pile")
+        elif item == WHETSTONE and target >= 0:
+            # whetstone_in_play: "+3 damage to a single weapon" already in play
+            self.whettable.remove(target)
+            self.total += WHETSTONE_BONUS
+            self.say(f"{name} on #{target} {weapon_text(target)}: +{WHETSTONE_BONUS} → {self.total}/{self.power}")
+            if self.total == self.power:
+                self.say("  → captured, no damage")
+                return CLOSE_CAPTURE
         elif item == WHETSTONE:
             self.whetstone_armed = True
             self.say(f"{name}: +{WHETSTONE_BONUS} on the next attack")
@@ -572,7 +644,7 @@ class Table:
         after_reveal = options.item_timing == "after_reveal"
         held = {ITEM_OF_CARD[c] for c in self.items}
         return AttackOptions(
-            value=options.dagger_value == "choose" and is_split(card),
+            value=self.value_chosen(card),
             kind=options.spear_kind == "choose" and CARD_WEAPON_KINDS[card] == MELEE | RANGED,
             relic=BEWITCHING_RELIC in held,
             whetstone=after_reveal and WHETSTONE in held,
@@ -633,19 +705,23 @@ class Table:
                 self.spend(self.held(item))
         self.whetstone_armed = self.frenzy_armed = False
         base = CARD_POWER[card] if relic else self.weapon_value(card, choice)
-        kinds = choice.kind if open_.kind else CARD_WEAPON_KINDS[card]
+        kinds = choice.kind if open_.kind else self.weapon_kinds(card, choice)
         value = base + (WHETSTONE_BONUS if whetstone else 0)
         if frenzy:
             value *= FRENZY_FACTOR
         text = ""
         if self.logging:
             text = f"{'backpack' if from_backpack else 'draw'} #{card} {weapon_text(card)}"
+            kind_text = "melee" if kinds == MELEE else "ranged"
+            paired_kind = is_split(card) and self.options.dagger_value == "choose_kind"
             if relic:
                 notes.append(f"Bewitching Relic: monster side {base}")
+                if paired_kind:
+                    notes.append(f"as {kind_text}")
             elif is_split(card):
-                notes.append(f"as {base}")
+                notes.append(f"as {base} {kind_text}" if paired_kind else f"as {base}")
             if open_.kind:
-                notes.append(f"as {'melee' if kinds == MELEE else 'ranged'}")
+                notes.append(f"as {kind_text}")
             if whetstone:
                 notes.append(f"Whetstone +{WHETSTONE_BONUS}")
             if frenzy:
@@ -687,6 +763,8 @@ class Table:
             return None
         self.weapons.append(card)
         self.total = new_total
+        if not cancelled and not whetstone:
+            self.whettable.append(card)
         if self.trait == EXPLODES and (not ignores or self.options.ignoring_attack_spends_trait):
             self.trait_spent = True
         if self.total == self.power:

@@ -152,14 +152,21 @@ class ThresholdPolicy:
     2. Big Turkey Dinner when ``pile <= turkey_pile`` (5) and the discard pile is not empty.
     3. Scroll of Purge Life before the first attack on a monster of power >= ``scroll_power`` (10), or
        when ``due > pile`` (a stop would end the game).
+    3b. whetstone_in_play: a Whetstone on a weapon in play (the lowest card id it may go on) when
+       ``gap == 3`` (it captures).
     4. Attack while attacks are allowed and ``gap > k``: (before_draw timing only: first arm a Frenzy
        Potion against power >= ``frenzy_power`` (8), a Whetstone when ``gap >= whetstone_gap`` (7));
        then a backpack weapon whose ``best_value <= gap`` (the highest; any one, the highest, if an
        overshoot would capture now); else draw if the pile is not empty.
+    4b. whetstone_in_play: a Whetstone on a weapon in play when ``due >= 3`` (it saves 3 damage).
     5. Shield when ``due >= shield_due`` (2).
     6. Smoke Bomb when ``due >= smoke_due`` (4) or ``due > pile``.
     7. Scroll of Purge Life when ``due >= scroll_due`` (3).
     8. Stop.
+
+    Between fights (items_between_fights; no monster in play) only rule 2 applies, else STOP (done): the
+    Large Backpack waits for the next fight, where rule 1 takes the same card (nothing changes the
+    discard pile before that fight's first decision point, bar a chest).
 
     Attack: a 1/6 weapon as 6 if 6 <= gap or an overshoot would capture, else 1; the Spear as ranged
     against Flying, else melee. Then at most one item, the first in the order Bewitching Relic (the
@@ -197,8 +204,15 @@ class ThresholdPolicy:
                                                        if getattr(self, name) != self.DEFAULTS[name]]
         self.label = f"{type(self).__name__}({', '.join(shown)})"
 
+    def _turkey_due(self, table: Table) -> bool:
+        """Rule 2: a Big Turkey Dinner is held, the pile holds at most ``turkey_pile`` cards and the
+        discard pile is not empty."""
+        return table.held(BIG_TURKEY_DINNER) >= 0 and len(table.pile) <= self.turkey_pile and bool(table.discard)
+
     def fight(self, table: Table, legal: list[Action], rng: Stream) -> Action:
-        if not self.uses_items:
+        if not self.uses_items or table.between:
+            if self.uses_items and self._turkey_due(table):
+                return Action(USE, table.held(BIG_TURKEY_DINNER))
             return self._attack_or_stop(table, legal)
         pile = len(table.pile)
         for item in (LARGE_BACKPACK, BIG_TURKEY_DINNER, SCROLL_OF_PURGE_LIFE):
@@ -208,15 +222,21 @@ class ThresholdPolicy:
             if item == LARGE_BACKPACK and table.discard:
                 target = min(table.discard, key=lambda c: (-best_value(c), c))
                 return Action(USE, card, target)
-            if item == BIG_TURKEY_DINNER and pile <= self.turkey_pile and table.discard:
+            if item == BIG_TURKEY_DINNER and self._turkey_due(table):
                 return Action(USE, card)
             if item == SCROLL_OF_PURGE_LIFE and (
                     (table.attacks == 0 and table.power >= self.scroll_power) or table.damage_due > pile):
                 return Action(USE, card)
+        targets = table.whet_targets()
+        whet = Action(USE, table.held(WHETSTONE), targets[0]) if targets else None
+        if whet and table.gap == WHETSTONE_BONUS:
+            return whet
         action = self._attack_or_stop(table, legal)
         if action.kind != STOP:
             return action
         due = table.damage_due
+        if whet and due >= WHETSTONE_BONUS:
+            return whet
         for item, wanted in ((SHIELD, due >= self.shield_due),
                              (SMOKE_BOMB, due >= self.smoke_due or due > pile),
                              (SCROLL_OF_PURGE_LIFE, due >= self.scroll_due)):
@@ -369,15 +389,17 @@ class CountingPolicy(ThresholdPolicy):
                           "frenzy_power": frenzy_power, "whetstone_gap": whetstone_gap})
 
     def _choice(self, table: Table, card: int) -> tuple[int, int, int]:
-        """(value, kind, damage) of an attack with ``card`` then a stop: the 1/6 value
-        (dagger_value="choose") or the Spear's kind (spear_kind="choose") whose ``one_attack`` damage is
-        least, ThresholdPolicy's unless the other's is strictly less; 0 where nothing is chosen."""
+        """(value, kind, damage) of an attack with ``card`` then a stop: the 1/6 value (dagger_value
+        "choose_kind", with the kind that goes with it, or "choose") or the Spear's kind
+        (spear_kind="choose") whose ``one_attack`` damage is least, ThresholdPolicy's unless the other's
+        is strictly less; 0 where nothing is chosen."""
         kinds = CARD_WEAPON_KINDS[card]
-        if is_split(card) and table.options.dagger_value == "choose":
+        if table.value_chosen(card):
             low, high = CARD_WEAPON_POWER[card], CARD_WEAPON_HIGH[card]
             value = high if (high <= table.gap or table.overshoot_captures()) else low
             other = low if value == high else high
-            damage, damage2 = one_attack(table, value, kinds), one_attack(table, other, kinds)
+            damage = one_attack(table, value, table.weapon_kinds(card, AttackChoice(value)))
+            damage2 = one_attack(table, other, table.weapon_kinds(card, AttackChoice(other)))
             return (other, 0, damage2) if damage2 < damage else (value, 0, damage)
         base = table.weapon_value(card)
         if kinds == MELEE | RANGED and table.options.spear_kind == "choose":

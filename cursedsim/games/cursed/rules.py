@@ -1,12 +1,13 @@
 """Cursed!? facts as data: the 10 unique cards (x 3 copies), codes, outcome columns and rule options.
 
 Every card has three sides: a monster (power, trait, chest), a weapon (name, power, kinds) and an item.
-The table below is ``components/FACTS.md`` ("read from card scans"); docs/rules/cursed.md quotes it.
+The table below is the card table of docs/rules/cursed.md ("Component facts": read from scans of the
+printed cards).
 
 Card ids (shared by the kernel and the reference engine): card ``c`` in 0..29 is copy ``c % COPIES`` of
-unique card ``u = c // COPIES`` (``CARD_UNIQUE[c]``); FACTS.md numbers the unique cards 1-10, we use
-0-9. An item code *is* the unique index of the card that carries it (``ITEM_OF_CARD[c] == c // 3``), so
-the ten item codes below are in FACTS.md's table order.
+unique card ``u = c // COPIES`` (``CARD_UNIQUE[c]``), the row ``u`` of that table. An item code *is* the
+unique index of the card that carries it (``ITEM_OF_CARD[c] == c // 3``), so the ten item codes below
+are in the table's order.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ MELEE = 1
 RANGED = 2
 KIND_NAMES = {MELEE: "melee", RANGED: "ranged", MELEE | RANGED: "melee+ranged"}
 
-#: Item codes = unique card index (FACTS.md row - 1).
+#: Item codes = unique card index (the row of the card table).
 SOUL_CRYSTAL = 0
 BIG_TURKEY_DINNER = 1
 SMOKE_BOMB = 2
@@ -52,8 +53,8 @@ ITEM_NAMES = ("Soul Crystal", "Big Turkey Dinner", "Smoke Bomb", "Bewitching Rel
 ITEM_SLUGS = ("soul_crystal", "big_turkey_dinner", "smoke_bomb", "bewitching_relic", "scroll_of_purge_life",
               "shield", "whetstone", "frenzy_potion", "large_backpack", "mimic")
 
-# ---------------------------------------------------------------- the card table (FACTS.md)
-# One entry per unique card u = 0..9 (FACTS.md rows 1..10).
+# ---------------------------------------------------------------- the card table (docs/rules/cursed.md)
+# One entry per unique card u = 0..9.
 
 MONSTER_POWER = (5, 7, 8, 8, 9, 9, 10, 10, 11, 11)
 MONSTER_TRAIT = (EXPLODES, FLYING, ETHEREAL, NO_TRAIT, NO_TRAIT, EVASIVE, TOUGH_SKIN, NO_TRAIT, NO_TRAIT,
@@ -106,7 +107,7 @@ def weapon_text(card: int) -> str:
 
 
 def monster_text(card: int) -> str:
-    """Monsters have no printed names (FACTS.md): e.g. ``monster 10 Tough Skin`` or ``monster 11 chest``."""
+    """Monsters have no printed names on the cards: e.g. ``monster 10 Tough Skin`` or ``monster 11 chest``."""
     u = CARD_UNIQUE[card]
     parts = [f"monster {MONSTER_POWER[u]}"]
     if MONSTER_TRAIT[u] != NO_TRAIT:
@@ -148,7 +149,9 @@ OUTCOME_COLUMNS = tuple(OUTCOME_DTYPES)
 
 # ---------------------------------------------------------------- rule options
 
-DAGGER_VALUES = ("choose", "low", "high", "split")
+#: ``dagger_value``: "choose_kind" (1 as a ranged weapon or 6 as a melee one), "choose" (1 or 6, the printed
+#: kind), "low" (1), "high" (6), "split" (1 for the ranged card, 6 for the melee one).
+DAGGER_VALUES = ("choose_kind", "choose", "low", "high", "split")
 SPEAR_KINDS = ("both", "choose")
 OVERSHOOT_RULES = ("first_attack", "zero_total", "bust")
 BUST_RULES = ("discard_weapon", "soul_lost")
@@ -168,8 +171,8 @@ MAX_MIMIC_POWER = 20
 
 @dataclass(frozen=True)
 class RuleOptions:
-    """Rule variants of Cursed!?; every default is the rulebook as completed by FACTS.md (the basis of
-    each is quoted in docs/rules/cursed.md).
+    """Rule variants of Cursed!?; every default is the rulebook as completed by the component facts (the
+    rule cards and the printed cards; the basis of each default is quoted in docs/rules/cursed.md).
 
     win_souls: captured souls that win, 1-30 ("you win when you hold 8 captured souls").
     play_on_after_win: keep playing after the win for a high score ("play may go on for a high score");
@@ -184,27 +187,39 @@ class RuleOptions:
         set-up goes on as usual (a forced Mimic! is fought, or redrawn with starting_mimic="redraw").
         No extra random draws: game i is game i's deal with that card taken first, and the games are
         distributed as the rulebook's games that start with that item. Needs starting_items >= 1.
-    dagger_value: the "1/6" weapons attack for "choose" (the policy picks 1 or 6 each attack), "low"
+    dagger_value: the two "1/6" weapons attack as "choose_kind" (the policy picks, each attack, 1 as a
+        ranged weapon or 6 as a melee one: value and kind go together; each card prints both numbers,
+        "for a ranged/melee split value"), "choose" (1 or 6, the card keeps its printed kind), "low"
         (always 1), "high" (always 6) or "split" (1 for the ranged Throwing Daggers, 6 for the melee
-        Dagger: the rulebook's "ranged/melee split value").
+        Dagger).
     spear_kind: the Spear ("melee and ranged") counts as "both" kinds at once (so it meets both Flying
         and Tough Skin) or the policy picks one kind each attack ("choose").
     overshoot: which attack may go over the monster's power and still capture the soul with no damage:
-        "first_attack" (only the first attack of the fight, FACTS' FAQ), "zero_total" (any attack made
-        while the total is still 0, e.g. after a first attack a trait cancelled), or "bust" (none: every
-        attack over is discarded, the plain blackjack rule).
+        "first_attack" (only the first attack of the fight, the rule cards' FAQ), "zero_total" (any
+        attack made while the total is still 0, e.g. after a first attack a trait cancelled), or "bust"
+        (none: every attack over is discarded, the plain blackjack rule).
     bust: what an attack going over (a bust) does: "discard_weapon" (that weapon is discarded and you may
-        keep drawing, FACTS) or "soul_lost" (the rulebook's "you cannot deal more damage than the monster
-        has, or the soul is lost": the weapon is discarded, the fight ends, the damage of the gap is
-        taken and the monster goes to the discard pile, not to the souls).
-    chest_loot: a chest gives the top card of the shuffled discard pile ("discard", FACTS) or the top
-        card of the draw pile ("draw_pile"), as an item.
+        keep drawing, the rule cards' FAQ) or "soul_lost" (the rulebook's "you cannot deal more damage
+        than the monster has, or the soul is lost": the weapon is discarded, the fight ends, the damage
+        of the gap is taken and the monster goes to the discard pile, not to the souls).
+    chest_loot: a chest gives the top card of the shuffled discard pile ("discard") or the top card of
+        the draw pile ("draw_pile"), as an item.
     mimic_power: the power of a Mimic! drawn as an item, 1-20 ("a monster with a power of 4").
     mimic_soul: a captured Mimic! goes to the captured souls and counts as a soul (else to the discard).
     turkey_cards: cards Big Turkey Dinner moves from the shuffled discard pile under the draw pile, 1-10
         (3 as printed; the rulebook transcription says 4).
     item_timing: Whetstone and Frenzy Potion are chosen for an attack "after_reveal" (seeing the weapon
         drawn) or must be played "before_draw" (then they apply to the next attack).
+    items_between_fights: "Use any items at any point during the round": items may be used between
+        fights, before each round's monster is drawn and before a chest is opened (Big Turkey Dinner,
+        Large Backpack: the items that act without a monster), so a Big Turkey Dinner can refill an
+        empty pile before the loss. False: items only at a fight's decision points.
+    empty_pile_before_chest: a capture that leaves the draw pile empty ends the game before the chest
+        is opened ("Run out and its game over"; after the items between fights). False: the chest is
+        opened and the loss comes when the next monster must be drawn.
+    whetstone_in_play: the Whetstone ("+3 damage to a single weapon") may also be played at a fight's
+        decision point on a weapon already in play that dealt damage and carries no Whetstone, when the
+        total stays within the monster's power (default False: only on an attacking weapon).
     ignoring_attack_spends_trait: an attack that ignores monster traits (Bewitching Relic, Frenzy Potion)
         still counts as "the first melee/ranged/odd/even attack" and as Explodes' single attack. Default
         False: the trait does not see it and waits for the next attack.
@@ -213,8 +228,8 @@ class RuleOptions:
     smoke_bomb_returns_items: Smoke Bomb also puts the items used in the fight (itself included) into
         the draw deck (default False: monster and weapons only; items used go to the discard pile).
     final_monster_captures: when damage exceeds the cards left, discard them all and capture the soul
-        anyway (then the game ends, won if that was the winning soul). Default False: FACTS' "its soul is
-        not captured and the game ends".
+        anyway (then the game ends, won if that was the winning soul). Default False: the rule cards'
+        "its soul is not captured and the game ends".
     damage_from: damage discards cards from the "top" or the "bottom" of the draw pile.
     """
 
@@ -223,7 +238,7 @@ class RuleOptions:
     starting_items: int = 1
     starting_mimic: str = "fight"
     starting_item: str = "random"
-    dagger_value: str = "choose"
+    dagger_value: str = "choose_kind"
     spear_kind: str = "both"
     overshoot: str = "first_attack"
     bust: str = "discard_weapon"
@@ -232,6 +247,9 @@ class RuleOptions:
     mimic_soul: bool = True
     turkey_cards: int = 3
     item_timing: str = "after_reveal"
+    items_between_fights: bool = True
+    empty_pile_before_chest: bool = True
+    whetstone_in_play: bool = False
     ignoring_attack_spends_trait: bool = False
     parity_includes_whetstone: bool = False
     smoke_bomb_returns_items: bool = False
@@ -246,8 +264,9 @@ class RuleOptions:
                 raise OptionError(f"option {name!r} must be an integer {low}-{high}, got {value!r}")
             if not low <= value <= high:
                 raise OptionError(f"option {name!r} must be in {low}-{high}, got {value}")
-        for name in ("play_on_after_win", "mimic_soul", "ignoring_attack_spends_trait",
-                     "parity_includes_whetstone", "smoke_bomb_returns_items", "final_monster_captures"):
+        for name in ("play_on_after_win", "mimic_soul", "items_between_fights", "empty_pile_before_chest",
+                     "whetstone_in_play", "ignoring_attack_spends_trait", "parity_includes_whetstone",
+                     "smoke_bomb_returns_items", "final_monster_captures"):
             value = getattr(self, name)
             if not isinstance(value, bool):
                 raise OptionError(f"option {name!r} must be true or false, got {value!r}")

@@ -35,6 +35,7 @@ from cursedsim.games.cursed.rules import (
     N_CARDS,
     N_UNIQUE,
     RANGED,
+    WHETSTONE,
     RuleOptions,
 )
 
@@ -137,10 +138,13 @@ OPT_SMOKE_RETURNS_ITEMS = 15
 OPT_FINAL_CAPTURES = 16
 OPT_DAMAGE_FROM = 17         # DAMAGE_FROM_* code
 OPT_STARTING_ITEM = 18       # STARTING_ITEM_RANDOM, or 1 + the item code forced as the first starting item
-N_OPTS = 19
+OPT_ITEMS_BETWEEN = 19       # items_between_fights
+OPT_EMPTY_BEFORE_CHEST = 20  # empty_pile_before_chest
+OPT_WHETSTONE_IN_PLAY = 21   # whetstone_in_play
+N_OPTS = 22
 
-#: The option vector's slot of each RuleOptions field (in field order, but ``starting_item``, added
-#: last).
+#: The option vector's slot of each RuleOptions field (in field order, but the fields added later:
+#: ``starting_item``, then ``items_between_fights``, ``empty_pile_before_chest``, ``whetstone_in_play``).
 OPTION_SLOTS = {
     "win_souls": OPT_WIN_SOULS, "play_on_after_win": OPT_PLAY_ON, "starting_items": OPT_STARTING_ITEMS,
     "starting_mimic": OPT_STARTING_MIMIC, "dagger_value": OPT_DAGGER_VALUE, "spear_kind": OPT_SPEAR_KIND,
@@ -149,7 +153,8 @@ OPTION_SLOTS = {
     "item_timing": OPT_ITEM_TIMING, "ignoring_attack_spends_trait": OPT_IGNORING_SPENDS_TRAIT,
     "parity_includes_whetstone": OPT_PARITY_WHETSTONE, "smoke_bomb_returns_items": OPT_SMOKE_RETURNS_ITEMS,
     "final_monster_captures": OPT_FINAL_CAPTURES, "damage_from": OPT_DAMAGE_FROM,
-    "starting_item": OPT_STARTING_ITEM,
+    "starting_item": OPT_STARTING_ITEM, "items_between_fights": OPT_ITEMS_BETWEEN,
+    "empty_pile_before_chest": OPT_EMPTY_BEFORE_CHEST, "whetstone_in_play": OPT_WHETSTONE_IN_PLAY,
 }
 
 # Codes of the string options: their index in rules.CHOICES (the order the kernel uses).
@@ -159,6 +164,7 @@ STARTING_ITEM_RANDOM = CHOICES["starting_item"].index("random")
 #: ``opts[OPT_STARTING_ITEM] - FORCED_ITEM_CODE`` is the forced item's code (``starting_item`` slugs
 #: follow "random" in ITEM_SLUGS order).
 FORCED_ITEM_CODE = CHOICES["starting_item"].index(ITEM_SLUGS[0])
+DAGGER_CHOOSE_KIND = CHOICES["dagger_value"].index("choose_kind")
 DAGGER_CHOOSE = CHOICES["dagger_value"].index("choose")
 DAGGER_LOW = CHOICES["dagger_value"].index("low")
 DAGGER_HIGH = CHOICES["dagger_value"].index("high")
@@ -205,15 +211,24 @@ def overshoot_captures(attacks, total, opts):
 
 
 @njit(cache=True, inline="always")
+def value_chosen(card, opts):
+    """Whether the policy chooses this weapon's value: a 1/6 weapon with dagger_value "choose_kind" or
+    "choose" (the OPEN_VALUE bit; reference ``AttackOptions.value``)."""
+    mode = opts[OPT_DAGGER_VALUE]
+    return WEAPON_HIGH_OF_CARD[card] != 0 and (mode == DAGGER_CHOOSE_KIND or mode == DAGGER_CHOOSE)
+
+
+@njit(cache=True, inline="always")
 def weapon_value(card, chosen_value, opts):
     """A weapon's own value before items: the printed power, or for a 1/6 weapon the value
-    ``dagger_value`` gives (``chosen_value`` with "choose"); reference ``Table.weapon_value``."""
+    ``dagger_value`` gives (``chosen_value`` with "choose_kind" and "choose"); reference
+    ``Table.weapon_value``."""
     high = WEAPON_HIGH_OF_CARD[card]
     low = WEAPON_POWER_OF_CARD[card]
     if high == 0:
         return low
     mode = opts[OPT_DAGGER_VALUE]
-    if mode == DAGGER_CHOOSE:
+    if mode == DAGGER_CHOOSE_KIND or mode == DAGGER_CHOOSE:
         return chosen_value
     if mode == DAGGER_LOW:
         return low
@@ -221,6 +236,16 @@ def weapon_value(card, chosen_value, opts):
         return high
     # "split": the first number for the ranged Throwing Daggers, the second for the melee Dagger
     return low if WEAPON_KINDS_OF_CARD[card] == RANGED else high
+
+
+@njit(cache=True, inline="always")
+def weapon_kinds(card, chosen_value, opts):
+    """A weapon's kinds (MELEE | RANGED bits) before the Spear's choice: the printed ones, but with
+    dagger_value="choose_kind" a 1/6 weapon used for its low value (1) is ranged and for its high value
+    (6) melee; reference ``Table.weapon_kinds``."""
+    if opts[OPT_DAGGER_VALUE] == DAGGER_CHOOSE_KIND and WEAPON_HIGH_OF_CARD[card] != 0:
+        return RANGED if chosen_value == WEAPON_POWER_OF_CARD[card] else MELEE
+    return WEAPON_KINDS_OF_CARD[card]
 
 
 # ---------------------------------------------------------------- the policy's view (a tuple)
@@ -241,9 +266,13 @@ V_ARMED = 11         # before_draw timing: ARMED_WHETSTONE | ARMED_FRENZY
 V_ITEMS = 12         # held items (card mask)
 V_STORED = 13        # Large Backpack weapons (card mask)
 V_DISCARD_CARDS = 14  # the discard pile's cards (card mask)
-V_USABLE = 15        # kind mask of the items usable at this decision point (fight decisions only)
+V_USABLE = 15        # kind mask of the items usable at this decision point (fight decisions only); the
+                     # Whetstone's bit: armed with item_timing="before_draw" (its in-play use: V_WHET_TARGETS)
 V_PILE_CARDS = 16    # the draw pile's cards (card mask: its contents, never its order), for the policies
                      # that read it (policies.sees_pile); 0 for the others
+V_BETWEEN = 17       # 1 at a decision point between fights (items_between_fights: no monster in play)
+V_WHET_TARGETS = 18  # whetstone_in_play: the weapons in play a held Whetstone may be put on now (card mask)
+N_VIEW = 19
 
 ARMED_WHETSTONE = 1
 ARMED_FRENZY = 2
@@ -274,13 +303,14 @@ def draw_ok(view):
 @njit(cache=True)
 def n_legal(view):
     """The length of the reference's ``legal_actions()`` list: DRAW, PLAY each Backpack weapon, USE each
-    usable kind (Large Backpack once per discard card), STOP."""
+    usable kind (Large Backpack once per discard card; Whetstone also once per weapon in
+    ``V_WHET_TARGETS``), STOP."""
     n = 1 + int64(draw_ok(view)) + count(play_mask(view))
     usable = view[V_USABLE]
     n += count(usable & ~kind_bit(LARGE_BACKPACK))
     if usable & kind_bit(LARGE_BACKPACK) != ZERO:
         n += count(view[V_DISCARD_CARDS])
-    return n
+    return n + count(view[V_WHET_TARGETS])
 
 
 @njit(cache=True)
@@ -296,7 +326,9 @@ def nth_legal(view, r):
         return PLAY, nth(plays, r), NO_CARD
     r -= n_play
     items = view[V_ITEMS]
-    rest = view[V_USABLE]
+    usable = view[V_USABLE]
+    whet_targets = view[V_WHET_TARGETS]
+    rest = usable | (kind_bit(WHETSTONE) if whet_targets != ZERO else ZERO)
     while rest != ZERO:
         item = lowest(rest) // COPIES
         rest &= rest - ONE
@@ -307,17 +339,23 @@ def nth_legal(view, r):
             if r < n_targets:
                 return USE, card, nth(targets, r)
             r -= n_targets
-        else:
+            continue
+        if usable & kind_bit(item) != ZERO:
             if r == 0:
                 return USE, card, NO_CARD
             r -= 1
+        if item == WHETSTONE:
+            n_targets = count(whet_targets)
+            if r < n_targets:
+                return USE, card, nth(whet_targets, r)
+            r -= n_targets
     return STOP, NO_CARD, NO_CARD
 
 
 # ---------------------------------------------------------------- attack choices
 
 #: Bits of ``open_``: what a policy chooses at an attack (reference ``AttackOptions``).
-OPEN_VALUE = 1       # the 1/6 value (dagger_value="choose")
+OPEN_VALUE = 1       # the 1/6 value (dagger_value "choose_kind" or "choose")
 OPEN_KIND = 2        # the Spear's kind (spear_kind="choose")
 OPEN_RELIC = 4       # a Bewitching Relic is held
 OPEN_WHETSTONE = 8   # a Whetstone is held (after_reveal)

@@ -185,15 +185,18 @@ class KernelPolicy:
     def view(self, table: Table, at_decision_point: bool) -> tuple:
         """The kernel's ``view`` of this position (``state.V_*``)."""
         usable = 0
+        targets = []
         if at_decision_point:
             for item in range(N_UNIQUE):
                 if table.held(item) >= 0 and table.item_usable(item):
                     usable |= 1 << (3 * item)
+            targets = table.whet_targets()
         armed = (ARMED_WHETSTONE if table.whetstone_armed else 0) | (ARMED_FRENZY if table.frenzy_armed else 0)
         return (table.power, table.trait, table.total, table.attacks, table.blocked, len(table.pile),
                 len(table.discard), len(table.souls), int(table.is_mimic), int(table.can_attack()),
                 int(table.trait_spent), armed, _mask(table.items), _mask(table.stored), _mask(table.discard),
-                np.uint64(usable), _mask(table.pile) if self.sees_pile else np.uint64(0))
+                np.uint64(usable), _mask(table.pile) if self.sees_pile else np.uint64(0), int(table.between),
+                _mask(targets))
 
     def _call(self, function, table: Table, rng: Stream, at_decision_point: bool, *extra):
         *answer, state = function(self.policy_id, self.params, tuple(np.uint64(w) for w in rng.s),
