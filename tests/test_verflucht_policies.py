@@ -151,11 +151,14 @@ def test_a_user_numba_policy_runs_in_the_kernel_and_matches_the_reference():
 
 
 class _PassivePolicy:
-    """Seal every attack, never banish: loses once the Seals are gone."""
+    """Seal every attack it may, never banish voluntarily: once the Seals are gone it banishes with the
+    forced plan (the engine refuses a Seal then while items can) until the items run short."""
 
     def attack(self, table, attackers, is_group, seal_allowed, rng):
-        from cursedsim.games.verflucht.reference_policies import AttackChoice
-        return AttackChoice(seal=True)
+        from cursedsim.games.verflucht.reference_policies import AttackChoice, forced_plan
+        if seal_allowed:
+            return AttackChoice(seal=True)
+        return AttackChoice(seal=False, plan=forced_plan(table, attackers, is_group))
 
     def banish(self, table, player, last_turn, rng) -> Banish | None:
         return None
