@@ -555,20 +555,28 @@ def play_game(zones, seed, index, opts, policy_id, params):
     rng_deck = seed_tuple(seed, index, STREAM_DECK)
     rng_pol = seed_tuple(seed, index, STREAM_POLICY)
     rng_deck = shuffle_deck(zones, rng_deck)
-    n_pile = N_CARDS
     if opts[OPT_STARTING_ITEM] != STARTING_ITEM_RANDOM:
-        force_starting_item(zones, n_pile, opts[OPT_STARTING_ITEM] - FORCED_ITEM_CODE)
-    n_discard = 0
-    discard_cards = ZERO   # the discard pile's contents (Large Backpack targets)
-    items = ZERO           # held items
-    stored = ZERO          # Large Backpack weapons
-    souls = 0
+        force_starting_item(zones, N_CARDS, opts[OPT_STARTING_ITEM] - FORCED_ITEM_CODE)
+    souls, rounds, damage_taken, n_pile, end, start_item, weapons_drawn, busts, _, _, _ = play_dealt(
+        zones, N_CARDS, 0, ZERO, ZERO, ZERO, 0, opts[OPT_STARTING_ITEMS], opts, policy_id, params, rng_deck,
+        rng_pol)
+    return souls, rounds, damage_taken, n_pile, end, start_item, weapons_drawn, busts
+
+
+@njit(cache=True, inline="always")
+def play_dealt(zones, n_pile, n_discard, discard_cards, items, stored, souls, starting_left, opts, policy_id,
+               params, rng_deck, rng_pol):
+    """Play from a dealt position to the end: the pile ``zones[PILE : PILE + n_pile]`` and the discard
+    pile ``zones[DISCARD : DISCARD + n_discard]`` (contents ``discard_cards``), held ``items`` and Backpack
+    weapons ``stored`` (card masks), ``souls`` captured, ``starting_left`` starting items still to take,
+    and the two random streams (``play_game`` after its set-up shuffle; the rule tests lay out a position,
+    as ``reference.Table``'s). Returns (souls, rounds, damage_taken, cards_left, end, start_item,
+    weapons_drawn, busts, discard size, items, stored); the zones keep the final piles."""
     rounds = 0
     damage_taken = 0
     weapons_drawn = 0
     busts = 0
     end = NOT_OVER
-    starting_left = opts[OPT_STARTING_ITEMS]
     start_item = NO_START_ITEM   # the item code of the first starting item taken
     pending_mimic = NO_CARD   # a Mimic! looted from a chest, fought next
     while end == NOT_OVER:
@@ -782,7 +790,7 @@ def play_game(zones, seed, index, opts, policy_id, params):
                     pending_mimic = card
                 else:
                     items |= bit(card)
-    return souls, rounds, damage_taken, n_pile, end, start_item, weapons_drawn, busts
+    return souls, rounds, damage_taken, n_pile, end, start_item, weapons_drawn, busts, n_discard, items, stored
 
 
 @njit(cache=True)
@@ -832,7 +840,7 @@ def run_chunk(seed: int, start: int, n_games: int, opts, policy_id: int, params,
 #: The kernel functions that call the policy (``pol.decide_*``, ``pol.sees_pile``), directly or through
 #: one another: what a kernel for a user's policy must compile anew (every other step function,
 #: ``trait_check``'s ``pol.trait_cancels`` included, is shared with the built-in kernel).
-POLICY_CALLERS = ("pile_cards", "between_fights", "play_game", "play_chunk")
+POLICY_CALLERS = ("pile_cards", "between_fights", "play_dealt", "play_game", "play_chunk")
 
 
 @njit(inline="always")
