@@ -4,7 +4,9 @@ the rulebook's examples, one test per rule and option, the baseline policy's spe
 
 from __future__ import annotations
 
+import itertools
 import textwrap
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -693,6 +695,71 @@ def test_replay_log_reads_like_the_rulebook():
     assert lines[1] == "set-up · 3 players · 4 green seals · 80 face-down cards · P1 begins"
     assert lines[2].startswith("turn 1 · P1 draws ")
     assert lines[-1].startswith("WIN, score ") or lines[-1].startswith("LOSS: ")
+
+
+def test_the_losing_line_says_what_happened():
+    """Game 17 of seed 0 at 3 players: P2 holds nothing against the 28 and the Seals are gone; the log
+    said "answered with a seal" there before the loss line was made to tell the truth."""
+    log = GAME.replay(0, 17, 3, RuleOptions(), "baseline", GAME.policy("baseline").param_vector())
+    assert log.splitlines()[-4:] == [
+        "turn 29 · P2 draws Creature 28 (57 left) → display [1, 3, 5, 14, 17, 28]",
+        "hands: P1 [11] · P2 [] · P3 []",
+        "sixth-creature attack by 28: no seal left",
+        "LOSS: sixth-creature attack by 28: P2's items (total 0) cannot banish 28 and no green seal is left"]
+
+
+def _parse_values(text: str) -> set[int]:
+    inside = text[text.index("[") + 1:text.index("]")]
+    return {int(v) for v in inside.split(", ")} if inside else set()
+
+
+def _can_banish(attackers, hands) -> bool:
+    """Brute force, independent of the engines: some way to give each attacker to one of ``hands``
+    (lists of item values) so that each hand's total covers its Creatures."""
+    for owners in itertools.product(range(len(hands)), repeat=len(attackers)):
+        need = [0] * len(hands)
+        for creature, owner in zip(attackers, owners):
+            need[owner] += creature
+        if all(need[k] <= sum(hands[k]) for k in range(len(hands))):
+            return True
+    return False
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4, 5])
+def test_every_attack_shows_every_hand_and_a_loss_only_when_no_item_could_banish(players):
+    """Read from the log alone: each attack follows a line with every player's hand, and a lost game's
+    last attack could not have been banished with the hands shown (the active player's alone against a
+    sixth Creature); a game lost with the items to banish in hand would be a log, or a rule, that lies."""
+    losses = 0
+    for index in range(80):
+        lines = replay_log(6, index, players, RuleOptions(), BaselinePolicy()).splitlines()
+        drawer = None
+        for k, line in enumerate(lines):
+            if line.startswith("turn "):
+                drawer = int(line.split(" · ")[1][1]) - 1
+            if line.startswith(("group attack", "sixth-creature attack")):
+                shown = lines[k - 1].removeprefix("hands: ").split(" · ")
+                assert [h.split(" ")[0] for h in shown] == [f"P{p + 1}" for p in range(players)], lines[k - 1]
+                hands = [_parse_values(h) for h in shown]
+                kind = line.split(":")[0]
+                attackers = [int(v) for v in kind.split(" ")[-1].split("-")]
+                eligible = hands if kind.startswith("group") else [hands[drawer]]
+                if lines[-1].startswith("LOSS") and k == len(lines) - 2:
+                    losses += 1
+                    assert not _can_banish(attackers, eligible), lines[k - 1:]
+                    assert lines[-1].startswith(f"LOSS: {kind}: ") and "cannot banish" in lines[-1]
+                    assert lines[-1].endswith("and no green seal is left")
+    assert losses > 40  # baseline loses most games: the check above ran on each of them
+
+
+def test_the_log_excerpt_in_the_rules_doc_is_a_real_game():
+    """docs/rules/verflucht.md shows excerpts of a replay: each line must be in that replay, in order."""
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "rules" / "verflucht.md").read_text()
+    excerpt = doc[doc.index("Excerpts of game 0 of seed 0"):]
+    excerpt = excerpt[excerpt.index("```\n") + 4:]
+    shown = [line for line in excerpt[:excerpt.index("```")].splitlines() if line != "..."]
+    log = iter(replay_log(0, 0, 3, RuleOptions(), BaselinePolicy()).splitlines())
+    assert len(shown) > 20 and all(any(line == real for real in log) for line in shown)
 
 
 def test_outcome_fields_agree_with_the_log():

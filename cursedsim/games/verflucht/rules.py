@@ -61,7 +61,9 @@ class RuleOptions:
         rest. Default False: "When you use a Seal on a group attack, remove all of the attacking
         Creatures", so a Seal answers the whole attack and no items are spent.
     voluntary_seal: a Seal may answer an attack even when items could banish the attackers ("During an
-        attack, you can use a Seal"). False makes a Seal legal only when no banishing exists.
+        attack, you can use a Seal"). False makes a Seal legal only when no banishing exists. With no
+        Seal left that holds either way ("you have no choice but to immediately banish"): the players
+        may not choose to lose.
     drawer_last_turn: after the last card is drawn, the player who drew it also takes a last turn (as
         the last of the round), since "Each player then takes one last turn".
     """
