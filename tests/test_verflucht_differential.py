@@ -2,7 +2,7 @@
 
 Both engines draw from the same (seed, index) streams, so every outcome field must agree for every
 game; one differing game is a bug in one of them (or in a policy's two implementations: the baseline
-exists twice, as readable Python and as numba).
+and the test probe exist twice, as readable Python and as numba).
 """
 
 from __future__ import annotations
@@ -150,6 +150,7 @@ class ProbePolicy:
         return chosen
 
     def attack(self, table, attackers, is_group, seal_allowed, rng_):
+        """``probe_attack``, read from the table."""
         mode = (rng_.below(16) + table.seals_left + len(table.face_down) + len(table.display)
                 + len(table.discard_creatures) + len(table.discard_items)) % 16
         if mode >= 4:
@@ -191,6 +192,7 @@ class ProbePolicy:
         return AttackChoice(seal=True)
 
     def banish(self, table, player, last_turn, rng_):
+        """``probe_banish``, read from the table."""
         hand = table.hands[player]
         payable = sorted(c for c in table.display if c <= min(sum(hand), 40))
         if not payable:
@@ -218,13 +220,14 @@ PROBE = PolicySpec("probe", USER_POLICY_ID, "test policy: Seals, partial plans, 
 
 OPTIONS = [RuleOptions(partial_items_before_seal=partial, voluntary_seal=voluntary, drawer_last_turn=drawer)
            for partial in (False, True) for voluntary in (True, False) for drawer in (True, False)]
-#: Seals by player count in the option matrix: the rulebook's, none (forced plans from the first
-#: attack), few, and more than there are cards.
+#: Seals by player count in the option matrix: the rulebook's, none (the Seal is refused whenever a
+#: plan exists from the first attack on), few, and many (long games, many last turns).
 SEALS = {1: None, 2: 0, 3: None, 4: 2, 5: 8}
 
 
 @pytest.mark.parametrize("options", OPTIONS, ids=lambda o: "-".join(
-    f"{name}={getattr(o, name)}" for name in ("partial_items_before_seal", "voluntary_seal", "drawer_last_turn")))
+    f"{name}={getattr(o, name)}"
+    for name in ("partial_items_before_seal", "voluntary_seal", "drawer_last_turn")))
 @pytest.mark.parametrize("policy", ["baseline", "smart", "random", "probe"])
 def test_kernel_equals_reference_for_every_option_and_policy(policy, options):
     """2,000 games (400 at each player count, with the seal counts of SEALS) per option combination

@@ -413,8 +413,8 @@ def kernel_answer(seals_left, *, policy="baseline", decide_attack=None, hands=No
     masks = tuple(mask_of(hands.get(p, ())) for p in range(MAX_PLAYERS))
     ask = kernel.ask_for_plan
     if decide_attack is not None:
-        ask = rebuild(vars(kernel), ("ask_for_plan",),
-                      {"decide_attack": decide_attack, "assign_by_totals": pol.assign_by_totals})["ask_for_plan"]
+        functions = {"decide_attack": decide_attack, "assign_by_totals": pol.assign_by_totals}
+        ask = rebuild(vars(kernel), ("ask_for_plan",), functions)["ask_for_plan"]
     spec = GAME.policy(policy)
     after, covered, _, _ = ask(
         masks, 3, LAID_OUT["active"], mask_of(LAID_OUT["display"]), mask_of(GROUP), True,

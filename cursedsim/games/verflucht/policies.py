@@ -51,18 +51,17 @@ POLICIES = {
         "The floor: random legal choices. In an attack each Creature (highest first) goes to a random "
         "eligible player who can afford it, who pays with random Items until the sum suffices; if one "
         "cannot be paid, a Seal, or the forced plan when the Seal is refused (none left, or "
-        "voluntary_seal off, while a plan exists). On its turn a player repeatedly picks uniformly among stopping and "
-        "banishing one affordable Creature, paid with random Items."),
+        "voluntary_seal off, while a plan exists). On its turn a player repeatedly picks uniformly "
+        "among stopping and banishing one affordable Creature, paid with random Items."),
     "baseline": PolicySpec(
         "baseline", BASELINE,
-        "The reference heuristic, exactly as specified in issue 2: attackers highest first, each covered "
-        "by the first player (active, then others in turn order in a group attack) holding a single "
-        "Item >= it (smallest such) or else a pair a < b with the smallest sum >= it (ties: smaller a); "
-        "if some attacker cannot be covered, no Item is spent and a Seal is used; with no Seal left (or "
-        "voluntary_seal off) it banishes with the forced plan; only when no plan exists is the game "
-        "lost. Voluntarily (own turn and "
-        "last turn) it banishes Creatures highest first with the smallest single Item >= the Creature "
-        "when that Item exceeds it by at most 3."),
+        "The reference heuristic: attackers highest first, each covered by the first player (active, "
+        "then others in turn order in a group attack) holding a single Item >= it (smallest such) or "
+        "else a pair a < b with the smallest sum >= it (ties: smaller a); if some attacker cannot be "
+        "covered, no Item is spent and a Seal is used; with no Seal left (or voluntary_seal off) it "
+        "banishes with the forced plan; only when no plan exists is the game lost. Voluntarily (own "
+        "turn and last turn) it banishes Creatures highest first with the smallest single Item >= the "
+        "Creature when that Item exceeds it by at most 3."),
     "smart": PolicySpec(
         "smart", SMART,
         "A parameterised family built on baseline: it banishes voluntarily with one Item whose excess "
@@ -72,8 +71,8 @@ POLICIES = {
         "whatever it can, highest first. Attackers are paid like baseline (single Item or pair) or, "
         "with multi_items, by the least-waste set of any size; group Creatures may go first to the "
         "players holding more cards; an attacker nobody pays means a Seal, or the forced plan when "
-        "the Seal is refused. Defaults from a coordinate search at 3 players (seed 99), "
-        "checked on other seeds at every player count.",
+        "the Seal is refused. Defaults from a coordinate search at 3 players (seed 99), checked on "
+        "other seeds at every player count.",
         params={"slack": 2.0, "crowd_bonus": 5.0, "threat_bonus": 1.0, "late_cards": 4.0,
                 "late_bonus": 4.0, "multi_items": 0.0, "big_hand_first": 0.0, "banish_multi": 0.0},
         param_docs={
