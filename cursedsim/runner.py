@@ -1,29 +1,39 @@
 """The runner: cut a run into chunks of game indices, play them (in-process, joblib/loky or Dask), and
-assemble one pandas frame with one row per game; optionally checkpoint every chunk under ``out`` and
-resume from there.
+assemble one pandas frame with one row per game (or, with ``summary_only``, fold every chunk into a
+``streaming.RunSummary`` as it arrives); optionally checkpoint every chunk under ``out`` and resume from
+there.
 
 Game ``i`` of a run draws only from the random streams keyed by ``(seed, i)`` (see ``rng.py``), and
-chunks are assembled in index order, so the frame does not depend on ``n_jobs``, ``chunk_size`` or
-``backend``.
+chunks are assembled in index order, so the frame does not depend on ``n_jobs``, ``chunk_size``,
+``backend``, resumes or retries.
+
+Faults: a loky worker that dies loses only the chunks it held; they are played again (at most
+``WORKER_RETRIES`` times per run) with a one-line warning. Loky workers exit when their parent process
+dies. Dask reschedules the tasks of a lost worker itself; a task that kills workers repeatedly
+(``KilledWorker``) is submitted again like a loky chunk. Run directories are locked, and every file in
+them is verified before it is read (``rundir.py``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
-import json
+import itertools
 import math
 import os
 import re
 import sys
 import time
-from collections.abc import Iterable, Iterator, Mapping
+import typing
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from cursedsim.errors import CursedsimError, RunError, UnknownGameError, UnknownPolicyError
-from cursedsim.files import write_via
+from cursedsim import rundir
+from cursedsim.errors import (CursedsimError, OptionError, RunError, UnknownGameError, UnknownPolicyError, shorten,
+                              warn)
 from cursedsim.games import Game, get_game, list_games
 
 BACKENDS = ("loky", "dask", "sequential")
@@ -31,13 +41,25 @@ BACKENDS = ("loky", "dask", "sequential")
 MAX_DEFAULT_CHUNK = 100_000
 #: Lower bound of the default chunk (unless the run is smaller): below it, dispatch costs dominate.
 MIN_DEFAULT_CHUNK = 1_000
+#: The largest chunk accepted: ~20 s of kernel work and a few hundred MB of outcome arrays.
+MAX_CHUNK_SIZE = 10_000_000
+#: Game indices are int64 in the frame: a run has at most this many games.
+MAX_GAMES = 2 ** 63 - 1
+#: Worker processes at most (n_jobs).
+MAX_JOBS = 1024
 #: Runs at least this long get a progress bar by default (when stderr is a terminal).
 PROGRESS_MIN_GAMES = 200_000
+#: How often a run plays the chunks of a dead worker again before it gives up.
+WORKER_RETRIES = 3
+#: Seconds to reach a Dask scheduler, and to wait for its first worker.
+DASK_TIMEOUT = 20
 RUN_FILE = "run.json"
 FRAME_FILE = "games.parquet"
+SUMMARY_FILE = "summary.json"
 _CHUNK_RE = re.compile(r"^chunk-(\d+)-(\d+)\.parquet$")
 #: Keys of run.json that do not change the games played, so a resume may differ in them.
 _FREE_KEYS = ("chunk_size",)
+_ADDRESS_RE = re.compile(r"^(?:[a-z][a-z0-9+]*://)?[^\s/]+(?:/\S*)?$")
 
 
 # ---------------------------------------------------------------- validation
@@ -46,50 +68,100 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
 
 
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, (bool, np.bool_))
+
+
 def resolve_game(game: str | Game) -> Game:
     """A Game from a registered name (or a Game passed through)."""
     if isinstance(game, Game):
         return game
     if isinstance(game, str):
         return get_game(game)
-    raise UnknownGameError(f"game must be a game name; valid games: {', '.join(list_games())}")
+    raise UnknownGameError(f"game must be a game name, got {shorten(game)}; valid games: {', '.join(list_games())}")
 
 
 def check_n_games(n_games: Any) -> int:
-    """``n_games`` as an int, or a RunError unless it is a positive integer."""
-    if not _is_int(n_games) or n_games < 1:
-        raise RunError(f"the number of games must be a positive integer, got {n_games!r}")
+    """``n_games`` as an int, or a RunError unless it is a positive integer (at most 2**63-1)."""
+    if not _is_int(n_games) or not 1 <= n_games <= MAX_GAMES:
+        raise RunError(f"the number of games must be a positive integer (at most 2**63-1), got {shorten(n_games)}")
     return int(n_games)
 
 
 def check_seed(seed: Any) -> int:
     """``seed`` as an int, or a RunError unless it is an integer in 0..2**64-1."""
     if not _is_int(seed) or not 0 <= seed < 2 ** 64:
-        raise RunError(f"seed must be an integer in 0..2**64-1, got {seed!r}")
+        raise RunError(f"seed must be an integer in 0..2**64-1, got {shorten(seed)}")
     return int(seed)
 
 
 def check_n_jobs(n_jobs: Any) -> int:
     """The number of workers ``n_jobs`` stands for (-1: every core), or a RunError."""
-    if not _is_int(n_jobs) or not (n_jobs >= 1 or n_jobs == -1):
-        raise RunError(f"n_jobs must be a positive integer or -1 (all cores), got {n_jobs!r}")
+    if not _is_int(n_jobs) or not (1 <= n_jobs <= MAX_JOBS or n_jobs == -1):
+        raise RunError(f"n_jobs must be a positive integer up to {MAX_JOBS} or -1 (all cores), got {shorten(n_jobs)}")
     return (os.cpu_count() or 1) if n_jobs == -1 else int(n_jobs)
 
 
 def check_chunk_size(chunk_size: Any) -> int | None:
-    """``chunk_size`` (None: choose one), or a RunError unless it is a positive integer."""
+    """``chunk_size`` (None: choose one), or a RunError unless it is a positive integer (at most
+    MAX_CHUNK_SIZE)."""
     if chunk_size is None:
         return None
-    if not _is_int(chunk_size) or chunk_size < 1:
-        raise RunError(f"chunk_size must be a positive integer, got {chunk_size!r}")
+    if not _is_int(chunk_size) or not 1 <= chunk_size <= MAX_CHUNK_SIZE:
+        raise RunError(f"chunk_size must be a positive integer up to {MAX_CHUNK_SIZE:,} or None (automatic), "
+                       f"got {shorten(chunk_size)}")
     return int(chunk_size)
 
 
 def check_backend(backend: Any) -> str:
     """``backend``, or a RunError naming the valid backends."""
-    if backend not in BACKENDS:
-        raise RunError(f"unknown backend {backend!r}; valid backends: {', '.join(BACKENDS)}")
-    return backend
+    if not isinstance(backend, str) or backend not in BACKENDS:
+        raise RunError(f"unknown backend {shorten(backend)}; valid backends: {', '.join(BACKENDS)}")
+    return str(backend)
+
+
+def check_flag(value: Any, name: str) -> bool:
+    """``value`` as a bool, or a RunError unless it is True or False."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise RunError(f"{name} must be True or False, got {shorten(value)}")
+    return bool(value)
+
+
+def check_progress(progress: Any) -> bool | None:
+    """``progress`` (None: automatic), or a RunError unless it is None, True or False."""
+    if progress is None:
+        return None
+    if not isinstance(progress, (bool, np.bool_)):
+        raise RunError(f"progress must be True, False or None (automatic), got {shorten(progress)}")
+    return bool(progress)
+
+
+def check_dask_address(address: Any, backend: str) -> Any:
+    """``address``: None, a scheduler address (``tcp://HOST:PORT``) or a ``distributed.Client``; only
+    with ``backend="dask"``."""
+    if address is None:
+        return None
+    if backend != "dask":
+        raise RunError(f"dask_address (the Dask scheduler) works with backend 'dask' only, got backend {backend!r}")
+    if isinstance(address, str):
+        if len(address) > 300 or not _ADDRESS_RE.match(address) or ":" not in address:
+            raise RunError(f"dask_address must be a scheduler address like tcp://HOST:PORT, got {shorten(address)}")
+        return address
+    try:
+        from distributed import Client
+    except ImportError:   # pragma: no cover
+        Client = ()
+    if isinstance(address, Client):
+        return address
+    raise RunError(f"dask_address must be a scheduler address like tcp://HOST:PORT or a distributed.Client, "
+                   f"got {type(address).__name__}")
+
+
+def check_finite(value: Any, what: str, error: type[CursedsimError] = RunError) -> float:
+    """``value`` as a float, or ``error`` unless it is a finite number (not a bool)."""
+    if not _is_number(value) or not math.isfinite(float(value)):
+        raise error(f"{what} must be a finite number, got {shorten(value)}")
+    return float(value)
 
 
 def resolve_players(game: Game, players: Any) -> int:
@@ -102,21 +174,80 @@ def resolve_players(game: Game, players: Any) -> int:
 def resolve_policy(game: Game, policy: Any, params: Mapping[str, Any] | None):
     """(policy name, parameter vector, overridden parameters as floats) of a run."""
     name = game.default_policy if policy is None else policy
-    if not isinstance(name, str):
-        raise UnknownPolicyError(
-            f"policy must be a policy name, got {policy!r}; valid policies: {', '.join(game.policies)}")
+    if not isinstance(name, str) or name not in game.policies:
+        raise UnknownPolicyError(f"unknown policy {shorten(policy)} for {game.name}; valid policies: "
+                                 f"{', '.join(game.policies)}")
     spec = game.policy(name)
     if params is None:
         params = {}
     if not isinstance(params, Mapping):
-        raise UnknownPolicyError(f"params must be a mapping of parameter names to numbers, got {params!r}")
+        raise UnknownPolicyError(f"params must be a mapping of parameter names to numbers, got {shorten(params)}; "
+                                 f"parameters of {name}: {', '.join(spec.params) or 'none'}")
     overrides = {}
     for key, value in params.items():
-        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
-            raise UnknownPolicyError(f"parameter {key!r} of policy {name!r} must be a number, got {value!r}")
-        overrides[key] = float(value)
-    vector = spec.param_vector(overrides)   # raises on unknown names, listing the valid ones
+        if not isinstance(key, str) or key not in spec.params:
+            raise UnknownPolicyError(f"policy {name!r} has no parameter {shorten(key)}; valid parameters: "
+                                     f"{', '.join(spec.params) or 'none'}")
+        overrides[key] = check_finite(value, f"parameter {key!r} of policy {name!r}", UnknownPolicyError)
+    vector = spec.param_vector(overrides)
     return name, vector, overrides
+
+
+def option_kinds(options_type: type) -> dict[str, tuple[type, bool]]:
+    """Option name -> (base type bool, int, float or str; whether None is allowed), from the RuleOptions
+    annotations."""
+    hints = typing.get_type_hints(options_type)
+    kinds = {}
+    for field in dataclasses.fields(options_type):
+        hint = hints.get(field.name, str)
+        args = typing.get_args(hint)
+        optional = type(None) in args
+        base = next((a for a in args if a is not type(None)), hint) if args else hint
+        kinds[field.name] = (base if base in (bool, int, float) else str, optional)
+    return kinds
+
+
+_KIND_NAMES = {bool: "true or false", int: "an integer", float: "a finite number", str: "a string"}
+
+
+def _option_value(game: Game, name: str, value: Any, kind: tuple[type, bool]) -> Any:
+    """``value`` of option ``name`` as the plain Python type its annotation names (numpy scalars
+    converted), or an OptionError."""
+    base, optional = kind
+    if value is None and optional:
+        return None
+    if base is bool and isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if base is int and _is_int(value):
+        return int(value)
+    if base is float and _is_number(value) and math.isfinite(float(value)):
+        return float(value)
+    if base is str and isinstance(value, str):
+        return str(value)
+    wanted = _KIND_NAMES[base] + (" or None" if optional else "")
+    raise OptionError(f"option {name!r} of {game.name} takes {wanted}, got {shorten(value)}")
+
+
+def make_options(game: Game, options: Any = None):
+    """The game's RuleOptions from a dict (or passed through): names checked, numpy scalars accepted as
+    the Python numbers they hold, types checked against the annotations, then the game's own checks."""
+    if options is None or isinstance(options, game.options_type):
+        return game.make_options(options)
+    kinds = option_kinds(game.options_type)
+    if not isinstance(options, Mapping):
+        raise OptionError(f"options must be a mapping of option names to values, got {type(options).__name__}; "
+                          f"valid options: {', '.join(kinds)}")
+    values = {}
+    for name, value in options.items():
+        if not isinstance(name, str) or name not in kinds:
+            raise OptionError(f"unknown option {shorten(name)} for {game.name}; valid options: {', '.join(kinds)}")
+        values[name] = _option_value(game, name, value, kinds[name])
+    try:
+        return game.make_options(values)
+    except CursedsimError:
+        raise
+    except (TypeError, ValueError, OverflowError) as error:
+        raise OptionError(f"options {shorten(values, 200)} are not valid for {game.name}: {error}") from None
 
 
 def default_chunk_size(n_games: int, workers: int) -> int:
@@ -125,18 +256,71 @@ def default_chunk_size(n_games: int, workers: int) -> int:
     return min(max(size, MIN_DEFAULT_CHUNK), n_games)
 
 
-def plan_chunks(n_games: int, chunk_size: int, done: Iterable[tuple[int, int]] = ()) -> list[tuple[int, int]]:
-    """The (start, stop) ranges still to play: the gaps of [0, n_games) between ``done`` ranges,
-    each cut into pieces of at most ``chunk_size`` games."""
-    todo = []
+def iter_chunks(n_games: int, chunk_size: int, done: Iterable[tuple[int, int]] = ()) -> Iterator[tuple[int, int]]:
+    """The (start, stop) ranges still to play, lazily: the gaps of [0, n_games) between ``done``
+    ranges, each cut into pieces of at most ``chunk_size`` games."""
     position = 0
     for start, stop in sorted(done) + [(n_games, n_games)]:
         while position < start:
             end = min(position + chunk_size, start)
-            todo.append((position, end))
+            yield position, end
             position = end
         position = max(position, stop)
-    return todo
+
+
+def plan_chunks(n_games: int, chunk_size: int, done: Iterable[tuple[int, int]] = ()) -> list[tuple[int, int]]:
+    """``iter_chunks`` as a list."""
+    return list(iter_chunks(n_games, chunk_size, done))
+
+
+# ---------------------------------------------------------------- memory
+
+def available_memory() -> int:
+    """Bytes of memory available to a new allocation (psutil; ``/proc/meminfo`` without it)."""
+    try:
+        import psutil
+        return int(psutil.virtual_memory().available)
+    except Exception:   # pragma: no cover
+        return int(os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE"))
+
+
+def frame_bytes(game: Game, n_games: int, outcome_bytes: int | None = None, extra_columns: int = 8) -> int:
+    """Memory a frame of ``n_games`` games needs while it is built and written: the outcome arrays
+    (``outcome_bytes`` per game; None: 8 bytes per outcome column, an upper bound), the constant columns
+    (game, seed, game_index, players, policy and ``extra_columns`` options and parameters of up to 8
+    bytes) and one copy of it all while it is written to Parquet or read back."""
+    outcome = 8 * len(game.outcome_columns) if outcome_bytes is None else outcome_bytes
+    row = outcome + 19 + 8 * extra_columns
+    return n_games * (outcome + 2 * row)
+
+
+def check_memory(game: Game, n_games: int, *, copies: int = 1, probe: Callable[[], Mapping[str, Any]] | None = None,
+                 what: str = "the frame") -> None:
+    """A RunError unless ``copies`` frames of ``n_games`` games fit in the memory available now (before
+    anything is allocated). The first estimate takes 8 bytes per outcome column; when that does not fit,
+    ``probe()`` (one game's outcome arrays) gives the real sizes."""
+    available = available_memory()
+    if copies * frame_bytes(game, n_games) <= available:
+        return
+    if probe is None:
+        spec = game.policy(game.default_policy)
+        players = game.default_players if game.default_players is not None else game.min_players
+        def probe():
+            return game.run_chunk(0, 0, 1, players, game.make_options(None), spec, spec.param_vector())
+    sizes = sum(np.asarray(values).dtype.itemsize for values in probe().values())
+    need = copies * frame_bytes(game, n_games, sizes)
+    if need > available:
+        raise RunError(f"{what} of {n_games:,} games needs about {_size(need)} of memory and "
+                       f"{_size(available)} is available; use summary_only=True (--summary-only), which "
+                       "keeps only the summary, or fewer games")
+
+
+def _size(n: float) -> str:
+    for unit in ("B", "KB", "MB", "GB", "TB", "PB"):
+        if n < 1000 or unit == "PB":
+            return f"{n:,.0f} {unit}" if unit == "B" else f"{n:,.1f} {unit}"
+        n /= 1000
+    return f"{n} B"   # pragma: no cover
 
 
 # ---------------------------------------------------------------- frames
@@ -234,42 +418,194 @@ def _check_chunk(game: Game, start: int, stop: int, arrays: Mapping[str, Any]) -
     return result
 
 
-def _sequential(tasks: list[tuple]) -> Iterator[tuple]:
+def _sequential(tasks: Iterable[tuple]) -> Iterator[tuple]:
     for task in tasks:
         yield _play_chunk(*task)
 
 
-def _loky(tasks: list[tuple], workers: int) -> Iterator[tuple]:
-    from joblib import Parallel, delayed   # joblib's reusable loky executor keeps workers warm
-    parallel = Parallel(n_jobs=workers, backend="loky", return_as="generator_unordered")
-    yield from parallel(delayed(_play_chunk)(*task) for task in tasks)
+def _watch_parent(parent: int) -> None:
+    """Run in every loky worker: exit as soon as the parent process is gone. Without it a worker
+    orphaned by a killed parent waits for its idle timeout (minutes), and keeps loky's resource tracker
+    alive with it."""
+    import threading
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.25)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="cursedsim-watch-parent", daemon=True).start()
 
 
-def _dask(tasks: list[tuple], workers: int, address: Any) -> Iterator[tuple]:
+def _loky_executor(workers: int):
+    """The reusable loky executor (warm workers between runs of a process) with the parent watch."""
+    from joblib.externals.loky import get_reusable_executor
+    return get_reusable_executor(max_workers=workers, timeout=300, initializer=_watch_parent,
+                                 initargs=(os.getpid(),))
+
+
+def _death_note(error: BaseException) -> str:
+    codes = re.search(r"exit codes of the workers are \{([^}]*)\}", str(error))
+    return f"{type(error).__name__}, exit code {codes[1]}" if codes else type(error).__name__
+
+
+def _loky(tasks: Iterable[tuple], workers: int) -> Iterator[tuple]:
+    """Chunks on loky worker processes, at most 4 per worker in flight; the chunks of a worker that
+    died are played again (at most WORKER_RETRIES times per run, with a warning)."""
+    from concurrent.futures import FIRST_COMPLETED, wait
+
+    from joblib.externals.loky.process_executor import BrokenProcessPool
+
+    window = 4 * workers
+    tasks = iter(tasks)
+    pending: dict[Any, tuple] = {}
+    again: list[tuple] = []
+    deaths = 0
+    executor = _loky_executor(workers)
+    try:
+        while True:
+            while len(pending) < window:
+                task = again.pop() if again else next(tasks, None)
+                if task is None:
+                    break
+                pending[executor.submit(_play_chunk, *task)] = task
+            if not pending:
+                return
+            done, _ = wait(list(pending), return_when=FIRST_COMPLETED)
+            lost, cause, results = [], None, []
+            for future in done:
+                task = pending.pop(future)
+                try:
+                    results.append(future.result())
+                except BrokenProcessPool as error:
+                    lost.append(task)
+                    cause = error
+            if lost:   # the pool is broken: every other chunk in flight fails or finishes now
+                wait(list(pending))
+                for future, task in pending.items():
+                    try:
+                        results.append(future.result())
+                    except BrokenProcessPool:
+                        lost.append(task)
+                pending.clear()
+                deaths += 1
+                if deaths > WORKER_RETRIES:
+                    raise RunError(f"worker processes died {deaths} times ({_death_note(cause)}); giving up "
+                                   "(finished chunks are kept in out, if given: rerun to resume)")
+                warn(f"a worker process died ({_death_note(cause)}); playing its {len(lost)} unfinished "
+                     f"chunk(s) again (retry {deaths} of {WORKER_RETRIES})")
+                again.extend(sorted(lost, key=lambda t: -t[2]))
+                executor = _loky_executor(workers)
+            yield from results
+    finally:
+        for future in pending:
+            future.cancel()
+
+
+@contextlib.contextmanager
+def dask_client(workers: int, address: Any = None) -> Iterator[Any]:
+    """A ``distributed.Client``: ``address`` itself if it is one, connected to the scheduler at
+    ``address`` (a RunError when it cannot be reached in DASK_TIMEOUT seconds or has no worker), or on
+    a LocalCluster of ``workers`` processes on 127.0.0.1 started here; closed on exit (unless passed
+    in). Worker log noise below CRITICAL (e.g. heartbeats failing while a cluster shuts down) is not
+    shown."""
     import logging
 
-    from distributed import Client, LocalCluster, as_completed
+    from distributed import Client, LocalCluster
 
-    cluster = None
     if isinstance(address, Client):
-        client, own_client = address, False
-    elif address:
-        client, own_client = Client(address), True
-    else:
-        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                               dashboard_address=None, silence_logs=logging.ERROR)
-        client, own_client = Client(cluster), True
-    try:
-        futures = [client.submit(_play_chunk, *task, pure=False) for task in tasks]
-        for future in as_completed(futures):
-            result = future.result()
-            future.release()
-            yield result
-    finally:
-        if own_client:
+        yield address
+        return
+    cluster = None
+    if address:
+        try:
+            client = Client(address, timeout=f"{DASK_TIMEOUT}s", set_as_default=False)
+        except (OSError, TimeoutError, ValueError) as error:
+            raise RunError(f"cannot reach the Dask scheduler at {shorten(address, 100)}: "
+                           f"{str(error).splitlines()[0] if str(error) else type(error).__name__}") from None
+        try:
+            client.wait_for_workers(1, timeout=DASK_TIMEOUT)
+        except (OSError, TimeoutError) as error:
             client.close()
+            raise RunError(f"the Dask scheduler at {shorten(address, 100)} has no worker after {DASK_TIMEOUT} s "
+                           f"({type(error).__name__}); start workers with: dask worker {address}") from None
+    else:
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
+                               dashboard_address=None, silence_logs=logging.CRITICAL)
+        client = Client(cluster, set_as_default=False)
+    try:
+        yield client
+    finally:
+        client.close()
         if cluster is not None:
             cluster.close()
+
+
+def _dask(tasks: Iterable[tuple], workers: int, address: Any) -> Iterator[tuple]:
+    """Chunks as tasks on a Dask cluster, at most 4 per worker thread in flight. Dask plays the tasks of
+    a lost worker again itself; a task given up as ``KilledWorker`` is submitted again (at most
+    WORKER_RETRIES times per run, with a warning)."""
+    from distributed import as_completed
+    from distributed.scheduler import KilledWorker
+
+    with dask_client(workers, address) as client:
+        threads = sum(client.nthreads().values()) or workers
+        window = max(4 * threads, 8)
+        tasks = iter(tasks)
+        in_flight: dict[str, tuple[Any, tuple]] = {}
+        queue = None
+        deaths = 0
+
+        def submit(task: tuple) -> Any:
+            future = client.submit(_play_chunk, *task, pure=False)
+            in_flight[future.key] = (future, task)
+            if queue is not None:
+                queue.add(future)
+            return future
+
+        first = [submit(task) for task in itertools.islice(tasks, window)]
+        queue = as_completed(first, loop=client.loop)
+        try:
+            for future in queue:
+                _, task = in_flight.pop(future.key)
+                try:
+                    result = future.result()
+                except KilledWorker as error:
+                    deaths += 1
+                    if deaths > WORKER_RETRIES:
+                        raise RunError(f"Dask workers died {deaths} times playing chunks ({error}); giving up") from None
+                    warn(f"Dask workers died playing games {task[2]}-{task[3] - 1}; playing them again "
+                         f"(retry {deaths} of {WORKER_RETRIES})")
+                    submit(task)
+                    continue
+                except Exception as error:
+                    if type(error).__name__ in ("CancelledError", "FutureCancelledError", "CommClosedError"):
+                        raise RunError(f"lost the Dask cluster while playing ({type(error).__name__}); finished "
+                                       "chunks are kept in out, if given: rerun to resume") from None
+                    raise
+                future.release()
+                yield result
+                task = next(tasks, None)
+                if task is not None:
+                    submit(task)
+        finally:
+            if in_flight:
+                with contextlib.suppress(Exception):
+                    client.cancel([future for future, _ in in_flight.values()])
+
+
+def _run_tasks(tasks: Iterator[tuple], backend: str, workers: int, address: Any) -> Iterator[tuple]:
+    """(start, stop, arrays) of every task, in any order, on the chosen backend."""
+    head = list(itertools.islice(tasks, 2))
+    if not head:
+        return iter(())
+    single = len(head) == 1
+    tasks = itertools.chain(head, tasks)
+    if backend == "sequential" or (backend == "loky" and (workers == 1 or single)):
+        return _sequential(tasks)
+    if backend == "loky":
+        return _loky(tasks, workers)
+    return _dask(tasks, workers, address)
 
 
 # ---------------------------------------------------------------- checkpoints
@@ -294,55 +630,38 @@ def _options_dict(game: Game, options: Any, players: int) -> dict[str, Any]:
     return dict(game.option_columns(options, players))
 
 
-def _first_difference(old: Any, new: Any, prefix: str = "") -> str | None:
-    if isinstance(old, dict) and isinstance(new, dict):
-        for key in list(old) + [k for k in new if k not in old]:
-            found = _first_difference(old.get(key), new.get(key), f"{prefix}{key}.")
-            if found:
-                return found
-        return None
-    if old != new:
-        return f"{prefix[:-1]} is {old!r} there but {new!r} now"
-    return None
+_first_difference = rundir.first_difference
 
 
-def _open_run_dir(out: str, config: dict) -> None:
-    """Create ``out`` with run.json, or check that the run.json there describes the same run."""
-    path = os.path.join(out, RUN_FILE)
-    if os.path.isfile(path):
-        with open(path) as f:
-            old = json.load(f)
-        new = {k: v for k, v in config.items() if k not in _FREE_KEYS}
-        diff = _first_difference({k: v for k, v in old.items() if k not in _FREE_KEYS}, new)
-        if diff:
-            raise RunError(f"{out} holds a different run ({diff}); use another output directory")
-        return
-    if os.path.isdir(out) and os.listdir(out):
-        raise RunError(f"{out} is not empty and holds no {RUN_FILE}: not a cursedsim run directory")
-    os.makedirs(out, exist_ok=True)
-    write_via(path, lambda tmp: _dump_json(config, tmp))
-
-
-def _dump_json(data: dict, path: str) -> None:
-    with open(path, "w") as f:
-        json.dump(data, f, indent=2)
-        f.write("\n")
+def _adopt_run_dir(directory: str, entries: list[str]) -> bool:
+    """Whether a directory without run.json holds only a run's own files (chunk files, games.parquet,
+    summary.json), each Parquet file written by cursedsim: its run.json was removed (e.g. after it was
+    damaged); the files are verified one by one before any is used."""
+    import pyarrow.parquet as pq
+    for name in entries:
+        if not (_CHUNK_RE.match(name) or name in (FRAME_FILE, SUMMARY_FILE)):
+            return False
+        if name.endswith(".parquet"):
+            try:
+                if rundir.META_KEY not in (pq.read_schema(os.path.join(directory, name)).metadata or {}):
+                    return False
+            except Exception:
+                return False
+    return True
+_dump_json = rundir.dump_json
 
 
 def _chunk_path(out: str, start: int, stop: int) -> str:
     return os.path.join(out, f"chunk-{start}-{stop}.parquet")
 
 
-def _write_chunk(out: str, start: int, stop: int, arrays: Mapping[str, np.ndarray]) -> None:
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-    table = pa.table({name: values for name, values in arrays.items()})
-    write_via(_chunk_path(out, start, stop), lambda tmp: pq.write_table(table, tmp))
+def _chunk_identity(key: str, start: int, stop: int) -> dict[str, Any]:
+    return {"run_key": key, "start": start, "stop": stop, "rows": stop - start}
 
 
-def _finished_chunks(out: str, game: Game, n_games: int) -> dict[tuple[int, int], dict[str, np.ndarray]]:
-    """Readable chunk files under ``out`` that fit this run, as non-overlapping ranges (greedy by start)."""
-    import pyarrow.parquet as pq
+def _verified_chunks(out: str, game: Game, n_games: int, key: str) -> Iterator[tuple[int, int, dict[str, np.ndarray]]]:
+    """The chunk files under ``out`` that pass verification and fit this run, as non-overlapping ranges
+    (greedy by start), one at a time; files that fail are removed and reported in one line."""
     ranges = []
     for name in os.listdir(out):
         match = _CHUNK_RE.match(name)
@@ -350,23 +669,30 @@ def _finished_chunks(out: str, game: Game, n_games: int) -> dict[tuple[int, int]
             start, stop = int(match[1]), int(match[2])
             if 0 <= start < stop <= n_games:
                 ranges.append((start, stop))
-    found = {}
+    failed = []
     position = 0
     for start, stop in sorted(ranges):
         if start < position:
             continue
+        path = _chunk_path(out, start, stop)
         try:
-            table = pq.read_table(_chunk_path(out, start, stop))
-            arrays = _check_chunk(game, start, stop, {name: table.column(name).to_numpy()
-                                                      for name in table.column_names})
-        except (OSError, CursedsimError, ValueError):
-            continue   # unreadable or from another version of the game: play it again
-        found[(start, stop)] = arrays
+            arrays = rundir.read_chunk(path, _chunk_identity(key, start, stop), tuple(game.outcome_columns))
+            arrays = _check_chunk(game, start, stop, arrays)
+        except (rundir.InvalidFile, CursedsimError) as error:
+            failed.append(f"{os.path.basename(path)}: {error}")
+            with contextlib.suppress(OSError):
+                os.remove(path)
+            continue
         position = stop
-    return found
+        yield start, stop, arrays
+    if failed:
+        more = f" and {len(failed) - 3} more" if len(failed) > 3 else ""
+        warn(f"{len(failed)} chunk file(s) in {out} failed verification and are played again "
+             f"({'; '.join(failed[:3])}{more})")
 
 
 # ---------------------------------------------------------------- progress
+
 
 def _progress_bar(total: int, description: str):
     from rich.console import Console
@@ -406,23 +732,172 @@ def _warm_up(game: Game, seed: int, players: int, options: Any, policy: str, par
 
 # ---------------------------------------------------------------- public API
 
+@dataclasses.dataclass
+class _Run:
+    """One run's settings, resolved and checked."""
+
+    game: Game
+    n_games: int
+    seed: int
+    players: int
+    policy: str
+    param_vector: np.ndarray
+    overrides: dict[str, float]
+    options: Any
+    option_columns: dict[str, Any]
+    workers: int
+    backend: str
+    chunk_size: int
+    progress: bool | None
+    dask_address: Any
+    summary_only: bool
+
+    def config(self) -> dict[str, Any]:
+        from cursedsim import __version__
+        from cursedsim.numba_cache import source_digest
+        return _json_value({
+            "game": self.game.name, "n_games": self.n_games, "players": self.players, "policy": self.policy,
+            "params": self.overrides, "options": _options_dict(self.game, self.options, self.players),
+            "seed": self.seed, "chunk_size": self.chunk_size, "cursedsim_version": __version__,
+            # finished chunks are only reused by the code that played them (this game's sources)
+            "code": source_digest(self.game.name)})
+
+    def task(self, start: int, stop: int) -> tuple:
+        return (self.game, self.seed, start, stop, self.players, self.options, self.policy, self.param_vector)
+
+
+class _Frame:
+    """Collects a run's outcome arrays into arrays of the whole run, allocated at the first chunk."""
+
+    def __init__(self, run: _Run) -> None:
+        self.run = run
+        self.columns: dict[str, np.ndarray] = {}
+
+    def add(self, start: int, stop: int, arrays: Mapping[str, np.ndarray]) -> None:
+        for name in self.run.game.outcome_columns:
+            values = arrays[name]
+            if name not in self.columns:
+                self.columns[name] = np.empty(self.run.n_games, dtype=values.dtype)
+            target = self.columns[name]
+            if values.dtype != target.dtype:
+                raise RunError(f"{self.run.game.name} returned {values.dtype} values in column {name!r} for games "
+                               f"{start}-{stop - 1}, {target.dtype} before")
+            target[start:stop] = values
+
+    def result(self) -> pd.DataFrame:
+        run = self.run
+        frame = build_frame(run.game, self.columns, seed=run.seed, players=run.players, policy=run.policy,
+                            option_columns=run.option_columns, params=run.overrides)
+        self.columns = {}
+        return frame
+
+
+def _new_summary(run: _Run):
+    from cursedsim.streaming import RunSummary
+    return RunSummary(game=run.game.name, seed=run.seed, players=run.players, policy=run.policy,
+                      option_columns=dict(run.option_columns), params=dict(run.overrides),
+                      outcome_columns=tuple(run.game.outcome_columns),
+                      categories={k: tuple(v) for k, v in run.game.outcome_categories.items()},
+                      measures=tuple(run.game.measures))
+
+
+class _Summary:
+    """Folds a run's chunks into a RunSummary as they arrive."""
+
+    def __init__(self, run: _Run) -> None:
+        self.summary = _new_summary(run)
+
+    def add(self, start: int, stop: int, arrays: Mapping[str, np.ndarray]) -> None:
+        self.summary.add(arrays)
+
+    def result(self):
+        return self.summary
+
+
+def _execute(run: _Run, out: str | None) -> Any:
+    """Play (or read back) every game of ``run``: the frame, or the RunSummary with ``summary_only``."""
+    game = run.game
+    sink = _Summary(run) if run.summary_only else _Frame(run)
+    done: list[tuple[int, int]] = []
+    key = None
+    if out is not None:
+        key = rundir.run_key(run.config(), _FREE_KEYS)
+        final = os.path.join(out, SUMMARY_FILE if run.summary_only else FRAME_FILE)
+        if os.path.isfile(final):
+            identity = {"run_key": key, "rows": run.n_games}
+            try:
+                if run.summary_only:
+                    return _new_summary(run).load(rundir.read_json_verified(final, identity))
+                return rundir.read_frame(final, identity)
+            except (rundir.InvalidFile, KeyError, TypeError, ValueError) as error:
+                warn(f"{final} failed verification ({error}); rebuilt from the chunk files")
+                with contextlib.suppress(OSError):
+                    os.remove(final)
+        for start, stop, arrays in _verified_chunks(out, game, run.n_games, key):
+            sink.add(start, stop, arrays)
+            done.append((start, stop))
+
+    tasks = (run.task(start, stop) for start, stop in iter_chunks(run.n_games, run.chunk_size, done))
+    finished = sum(stop - start for start, stop in done)
+    verbose = _want_progress(run.progress, run.n_games)
+    if finished < run.n_games and (run.progress is not False or (run.backend != "sequential" and run.workers > 1)):
+        # compile (or load) the kernel here first: workers then load it from the cache instead of all
+        # compiling it at once, and a long compile is reported (unless progress=False) rather than
+        # hidden in the first chunk
+        _warm_up(game, run.seed, run.players, run.options, run.policy, run.param_vector,
+                 verbose=run.progress is not False)
+    results = _run_tasks(tasks, run.backend, run.workers, run.dask_address)
+
+    bar = None
+    if verbose:
+        bar, task_id = _progress_bar(run.n_games, f"{game.name} p={run.players} {run.policy}")
+        bar.start()
+        bar.advance(task_id, finished)
+    try:
+        for start, stop, arrays in results:
+            arrays = _check_chunk(game, start, stop, arrays)
+            if out is not None:
+                rundir.write_chunk(_chunk_path(out, start, stop), arrays, _chunk_identity(key, start, stop))
+            sink.add(start, stop, arrays)
+            if bar is not None:
+                bar.advance(task_id, stop - start)
+    finally:
+        if hasattr(results, "close"):
+            results.close()
+        if bar is not None:
+            bar.stop()
+
+    result = sink.result()
+    if out is not None:
+        identity = {"run_key": key, "rows": run.n_games}
+        if run.summary_only:
+            rundir.write_json_verified(os.path.join(out, SUMMARY_FILE), result.to_dict(), identity)
+        else:
+            rundir.write_frame(os.path.join(out, FRAME_FILE), result, identity)
+    return result
+
+
 def simulate(game: str | Game, n_games: int, *, players: int | None = None, policy: str | None = None,
              options: Mapping[str, Any] | Any = None, params: Mapping[str, float] | None = None,
              seed: int = 0, n_jobs: int = 1, backend: str = "loky", chunk_size: int | None = None,
              out: str | os.PathLike | None = None, progress: bool | None = None,
-             dask_address: Any = None) -> pd.DataFrame:
+             dask_address: Any = None, summary_only: bool = False) -> Any:
     """Play games ``0..n_games-1`` of a seeded run; one row per game (see docs/architecture.md).
 
     players: player count (default: the game's ``default_players``). policy: a policy name (default:
     the game's default policy); params: overrides of its numeric parameters. options: rule options as a
     dict (or the game's RuleOptions). n_jobs: worker processes (-1: all cores); 1 plays in-process.
-    backend: "loky" (joblib, default), "dask" (a LocalCluster of ``n_jobs`` worker processes, or the
+    backend: "loky" (joblib's, default), "dask" (a LocalCluster of ``n_jobs`` worker processes, or the
     scheduler at ``dask_address``, which may also be a ``distributed.Client``) or "sequential".
     chunk_size: games per kernel call (default: ~0.2 s of work, at least 4 chunks per worker).
-    out: a run directory; finished chunks are checkpointed there and a rerun resumes from them.
-    progress: a progress bar on stderr (None: for runs of 200,000+ games on a terminal).
+    out: a run directory, locked while the run writes there; finished chunks are checkpointed there
+    (verified when read back) and a rerun resumes from them. progress: a progress bar on stderr (None:
+    for runs of 200,000+ games on a terminal). summary_only: fold every chunk into a
+    ``streaming.RunSummary`` as it arrives and return that instead of the frame; memory stays bounded
+    (10^8 games in a few hundred MB), and ``RunSummary.summarize()`` equals ``stats.summarize`` of the
+    frame. Without it a run whose frame would not fit in the memory available is refused up front.
 
-    The frame is identical for any n_jobs, chunk_size and backend.
+    The frame is identical for any n_jobs, chunk_size, backend, resume or retry.
     """
     game = resolve_game(game)
     n_games = check_n_games(n_games)
@@ -432,76 +907,25 @@ def simulate(game: str | Game, n_games: int, *, players: int | None = None, poli
     chunk_size = check_chunk_size(chunk_size)
     players = resolve_players(game, players)
     policy, param_vector, overrides = resolve_policy(game, policy, params)
-    options = game.make_options(options)
+    options = make_options(game, options)
     option_columns = game.option_columns(options, players)
+    progress = check_progress(progress)
+    summary_only = check_flag(summary_only, "summary_only")
+    dask_address = check_dask_address(dask_address, backend)
+    if out is not None:
+        out = rundir.check_out(out)
     if chunk_size is None:
         chunk_size = default_chunk_size(n_games, 1 if backend == "sequential" else workers)
-
-    done: dict[tuple[int, int], dict[str, np.ndarray]] = {}
-    if out is not None:
-        out = os.fspath(out)
-        from cursedsim import __version__
-        from cursedsim.numba_cache import source_digest
-        config = _json_value({
-            "game": game.name, "n_games": n_games, "players": players, "policy": policy,
-            "params": overrides, "options": _options_dict(game, options, players), "seed": seed,
-            "chunk_size": chunk_size, "cursedsim_version": __version__,
-            # finished chunks are only reused by the code that played them (this game's sources)
-            "code": source_digest(game.name)})
-        _open_run_dir(out, config)
-        frame_path = os.path.join(out, FRAME_FILE)
-        if os.path.isfile(frame_path):
-            frame = pd.read_parquet(frame_path)
-            if len(frame) == n_games:
-                return frame
-        done = _finished_chunks(out, game, n_games)
-
-    todo = plan_chunks(n_games, chunk_size, done)
-    tasks = [(game, seed, start, stop, players, options, policy, param_vector) for start, stop in todo]
-    verbose = _want_progress(progress, n_games)
-    if tasks and (progress is not False or (backend != "sequential" and workers > 1)):
-        # compile (or load) the kernel here first: workers then load it from the cache instead of all
-        # compiling it at once, and a long compile is reported (unless progress=False) rather than
-        # hidden in the first chunk
-        _warm_up(game, seed, players, options, policy, param_vector, verbose=progress is not False)
-    if not tasks:
-        results: Iterator[tuple] = iter(())
-    elif backend == "sequential" or (backend == "loky" and (workers == 1 or len(tasks) == 1)):
-        results = _sequential(tasks)
-    elif backend == "loky":
-        results = _loky(tasks, workers)
-    else:
-        results = _dask(tasks, workers, dask_address)
-
-    bar = None
-    if verbose:
-        bar, task_id = _progress_bar(n_games, f"{game.name} p={players} {policy}")
-        bar.start()
-        bar.advance(task_id, sum(stop - start for start, stop in done))
-    try:
-        for start, stop, arrays in results:
-            arrays = _check_chunk(game, start, stop, arrays)
-            if out is not None:
-                _write_chunk(out, start, stop, arrays)
-            done[(start, stop)] = arrays
-            if bar is not None:
-                bar.advance(task_id, stop - start)
-    finally:
-        if hasattr(results, "close"):
-            results.close()
-        if bar is not None:
-            bar.stop()
-
-    order = sorted(done)
-    if len(order) == 1:
-        outcomes = done[order[0]]
-    else:
-        outcomes = {name: np.concatenate([done[key][name] for key in order]) for name in game.outcome_columns}
-    frame = build_frame(game, outcomes, seed=seed, players=players, policy=policy,
-                        option_columns=option_columns, params=overrides)
-    if out is not None:
-        write_via(os.path.join(out, FRAME_FILE), lambda tmp: frame.to_parquet(tmp, index=False))
-    return frame
+    if not summary_only:
+        check_memory(game, n_games, what=f"the frame of {game.name}", probe=lambda: _play_chunk(
+            game, seed, 0, 1, players, options, policy, param_vector)[2])
+    run = _Run(game, n_games, seed, players, policy, param_vector, overrides, options, dict(option_columns), workers,
+               backend, chunk_size, progress, dask_address, summary_only)
+    if out is None:
+        return _execute(run, None)
+    with rundir.owned_directory(out, marker=RUN_FILE, config=run.config(), kind="run", free=_FREE_KEYS,
+                                adopt=_adopt_run_dir):
+        return _execute(run, out)
 
 
 def replay(game: str | Game, seed: int, index: int, *, players: int | None = None, policy: str | None = None,
@@ -510,13 +934,13 @@ def replay(game: str | Game, seed: int, index: int, *, players: int | None = Non
     the row with that ``game_index`` (same players, policy, params and options)."""
     game = resolve_game(game)
     seed = check_seed(seed)
-    if not _is_int(index) or index < 0:
-        raise RunError(f"the game index must be a non-negative integer, got {index!r}")
+    if not _is_int(index) or not 0 <= index <= MAX_GAMES:
+        raise RunError(f"the game index must be a non-negative integer below 2**63, got {shorten(index)}")
     players = resolve_players(game, players)
     policy, param_vector, _ = resolve_policy(game, policy, params)
-    options = game.make_options(options)
+    options = make_options(game, options)
     return game.replay(seed, int(index), players, options, policy, param_vector)
 
 
-__all__ = ["BACKENDS", "build_frame", "concat_frames", "default_chunk_size", "plan_chunks", "replay",
-           "simulate"]
+__all__ = ["BACKENDS", "build_frame", "check_memory", "concat_frames", "dask_client", "default_chunk_size",
+           "iter_chunks", "make_options", "option_kinds", "plan_chunks", "replay", "simulate"]

@@ -66,9 +66,17 @@ def summarize(frame: pd.DataFrame, by: str | Sequence[str] | None = None, *, win
     if missing:
         raise CursedsimError(f"no column {missing[0]!r} to summarise; columns: {', '.join(frame.columns)}")
     data = frame.assign(_all=0) if not keys else frame
-    values = {m.column: data[m.column].to_numpy(dtype=np.float64) for m in measures
-              if m.column not in keys and not pd.api.types.is_float_dtype(data[m.column])}
-    data = data.assign(**values) if values else data   # bool and small-int outcomes averaged as floats
+    # each measure as _m<i> (int64 where the sums are exact, else float64) and, exact, _s<i> its squares
+    extra = {}
+    exact = []
+    for i, measure in enumerate(measures):
+        values = data[measure.column].to_numpy()
+        exact.append(is_exact(values.dtype))
+        if exact[-1]:
+            values = values.astype(np.int64)
+            extra[f"_s{i}"] = values * values
+        extra[f"_m{i}"] = values if exact[-1] else values.astype(np.float64)
+    data = data.assign(**extra) if extra else data
     keys = keys or ["_all"]
     groups = data.groupby(keys, observed=True, sort=True, dropna=False)
     won = data[win].astype(bool)
@@ -76,21 +84,52 @@ def summarize(frame: pd.DataFrame, by: str | Sequence[str] | None = None, *, win
     result["win_rate"] = result["wins"] / result["n"]
     result["ci_low"], result["ci_high"] = wilson_interval(result["wins"].to_numpy(), result["n"].to_numpy(), alpha)
     won_groups = None
-    for measure in measures:
+    for i, measure in enumerate(measures):
         if measure.won_only:
             if won_groups is None:
                 won_groups = data[won].groupby(keys, observed=True, sort=True, dropna=False)
-            chosen = won_groups[measure.column]
+            chosen = won_groups
         else:
-            chosen = groups[measure.column]
-        stats = chosen.agg(["mean", "sem"] if measure.se else ["mean"]).reindex(result.index)
-        result[f"mean_{measure.column}"] = stats["mean"].astype(np.float64)
-        if measure.se:
-            result[f"{measure.column}_se"] = stats["sem"].astype(np.float64)
+            chosen = groups
+        if exact[i]:
+            counts = chosen.size().reindex(result.index, fill_value=0).to_numpy()
+            sums = chosen[[f"_m{i}", f"_s{i}"]].sum().reindex(result.index, fill_value=0).to_numpy()
+            result[f"mean_{measure.column}"] = [mean_from_sums(int(c), int(s)) for c, s in zip(counts, sums[:, 0])]
+            if measure.se:
+                result[f"{measure.column}_se"] = [se_from_sums(int(c), int(s), int(q))
+                                                  for c, s, q in zip(counts, sums[:, 0], sums[:, 1])]
+        else:
+            stats = chosen[f"_m{i}"].agg(["mean", "sem"] if measure.se else ["mean"]).reindex(result.index)
+            result[f"mean_{measure.column}"] = stats["mean"].astype(np.float64)
+            if measure.se:
+                result[f"{measure.column}_se"] = stats["sem"].astype(np.float64)
     result = result.reset_index()
     if by is None:
         result = result.drop(columns="_all")
     return result
+
+
+def is_exact(dtype: np.dtype) -> bool:
+    """Whether ``summarize`` averages a column of this dtype from exact integer sums: bools and integers
+    of at most 16 bits (squares below 2**32, so the sums of any frame that fits in memory stay exact in
+    int64). Wider integers and floats are averaged in floating point."""
+    dtype = np.dtype(dtype)
+    return dtype.kind == "b" or (dtype.kind in "iu" and dtype.itemsize <= 2)
+
+
+def mean_from_sums(count: int, total: int) -> float:
+    """``total / count`` correctly rounded (NaN without values): the mean of exact integer sums."""
+    return total / count if count else math.nan
+
+
+def se_from_sums(count: int, total: int, squares: int) -> float:
+    """The standard error of the mean (sample standard deviation / sqrt(count)) from exact integer sums
+    of the values and of their squares, rounded once (NaN for fewer than two values). ``summarize``
+    and the streaming summary both use it, so their numbers are identical."""
+    if count < 2:
+        return math.nan
+    from fractions import Fraction
+    return math.sqrt(Fraction(count * squares - total * total, count * count * (count - 1)))
 
 
 def sample_size_for_difference(p1: float, p2: float, alpha: float = 0.05, power: float = 0.8) -> int:
@@ -153,5 +192,5 @@ def paired_sample_size(sd_diff: float, delta: float, alpha: float = 0.05, power:
     return int(math.ceil(n))
 
 
-__all__ = ["mean_se", "paired_difference", "paired_sample_size", "sample_size_for_difference", "summarize",
-           "unpaired_difference", "wilson_interval"]
+__all__ = ["is_exact", "mean_from_sums", "mean_se", "paired_difference", "paired_sample_size",
+           "sample_size_for_difference", "se_from_sums", "summarize", "unpaired_difference", "wilson_interval"]
