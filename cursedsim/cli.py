@@ -6,18 +6,21 @@ Bad input of any kind ends in one line ``cursedsim: error: <message>`` on stderr
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import itertools
+import math
 import os
 import re
 import sys
 import typing
+from collections.abc import Callable
 from typing import Any
 
 import click
 
 from cursedsim import __version__
-from cursedsim.errors import CursedsimError, OptionError
+from cursedsim.errors import CursedsimError, OptionError, clip
 from cursedsim.files import write_via
 
 PROG = "cursedsim"
@@ -33,8 +36,16 @@ class CliError(CursedsimError):
 
 # ---------------------------------------------------------------- parsing helpers
 
-def parse_int_values(text: str, what: str) -> list[int]:
-    """Integers, inclusive ranges and lists of both: ``3``, ``1-5``, ``0,2,4-6``."""
+#: A range or list on the command line expands to at most this many values ...
+MAX_VALUES = 1_000
+#: ... and a grid to at most this many cells.
+MAX_CELLS = 10_000
+
+
+def parse_int_values(text: str, what: str, check: Callable[[int], Any] | None = None) -> list[int]:
+    """Integers, inclusive ranges and lists of both: ``3``, ``1-5``, ``0,2,4-6``. ``check`` is called
+    on both ends of every range (and every single value) before anything is expanded; a range of more
+    than MAX_VALUES values is refused."""
     values: list[int] = []
     for part in text.split(","):
         match = _RANGE_RE.match(part)
@@ -43,27 +54,42 @@ def parse_int_values(text: str, what: str) -> list[int]:
             if low > high:
                 raise CliError(f"malformed range {part.strip()!r} for {what}: the first number must not exceed "
                                "the second")
+            if check is not None:
+                check(low)
+                check(high)
+            if high - low + 1 + len(values) > MAX_VALUES:
+                raise CliError(f"{what} {text.strip()!r} has {high - low + 1 + len(values):,} values; at most "
+                               f"{MAX_VALUES:,} are allowed")
             values.extend(range(low, high + 1))
             continue
         try:
-            values.append(int(part))
+            value = int(part)
         except ValueError:
             raise CliError(f"malformed value {text.strip()!r} for {what}: use an integer, a range a-b "
                            "or a list a,b,c") from None
+        if check is not None:
+            check(value)
+        values.append(value)
+        if len(values) > MAX_VALUES:
+            raise CliError(f"{what} has more than {MAX_VALUES:,} values")
     return list(dict.fromkeys(values))
 
 
 def _option_kinds(options_type: type) -> dict[str, tuple[type, bool]]:
     """Option name -> (base type, whether None is allowed), from the RuleOptions annotations."""
-    hints = typing.get_type_hints(options_type)
-    kinds = {}
-    for field in dataclasses.fields(options_type):
-        hint = hints.get(field.name, str)
-        args = typing.get_args(hint)
-        optional = type(None) in args
-        base = next((a for a in args if a is not type(None)), hint) if args else hint
-        kinds[field.name] = (base if base in (bool, int, float) else str, optional)
-    return kinds
+    from cursedsim.runner import option_kinds
+    return option_kinds(options_type)
+
+
+def _finite(text: str, what: str) -> float:
+    """``text`` as a finite number, or a CliError naming ``what``."""
+    try:
+        number = float(text)
+    except ValueError:
+        raise CliError(f"{what} takes a number, got {text!r}") from None
+    if not math.isfinite(number):
+        raise CliError(f"{what} takes a finite number, got {text!r}")
+    return number
 
 
 def parse_option_values(name: str, text: str, kind: tuple[type, bool]) -> list[Any]:
@@ -84,10 +110,7 @@ def parse_option_values(name: str, text: str, kind: tuple[type, bool]) -> list[A
     elif base is int:
         values += parse_int_values(",".join(parts), f"option {name!r}")
     elif base is float:
-        try:
-            values += [float(part) for part in parts]
-        except ValueError:
-            raise CliError(f"option {name!r} takes numbers, got {text!r}") from None
+        values += [_finite(part, f"option {name!r}") for part in parts]
     else:
         values += parts
     return list(dict.fromkeys(values))
@@ -123,10 +146,7 @@ def parse_params(game, policies: list[str], texts: tuple[str, ...]) -> dict[str,
     per_policy: dict[str, dict[str, float]] = {policy: {} for policy in policies}
     for text in texts:
         name, value = _split_pair(text, "--param")
-        try:
-            number = float(value)
-        except ValueError:
-            raise CliError(f"parameter {name!r} takes a number, got {value!r}") from None
+        number = _finite(value, f"parameter {name!r}")
         takers = [policy for policy in policies if name in game.policy(policy).params]
         if not takers:
             valid = sorted({p for policy in policies for p in game.policy(policy).params})
@@ -138,7 +158,7 @@ def parse_params(game, policies: list[str], texts: tuple[str, ...]) -> dict[str,
 
 
 def _fail(message: str) -> typing.NoReturn:
-    click.echo(f"{PROG}: error: {' '.join(str(message).split())}", err=True)
+    click.echo(f"{PROG}: error: {' '.join(clip(str(message)).split())}", err=True)
     sys.exit(2)
 
 
@@ -201,6 +221,11 @@ def main(args: list[str] | None = None, prog_name: str = PROG) -> None:
         sys.exit(130)
     except click.ClickException as error:
         _fail(error.format_message())
+    except OSError as error:   # e.g. a disk that filled up mid-run: no traceback either
+        where = f": {error.filename}" if error.filename else ""
+        _fail(f"{error.strerror or error}{where}")
+    except MemoryError:
+        _fail("out of memory; use fewer games per cell or --summary-only")
     except KeyboardInterrupt:
         click.echo(f"{PROG}: interrupted", err=True)
         sys.exit(130)
@@ -299,6 +324,116 @@ def _summary_table(game, frame, keys: list[str]):
     return summary, table
 
 
+def _players(game, text: str | None) -> list[int]:
+    """The player counts of ``--players`` (each checked before a range is expanded), or the game's default."""
+    from cursedsim import runner
+    if text is None:
+        return [runner.resolve_players(game, None)]
+    return parse_int_values(text, "--players", check=game.check_players)
+
+
+def _backend(backend: str | None, scheduler: str | None) -> str:
+    """The backend of ``--backend`` and ``--scheduler`` (which means Dask)."""
+    if scheduler is not None:
+        if backend not in (None, "dask"):
+            raise CliError(f"--scheduler plays on a Dask cluster: leave out --backend {backend} (or use --backend dask)")
+        from cursedsim.runner import check_dask_address
+        check_dask_address(scheduler, "dask")
+        return "dask"
+    return backend or "loky"
+
+
+def _check_cells(cells: list) -> None:
+    if len(cells) > MAX_CELLS:
+        raise CliError(f"the grid has {len(cells):,} cells; at most {MAX_CELLS:,} are allowed")
+
+
+@contextlib.contextmanager
+def _grid_client(backend: str, workers: int, scheduler: str | None, cells: int):
+    """One Dask client for a whole grid (a LocalCluster, or the scheduler's), else None."""
+    if backend != "dask" or (cells == 1 and scheduler is None):
+        yield scheduler
+        return
+    from cursedsim.runner import dask_client
+    with dask_client(workers, scheduler) as client:
+        yield client
+
+
+@contextlib.contextmanager
+def _grid_dir(out: str | None, marker: str, config: dict[str, Any], kind: str):
+    """The locked output directory of a grid command (``--out``), or nothing without one."""
+    if out is None:
+        yield None
+        return
+    from cursedsim import __version__
+    from cursedsim.rundir import owned_directory
+    with owned_directory(out, marker=marker, config={**config, "cursedsim_version": __version__}, kind=kind,
+                         same=tuple(config)) as directory:
+        yield directory
+
+
+_BACKEND_HELP = "Where the chunks play (default: loky; dask with --scheduler)."
+_SCHEDULER_HELP = "A running Dask scheduler, e.g. tcp://10.0.0.5:8786: play on its workers (implies --backend dask)."
+
+
+def _grid_summary(rows: list[dict[str, Any]], keys: list[str]):
+    """The per-cell summary rows as ``stats.summarize(frame, keys)`` of the concatenated frames orders
+    them: categorical keys (policies, string options) in order of first appearance, numbers ascending,
+    missing values last."""
+    import pandas as pd
+    summary = pd.DataFrame(rows)
+    order = {}
+    for key in keys:
+        values = summary[key].tolist()
+        if all(v is None or isinstance(v, (bool, int, float)) for v in values) and key != "policy":
+            order[key] = summary[key].astype(float)
+        else:
+            first = list(dict.fromkeys(v for v in values if v is not None))
+            order[key] = summary[key].map(lambda v: first.index(v) if v is not None else math.nan)
+    ranks = pd.DataFrame(order)
+    index = ranks.sort_values(keys, kind="stable", na_position="last").index
+    return summary.loc[index].reset_index(drop=True)
+
+
+def _write_grid_frame(path: str, heads: list, frames) -> int:
+    """The frames of every cell (an iterable: one in memory at a time) as one Parquet file, equal to
+    ``runner.concat_frames`` of them all: the columns and dtypes come from the cells' first rows
+    (``heads``), every frame is conformed to them. Returns the games written."""
+    import numpy as np
+    import pandas as pd
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from cursedsim.runner import concat_frames
+    template = concat_frames([head.reset_index(drop=True) for head in heads]).iloc[:0]
+    schema = pa.Schema.from_pandas(template, preserve_index=False)
+    written = 0
+
+    def write(tmp: str) -> None:
+        nonlocal written
+        with pq.ParquetWriter(tmp, schema) as writer:
+            for frame in frames:
+                n = len(frame)
+                columns = {}
+                for name in template.columns:
+                    dtype = template[name].dtype
+                    if name in frame.columns:
+                        columns[name] = frame[name] if frame[name].dtype == dtype else frame[name].astype(dtype)
+                    elif isinstance(dtype, pd.CategoricalDtype):
+                        columns[name] = pd.Categorical.from_codes(np.full(n, -1, dtype=np.int8), dtype=dtype)
+                    elif dtype.kind == "f":
+                        columns[name] = np.full(n, np.nan, dtype=dtype)
+                    else:
+                        columns[name] = pd.Series([None] * n, dtype=dtype)
+                table = pa.Table.from_pandas(pd.DataFrame(columns), schema=schema, preserve_index=False)
+                writer.write_table(table)
+                written += n
+                del columns, table, frame
+
+    write_via(path, write)
+    return written
+
+
 @cli.command("simulate")
 @click.argument("game")
 @click.option("--players", "players_text", metavar="P", help="Player counts: 3, 1-5 or 2,4 (default: the game's).")
@@ -312,69 +447,92 @@ def _summary_table(game, frame, keys: list[str]):
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--jobs", "n_jobs", type=int, default=1, show_default=True, help="Worker processes (-1: all cores).")
 @click.option("--chunk-size", type=int, default=None, help="Games per kernel call (default: automatic).")
-@click.option("--backend", type=click.Choice(["loky", "dask", "sequential"]), default="loky", show_default=True)
-@click.option("--dask-address", metavar="ADDRESS", default=None, help="Dask scheduler (default: a LocalCluster).")
+@click.option("--backend", type=click.Choice(["loky", "dask", "sequential"]), default=None, help=_BACKEND_HELP)
+@click.option("--scheduler", "--dask-address", "scheduler", metavar="ADDRESS", default=None, help=_SCHEDULER_HELP)
+@click.option("--summary-only", is_flag=True,
+              help="Keep only the summary of each cell (bounded memory, for huge runs); no games.parquet.")
 @click.option("--out", type=click.Path(file_okay=False), default=None,
-              help="Directory: games.parquet + summary.csv, resumable chunks under cells/.")
+              help="Directory: games.parquet + summary.csv, resumable runs under cells/ (rerun to resume).")
 @click.option("--no-progress", is_flag=True, help="No progress bar.")
 def simulate_command(game, players_text, seals_text, option_texts, policies, param_texts, n_games, seed, n_jobs,
-                     chunk_size, backend, dask_address, out, no_progress):
+                     chunk_size, backend, scheduler, summary_only, out, no_progress):
     """Simulate GAME over a grid of player counts, rule options and policies; print a summary table."""
-    from cursedsim import runner
+    from cursedsim import runner, stats
+    from cursedsim.rundir import check_out
 
     game_obj = runner.resolve_game(game)
     n_games = runner.check_n_games(n_games)
     runner.check_seed(seed)
     workers = runner.check_n_jobs(n_jobs)
     runner.check_chunk_size(chunk_size)
-    players = (parse_int_values(players_text, "--players") if players_text is not None
-               else [runner.resolve_players(game_obj, None)])
-    for p in players:
-        game_obj.check_players(p)
+    backend = _backend(backend, scheduler)
+    players = _players(game_obj, players_text)
     policies = list(dict.fromkeys(policies)) or [game_obj.default_policy]
     for policy in policies:
         game_obj.policy(policy)
     option_grid = parse_options(game_obj, option_texts, seals_text)
     params = parse_params(game_obj, policies, param_texts)
     cells = list(_grid_cells(game_obj, players, option_grid, policies))
-    for _, p, options in cells:   # every cell's options are valid before any game is played
-        game_obj.make_options(options)
-
-    client = None
-    if backend == "dask" and len(cells) > 1:   # one cluster for the whole grid
-        import logging
-
-        from distributed import Client, LocalCluster
-        client = Client(dask_address) if dask_address else Client(LocalCluster(
-            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
-            silence_logs=logging.ERROR))
-    frames = []
-    try:
-        for policy, p, options in cells:
-            cell_out = None if out is None else _cell_dir(out, policy, p, options, params[policy])
-            frames.append(runner.simulate(
-                game_obj, n_games, players=p, policy=policy, options=options, params=params[policy] or None,
-                seed=seed, n_jobs=n_jobs, backend=backend, chunk_size=chunk_size, out=cell_out,
-                progress=False if no_progress else None, dask_address=client or dask_address))
-    finally:
-        if client is not None:
-            cluster = client.cluster
-            client.close()
-            if cluster is not None:
-                cluster.close()
-    frame = runner.concat_frames(frames)
-
-    option_names = list(game_obj.option_columns(game_obj.make_options(None), players[0]))
-    varying = [name for name in option_names
-               if name in option_grid or frame[name].nunique(dropna=False) > 1]
-    param_columns = [c for c in frame.columns if c.startswith("param_")]
-    keys = ["policy", "players"] + varying + param_columns
-    summary, table = _summary_table(game_obj, frame, keys)
-    _console().print(table)
+    _check_cells(cells)
+    columns = []   # every cell's options built (so valid) before any game is played
+    for _, p, options in cells:
+        columns.append(game_obj.option_columns(runner.make_options(game_obj, options), p))
     if out is not None:
-        write_via(os.path.join(out, "games.parquet"), lambda tmp: frame.to_parquet(tmp, index=False))
-        write_via(os.path.join(out, "summary.csv"), lambda tmp: summary.to_csv(tmp, index=False))
-        click.echo(f"wrote {len(frame):,} games to {os.path.join(out, 'games.parquet')}", err=True)
+        out = check_out(out, "--out")
+    if not summary_only:   # one cell's frame is in memory at a time
+        runner.check_memory(game_obj, n_games, what=f"a cell's frame of {game_obj.name}")
+
+    option_names = list(columns[0])
+    varying = [name for name in option_names if name in option_grid or len({repr(c[name]) for c in columns}) > 1]
+    param_columns = list(dict.fromkeys(f"param_{name}" for policy in policies for name in params[policy]))
+    keys = ["policy", "players"] + varying + param_columns
+    rows, heads, runs = [], [], []
+    config = {"kind": "simulate", "game": game_obj.name, "n_games": n_games, "seed": seed}
+    with _grid_dir(out, "simulate.json", config, "simulate") as directory, \
+            _grid_client(backend, workers, scheduler, len(cells)) as address:
+        for (policy, p, options), option_columns in zip(cells, columns):
+            run = dict(players=p, policy=policy, options=options, params=params[policy] or None, seed=seed,
+                       n_jobs=n_jobs, backend=backend, chunk_size=chunk_size, dask_address=address,
+                       out=None if directory is None else _cell_dir(directory, policy, p, options, params[policy]))
+            result = runner.simulate(game_obj, n_games, progress=False if no_progress else None,
+                                     summary_only=summary_only, **run)
+            if summary_only:
+                row = result.summarize(game_obj.measures).iloc[0].to_dict()
+            else:
+                row = stats.summarize(result, measures=game_obj.measures).iloc[0].to_dict()
+                heads.append(result.head(1))
+                runs.append(run)
+            del result
+            values = {"policy": policy, "players": p, **option_columns,
+                      **{name: params[policy].get(name[len("param_"):], math.nan) for name in param_columns}}
+            rows.append({**{key: values[key] for key in keys}, **row})
+        summary = _grid_summary(rows, keys)
+        _print_table(_grid_table(game_obj, summary, keys))
+        if directory is not None:
+            if not summary_only:
+                frames = (runner.simulate(game_obj, n_games, progress=False, **run) for run in runs)
+                written = _write_grid_frame(os.path.join(directory, "games.parquet"), heads, frames)
+            write_via(os.path.join(directory, "summary.csv"), lambda tmp: summary.to_csv(tmp, index=False))
+            if summary_only:
+                click.echo(f"wrote {os.path.join(directory, 'summary.csv')}", err=True)
+            else:
+                click.echo(f"wrote {written:,} games to {os.path.join(directory, 'games.parquet')}", err=True)
+
+
+def _grid_table(game, summary, keys: list[str]):
+    from rich.table import Table
+    table = Table(*keys, "games", "win rate % [95% CI]", *_measure_headers(game))
+    for column in table.columns[len(keys):]:
+        column.justify = "right"
+    for row in summary.to_dict("records"):
+        cells = [_key_text(row[key]) for key in keys]
+        rate = f"{_percent(row['win_rate'])} [{_percent(row['ci_low'])}, {_percent(row['ci_high'])}]"
+        table.add_row(*cells, f"{row['n']:,}", rate, *_measure_cells(game, row))
+    return table
+
+
+def _key_text(value: Any) -> str:
+    return str(value)
 
 
 @cli.command("replay")
@@ -413,10 +571,13 @@ def parse_number_values(text: str, what: str) -> list[float]:
             values += [float(v) for v in parse_int_values(part, what)]
             continue
         try:
-            values.append(float(part))
+            number = float(part)
         except ValueError:
             raise CliError(f"malformed value {text.strip()!r} for {what}: use numbers, integer ranges a-b "
                            "or a list a,b,c") from None
+        if not math.isfinite(number):
+            raise CliError(f"{what} takes finite numbers, got {part.strip()!r}")
+        values.append(number)
     return list(dict.fromkeys(values))
 
 
@@ -503,52 +664,70 @@ def _varying(option_grid: dict[str, list[Any]]) -> list[str]:
 @click.option("--jobs", "n_jobs", type=int, default=1, show_default=True, help="Worker processes (-1: all cores).")
 @click.option("--detect", type=float, default=1.0, show_default=True, metavar="PP",
               help="Difference in percentage points for the 'games to detect' column (80% power, 5% level).")
-@click.option("--backend", type=click.Choice(["loky", "dask", "sequential"]), default="loky", show_default=True)
+@click.option("--backend", type=click.Choice(["loky", "dask", "sequential"]), default=None, help=_BACKEND_HELP)
+@click.option("--scheduler", "scheduler", metavar="ADDRESS", default=None, help=_SCHEDULER_HELP)
 @click.option("--out", type=click.Path(file_okay=False), default=None,
               help="Directory: pairs.csv + policies.csv, resumable runs under cells/.")
 @click.option("--no-progress", is_flag=True, help="No progress bar.")
 def compare_command(game, policies, players_text, seals_text, option_texts, n_games, seed, n_jobs, detect, backend,
-                    out, no_progress):
+                    scheduler, out, no_progress):
     """Compare policies of GAME on the same games (common random numbers): paired differences of win rate
     with 95% intervals, next to the unpaired intervals the same games would give."""
     import pandas as pd
-    from rich.table import Table
 
     from cursedsim import runner
     from cursedsim.compare import compare, contenders
 
+    from cursedsim.rundir import check_out
+
     game_obj = runner.resolve_game(game)
     n_games = runner.check_n_games(n_games)
+    if n_games < 2:
+        raise CliError(f"compare needs at least 2 games (paired intervals), got {n_games}")
     runner.check_seed(seed)
-    runner.check_n_jobs(n_jobs)
+    workers = runner.check_n_jobs(n_jobs)
+    backend = _backend(backend, scheduler)
     if len(policies) < 2:
         raise CliError(f"compare needs two or more --policy options; valid policies: {', '.join(game_obj.policies)}")
     contenders(game_obj, list(policies))   # names, parameters and distinct labels, before any game
     if not 0 < detect < 100:
         raise CliError(f"--detect takes a difference in percentage points between 0 and 100, got {detect:g}")
-    players = (parse_int_values(players_text, "--players") if players_text is not None
-               else [runner.resolve_players(game_obj, None)])
-    for p in players:
-        game_obj.check_players(p)
+    players = _players(game_obj, players_text)
     option_grid = parse_options(game_obj, option_texts, seals_text)
     cells = [(p, options) for _, p, options in _grid_cells(game_obj, players, option_grid, ["-"])]
-    for _, options in cells:
-        game_obj.make_options(options)
+    _check_cells(cells)
+    for p, options in cells:
+        runner.make_options(game_obj, options)
+    if out is not None:
+        out = check_out(out, "--out")
+    runner.check_memory(game_obj, n_games, copies=len(policies), what=f"the frames of {len(policies)} policies")
 
     varying = _varying(option_grid)
     keys = (["players"] if len(players) > 1 else []) + varying
     pair_frames, policy_frames = [], []
-    for p, options in cells:
-        cell_out = None
-        if out is not None:
-            cell_out = _cell_dir(out, "compare", p, options, {})
-        result = compare(game_obj, list(policies), n_games, players=p, options=options, seed=seed, n_jobs=n_jobs,
-                         backend=backend, out=cell_out, progress=_progress_flag(no_progress), detect=detect / 100)
-        columns = {"players": p, **game_obj.option_columns(game_obj.make_options(options), p)}
-        pair_frames.append(result.pairs.assign(**columns))
-        policy_frames.append(result.policies.assign(**columns))
-    pairs = pd.concat(pair_frames, ignore_index=True)
-    summary = pd.concat(policy_frames, ignore_index=True)
+    config = {"kind": "compare grid", "game": game_obj.name, "n_games": n_games, "seed": seed}
+    with _grid_dir(out, "compare.json", config, "compare") as directory, \
+            _grid_client(backend, workers, scheduler, len(cells) * len(policies)) as address:
+        for p, options in cells:
+            cell_out = None if directory is None else _cell_dir(directory, "compare", p, options, {})
+            result = compare(game_obj, list(policies), n_games, players=p, options=options, seed=seed, n_jobs=n_jobs,
+                             backend=backend, out=cell_out, progress=_progress_flag(no_progress), detect=detect / 100,
+                             dask_address=address)
+            columns = {"players": p, **game_obj.option_columns(runner.make_options(game_obj, options), p)}
+            pair_frames.append(result.pairs.assign(**columns))
+            policy_frames.append(result.policies.assign(**columns))
+            del result
+        pairs = pd.concat(pair_frames, ignore_index=True)
+        summary = pd.concat(policy_frames, ignore_index=True)
+        _compare_tables(game_obj, pairs, summary, keys, n_games, seed, detect)
+        if directory is not None:
+            write_via(os.path.join(directory, "pairs.csv"), lambda tmp: pairs.to_csv(tmp, index=False))
+            write_via(os.path.join(directory, "policies.csv"), lambda tmp: summary.to_csv(tmp, index=False))
+            click.echo(f"wrote {os.path.join(directory, 'pairs.csv')} and policies.csv", err=True)
+
+
+def _compare_tables(game_obj, pairs, summary, keys: list[str], n_games: int, seed: int, detect: float) -> None:
+    from rich.table import Table
 
     table = Table(*keys, "A", "B", "A − B, pp [95% CI]", "±", "unpaired 95% CI", "p-value",
                   f"games to detect {detect:g} pp (paired / unpaired)",
@@ -571,10 +750,6 @@ def compare_command(game, policies, players_text, seals_text, option_texts, n_ga
         rates.add_row(*[str(row[k]) for k in keys], row["policy"], f"{row['n']:,}", _rate_cell(row),
                       *_measure_cells(game_obj, row))
     _print_table(rates)
-    if out is not None:
-        write_via(os.path.join(out, "pairs.csv"), lambda tmp: pairs.to_csv(tmp, index=False))
-        write_via(os.path.join(out, "policies.csv"), lambda tmp: summary.to_csv(tmp, index=False))
-        click.echo(f"wrote {os.path.join(out, 'pairs.csv')} and policies.csv", err=True)
 
 
 @cli.command("sweep")
@@ -589,12 +764,15 @@ def compare_command(game, policies, players_text, seals_text, option_texts, n_ga
 @click.option("--games", "n_games", type=int, default=100_000, show_default=True, help="Games per cell.")
 @click.option("--seed", type=int, default=0, show_default=True, help="The same seed for every cell.")
 @click.option("--jobs", "n_jobs", type=int, default=1, show_default=True, help="Worker processes (-1: all cores).")
-@click.option("--backend", type=click.Choice(["loky", "dask", "sequential"]), default="loky", show_default=True)
+@click.option("--backend", type=click.Choice(["loky", "dask", "sequential"]), default=None, help=_BACKEND_HELP)
+@click.option("--scheduler", "scheduler", metavar="ADDRESS", default=None, help=_SCHEDULER_HELP)
+@click.option("--summary-only", is_flag=True,
+              help="Stream every cell (bounded memory, for huge cells); the cells keep no games.parquet.")
 @click.option("--out", type=click.Path(file_okay=False), default=None,
               help="Directory: sweep.csv, resumable runs under cells/ (rerun to resume).")
 @click.option("--no-progress", is_flag=True, help="No progress bar.")
 def sweep_command(game, players_text, policies, seals_text, option_texts, param_texts, n_games, seed, n_jobs, backend,
-                  out, no_progress):
+                  scheduler, summary_only, out, no_progress):
     """Sweep GAME over player counts, policies, rule options and policy parameters on common random
     numbers; one table row (and one sweep.csv row) per cell."""
     from rich.table import Table
@@ -604,15 +782,19 @@ def sweep_command(game, players_text, policies, seals_text, option_texts, param_
 
     game_obj = runner.resolve_game(game)
     runner.check_n_games(n_games)
-    players = parse_int_values(players_text, "--players") if players_text is not None else None
+    backend = _backend(backend, scheduler)
+    players = None if players_text is None else _players(game_obj, players_text)
     policies = list(dict.fromkeys(policies)) or [game_obj.default_policy]
     for policy in policies:
         game_obj.policy(policy)
     option_grid = parse_options(game_obj, option_texts, seals_text)
     params = parse_sweep_params(game_obj, policies, param_texts)
+    if out is not None:
+        from cursedsim.rundir import check_out
+        out = check_out(out, "--out")
     table_frame = sweep(game_obj, players=players, policies=policies, options=option_grid, params=params,
                         n_games=n_games, seed=seed, n_jobs=n_jobs, backend=backend, out=out,
-                        progress=_progress_flag(no_progress))
+                        progress=_progress_flag(no_progress), dask_address=scheduler, summary_only=summary_only)
 
     option_names = list(game_obj.option_columns(game_obj.make_options(None), game_obj.min_players))
     varying = [name for name in option_names if name in option_grid or table_frame[name].nunique(dropna=False) > 1]
@@ -641,12 +823,16 @@ def parse_space_texts(texts: tuple[str, ...]) -> dict[str, Any]:
                 ends = []
                 for end in (low, high):
                     number = float(end)
-                    ends.append(int(number) if re.fullmatch(r"\s*-?\d+\s*", end) else number)
+                    if not math.isfinite(number):
+                        raise ValueError(end)
+                    ends.append(int(end) if re.fullmatch(r"\s*-?\d+\s*", end) else number)
                 space[name] = tuple(ends)
             else:
                 space[name] = [float(v) for v in value.split(",")]
+                if not all(math.isfinite(v) for v in space[name]):
+                    raise ValueError(value)
         except ValueError:
-            raise CliError(f"--space takes NAME=LOW:HIGH or NAME=A,B,C with numbers, got {text!r}") from None
+            raise CliError(f"--space takes NAME=LOW:HIGH or NAME=A,B,C with finite numbers, got {text!r}") from None
     return space
 
 
@@ -675,7 +861,8 @@ def tune_command(game, policy, players_text, seals_text, option_texts, space_tex
     from rich.table import Table
 
     from cursedsim import runner
-    from cursedsim.tune import DEFAULT_SPACES, parse_space, tune, tune_summary
+    from cursedsim.rundir import check_output_file
+    from cursedsim.tune import DEFAULT_SPACES, check_settings, parse_space, tune, tune_summary
 
     game_obj = runner.resolve_game(game)
     if policy is None:
@@ -683,17 +870,18 @@ def tune_command(game, policy, players_text, seals_text, option_texts, space_tex
         if policy is None:
             raise CliError(f"{game_obj.name} has no policy with parameters to tune")
     spec = game_obj.policy(policy)
-    players = (parse_int_values(players_text, "--players") if players_text is not None
-               else [runner.resolve_players(game_obj, None)])
-    for p in players:
-        game_obj.check_players(p)
+    players = _players(game_obj, players_text)
     options = _single_options(parse_options(game_obj, option_texts, seals_text), "tune")
-    game_obj.make_options(options)
+    runner.make_options(game_obj, options)
     space = None
     if space_texts:
         space = dict(DEFAULT_SPACES.get((game_obj.name, spec.name), {}))
         space.update(parse_space_texts(space_texts))
     parse_space(game_obj, spec.name, space)   # every setting checked before the first search
+    check_settings(game_obj, spec.name, candidates=candidates, start_games=start_games, final_games=final_games,
+                   reference=reference, seed=seed, holdout_seed=holdout_seed, n_jobs=n_jobs)
+    if out is not None:   # before the search, so that its result is never lost
+        out = check_output_file(out, "--out")
     results = []
     for p in players:
         results.append(tune(game_obj, spec.name, players=p, options=options, space=space, candidates=candidates,
@@ -719,10 +907,25 @@ def tune_command(game, policy, players_text, seals_text, option_texts, space_tex
                       f"{_pp(gap['diff'], 2, True)} [{_pp(gap['ci_low'], 2, True)}, {_pp(gap['ci_high'], 2, True)}]")
     _print_table(table)
     if out is not None:
-        directory = os.path.dirname(os.path.abspath(out))
-        os.makedirs(directory, exist_ok=True)
-        write_via(os.path.abspath(out), lambda tmp: runner._dump_json(tune_summary(results), tmp))
+        _write_result(out, tune_summary(results))
         click.echo(f"wrote {out}", err=True)
+
+
+def _write_result(path: str, document: dict[str, Any]) -> None:
+    """``document`` as JSON in ``path``; if that fails after all (a disk that filled up), in a file of
+    the temporary folder, named in the error, so that a long search is never lost."""
+    import json
+    import tempfile
+
+    from cursedsim.rundir import dump_json
+    try:
+        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        write_via(os.path.abspath(path), lambda tmp: dump_json(document, tmp))
+    except OSError as error:
+        fd, rescue = tempfile.mkstemp(prefix="cursedsim-tune-", suffix=".json")
+        with os.fdopen(fd, "w") as f:
+            json.dump(document, f, indent=2)
+        raise CliError(f"cannot write {path} ({error.strerror or error}); the result is in {rescue}") from None
 
 
 # report command registered below

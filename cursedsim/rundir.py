@@ -80,7 +80,11 @@ def check_output_file(path: Any, what: str = "out") -> str:
     if os.path.isdir(path):
         raise RunError(f"{what} {path} is a directory; name a file")
     directory = os.path.dirname(os.path.abspath(path))
-    with _created_dirs(directory) as created:
+    with contextlib.ExitStack() as stack:
+        try:
+            created = stack.enter_context(_created_dirs(directory))
+        except RunError as error:
+            raise RunError(f"cannot write {what} {path}: {error}") from None
         try:
             probe = os.path.join(directory, f".cursedsim-probe.{os.getpid()}.tmp")
             with open(probe, "wb"):

@@ -160,7 +160,7 @@ def check_dask_address(address: Any, backend: str) -> Any:
 def check_finite(value: Any, what: str, error: type[CursedsimError] = RunError) -> float:
     """``value`` as a float, or ``error`` unless it is a finite number (not a bool)."""
     if not _is_number(value) or not math.isfinite(float(value)):
-        raise error(f"{what} must be a finite number, got {shorten(value)}")
+        raise error(f"{what} must be a number (finite), got {shorten(value)}")
     return float(value)
 
 

@@ -9,6 +9,7 @@ read back, unfinished ones continue from their last chunk).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import itertools
 import json
@@ -22,12 +23,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from cursedsim import runner
-from cursedsim.errors import CursedsimError, OptionError, RunError, UnknownPolicyError
+from cursedsim import rundir, runner
+from cursedsim.errors import CursedsimError, OptionError, UnknownPolicyError, shorten
 from cursedsim.files import write_via
 from cursedsim.games import Game
 from cursedsim.stats import summarize
 
+#: A sweep has at most this many cells.
+MAX_CELLS = 10_000
 SWEEP_FILE = "sweep.json"
 TABLE_FILE = "sweep.csv"
 CELLS_DIR = "cells"
@@ -51,7 +54,9 @@ def as_values(value: Any) -> list:
     if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Iterable):
         values = [value]
     else:
-        values = list(value)
+        values = list(itertools.islice(value, MAX_CELLS + 1))
+        if len(values) > MAX_CELLS:
+            raise CursedsimError(f"a list of more than {MAX_CELLS:,} values is too long to sweep")
     if not values:
         raise CursedsimError("an empty list of values leaves nothing to sweep")
     unique: list = []
@@ -62,9 +67,7 @@ def as_values(value: Any) -> list:
 
 
 def _number(value: Any, what: str) -> float:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise UnknownPolicyError(f"{what} must be a number, got {value!r}")
-    return float(value)
+    return runner.check_finite(value, what, UnknownPolicyError)
 
 
 def expand_grid(game: Game, *, players: Any = None, policies: Any = None, options: Mapping[str, Any] | None = None,
@@ -75,28 +78,33 @@ def expand_grid(game: Game, *, players: Any = None, policies: Any = None, option
                    else [game.check_players(p) for p in as_values(players)])
     policy_list = [game.default_policy] if policies is None else as_values(policies)
     for policy in policy_list:
-        game.policy(policy)
+        runner.resolve_policy(game, policy, None)
     options = {} if options is None else options
     if not isinstance(options, Mapping):
-        raise OptionError(f"options must map option names to values or lists of values, got {options!r}")
+        raise OptionError(f"options must map option names to values or lists of values, got {shorten(options)}")
     option_grid = {name: as_values(values) for name, values in options.items()}
-    game.make_options({name: values[0] for name, values in option_grid.items()})   # names checked
+    runner.make_options(game, {name: values[0] for name, values in option_grid.items()})   # names checked
     params = {} if params is None else params
     if not isinstance(params, Mapping):
-        raise UnknownPolicyError(f"params must map policy names to {{parameter: values}}, got {params!r}")
+        raise UnknownPolicyError(f"params must map policy names to {{parameter: values}}, got {shorten(params)}")
     param_grid: dict[str, dict[str, list[float]]] = {}
     for policy, grid in params.items():
         if policy not in policy_list:
-            raise UnknownPolicyError(f"params are given for policy {policy!r}, which is not swept; swept "
+            raise UnknownPolicyError(f"params are given for policy {shorten(policy)}, which is not swept; swept "
                                      f"policies: {', '.join(policy_list)}")
         if not isinstance(grid, Mapping):
-            raise UnknownPolicyError(f"params of policy {policy!r} must map parameter names to values, got {grid!r}")
-        spec = game.policy(policy)
+            raise UnknownPolicyError(f"params of policy {policy!r} must map parameter names to values, got "
+                                     f"{shorten(grid)}")
         param_grid[policy] = {}
         for name, values in grid.items():
             param_grid[policy][name] = list(dict.fromkeys(
-                _number(v, f"parameter {name!r} of policy {policy!r}") for v in as_values(values)))
-        spec.param_vector({name: values[0] for name, values in param_grid[policy].items()})   # names checked
+                _number(v, f"parameter {shorten(name)} of policy {policy!r}") for v in as_values(values)))
+        runner.resolve_policy(game, policy, {name: values[0] for name, values in param_grid[policy].items()})
+
+    size = sum(len(player_list) * math.prod(len(v) for v in option_grid.values())
+               * math.prod(len(v) for v in param_grid.get(policy, {}).values()) for policy in policy_list)
+    if size > MAX_CELLS:
+        raise CursedsimError(f"the grid has {size:,} cells; at most {MAX_CELLS:,} are allowed")
 
     cells = []
     names = list(option_grid)
@@ -106,7 +114,7 @@ def expand_grid(game: Game, *, players: Any = None, policies: Any = None, option
         for p in player_list:
             for option_values in itertools.product(*(option_grid[name] for name in names)):
                 cell_options = dict(zip(names, option_values))
-                game.make_options(cell_options)   # every cell's options are valid before any game is played
+                runner.make_options(game, cell_options)   # every cell's options are valid before any game is played
                 for param_values in itertools.product(*(grid[name] for name in param_names)):
                     cells.append(Cell(policy, p, cell_options, dict(zip(param_names, param_values))))
     return cells
@@ -138,22 +146,29 @@ def cell_dir_name(cell: Cell) -> str:
     return name
 
 
-def summarize_cell(game: Game, frame: pd.DataFrame) -> dict[str, Any]:
+def summarize_cell(game: Game, frame: Any) -> dict[str, Any]:
     """n, wins, win_rate, ci_low, ci_high and the game's measures (``stats.summarize`` with
     ``game.measures``: ``mean_<column>``, over won games where the measure says so, and ``<column>_se``
     where it shows one; mean_score and score_se over won games, mean_turns, for a game with such columns),
     then ``mean_<column>`` (over all games) for every other numeric outcome column and
-    ``<column>_<category>`` (the share of games) for every category of every categorical outcome column."""
-    row = summarize(frame, measures=game.measures).iloc[0].to_dict()
+    ``<column>_<category>`` (the share of games) for every category of every categorical outcome column.
+    ``frame`` is a run's frame or its ``streaming.RunSummary`` (the same numbers)."""
+    from cursedsim.streaming import RunSummary
+    streamed = isinstance(frame, RunSummary)
+    row = (frame.summarize(game.measures) if streamed else summarize(frame, measures=game.measures)).iloc[0].to_dict()
     row["n"] = int(row["n"])
     row["wins"] = int(row["wins"])
+    n = row["n"]
     for name in game.outcome_columns:
         if name == "win" or f"mean_{name}" in row:
             continue
         if name in game.outcome_categories:
-            counts = frame[name].value_counts(sort=False)
+            counts = frame.histogram(name) if streamed else frame[name].value_counts(sort=False)
             for category in game.outcome_categories[name]:
-                row[f"{name}_{category}"] = float(counts.get(category, 0)) / len(frame)
+                row[f"{name}_{category}"] = float(counts.get(category, 0)) / n
+        elif streamed:
+            if frame.columns[name].kind != "category":
+                row[f"mean_{name}"] = float(frame.mean(name))
         elif pd.api.types.is_numeric_dtype(frame[name]) or pd.api.types.is_bool_dtype(frame[name]):
             row[f"mean_{name}"] = float(frame[name].to_numpy(dtype=np.float64).mean())
     return row
@@ -161,7 +176,7 @@ def summarize_cell(game: Game, frame: pd.DataFrame) -> dict[str, Any]:
 
 def _cell_row(game: Game, cell: Cell, frame: pd.DataFrame, seed: int, param_names: list[str]) -> dict[str, Any]:
     row: dict[str, Any] = {"game": game.name, "seed": seed, "policy": cell.policy, "players": cell.players}
-    row.update(game.option_columns(game.make_options(dict(cell.options)), cell.players))
+    row.update(game.option_columns(runner.make_options(game, dict(cell.options)), cell.players))
     spec = game.policy(cell.policy)
     for name in param_names:   # the value the cell played: swept, else the policy's default; NaN if it has none
         row[f"param_{name}"] = cell.params.get(name, spec.params.get(name, math.nan))
@@ -169,30 +184,12 @@ def _cell_row(game: Game, cell: Cell, frame: pd.DataFrame, seed: int, param_name
     return row
 
 
-# ---------------------------------------------------------------- the sweep directory
-
-def _open_sweep_dir(out: str, config: dict) -> None:
-    """Create ``out`` with sweep.json, or check that the sweep.json there has the same game, games per
-    cell and seed (the grid itself may grow: new cells are added, finished ones are reused)."""
-    path = os.path.join(out, SWEEP_FILE)
-    if os.path.isfile(path):
-        with open(path) as f:
-            old = json.load(f)
-        for key in ("game", "n_games", "seed"):
-            if old.get(key) != config[key]:
-                raise RunError(f"{out} holds a different sweep ({key} is {old.get(key)!r} there but "
-                               f"{config[key]!r} now); use another output directory")
-        return
-    if os.path.isdir(out) and os.listdir(out):
-        raise RunError(f"{out} is not empty and holds no {SWEEP_FILE}: not a cursedsim sweep directory")
-    os.makedirs(out, exist_ok=True)
-    write_via(path, lambda tmp: runner._dump_json(config, tmp))
-
+# ---------------------------------------------------------------- the sweep
 
 def sweep(game: str | Game, *, players: Any = None, policies: Any = None, options: Mapping[str, Any] | None = None,
           params: Mapping[str, Mapping[str, Any]] | None = None, n_games: int, seed: int = 0, n_jobs: int = 1,
           backend: str = "loky", chunk_size: int | None = None, out: str | os.PathLike | None = None,
-          progress: bool | None = None, dask_address: Any = None) -> pd.DataFrame:
+          progress: bool | None = None, dask_address: Any = None, summary_only: bool = False) -> pd.DataFrame:
     """Simulate every cell of a grid and return one row per cell.
 
     players: a player count or a list of them (default: the game's). policies: a policy name or a list
@@ -211,10 +208,12 @@ def sweep(game: str | Game, *, players: Any = None, policies: Any = None, option
     ``mean_<column>`` for the other numeric outcomes and ``<column>_<category>`` shares for categorical
     ones (e.g. ``end_win``, ``end_group``).
 
-    out: a directory: one resumable ``simulate`` run per cell under ``out/cells/``, the table in
-    ``out/sweep.csv`` (written atomically at the end); rerunning resumes. n_jobs, backend, chunk_size and
-    dask_address are passed to every ``simulate``; ``backend="dask"`` starts one local cluster for the
-    whole sweep. progress: one bar over all cells (None: for sweeps of 200,000+ games on a terminal).
+    out: a directory (marked by sweep.json, locked while in use): one resumable ``simulate`` run per cell
+    under ``out/cells/``, the table in ``out/sweep.csv`` (written atomically at the end); rerunning
+    resumes. n_jobs, backend, chunk_size and dask_address are passed to every ``simulate``;
+    ``backend="dask"`` starts one local cluster for the whole sweep. summary_only: every cell streams
+    (``simulate(summary_only=True)``: bounded memory, no games.parquet per cell; the same table).
+    progress: one bar over all cells (None: for sweeps of 200,000+ games on a terminal).
     """
     game = runner.resolve_game(game)
     n_games = runner.check_n_games(n_games)
@@ -222,59 +221,57 @@ def sweep(game: str | Game, *, players: Any = None, policies: Any = None, option
     workers = runner.check_n_jobs(n_jobs)
     backend = runner.check_backend(backend)
     runner.check_chunk_size(chunk_size)
+    progress = runner.check_progress(progress)
+    summary_only = runner.check_flag(summary_only, "summary_only")
+    dask_address = runner.check_dask_address(dask_address, backend)
     cells = expand_grid(game, players=players, policies=policies, options=options, params=params)
     param_names = list(dict.fromkeys(name for cell in cells for name in cell.params))
-
     if out is not None:
-        out = os.fspath(out)
-        from cursedsim import __version__
-        _open_sweep_dir(out, {"game": game.name, "n_games": n_games, "seed": seed, "cursedsim_version": __version__})
+        out = rundir.check_out(out)
+    if not summary_only:   # one cell's frame at a time
+        runner.check_memory(game, n_games, what=f"a cell's frame of {game.name}")
 
     total = n_games * len(cells)
     show = runner._want_progress(progress, total)
     if show:   # a long first compile is reported here, not hidden behind the bar
         first = cells[0]
         policy, vector, _ = runner.resolve_policy(game, first.policy, first.params)
-        runner._warm_up(game, seed, first.players, game.make_options(dict(first.options)), policy, vector,
+        runner._warm_up(game, seed, first.players, runner.make_options(game, dict(first.options)), policy, vector,
                         verbose=True)
 
-    client, own_cluster = dask_address, None
-    if backend == "dask" and dask_address is None and len(cells) > 1:   # one cluster for the whole sweep
-        import logging
-
-        from distributed import Client, LocalCluster
-        own_cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
-                                   silence_logs=logging.ERROR)
-        client = Client(own_cluster)
+    from cursedsim import __version__
+    directory = contextlib.nullcontext() if out is None else rundir.owned_directory(
+        out, marker=SWEEP_FILE, config={"game": game.name, "n_games": n_games, "seed": seed,
+                                        "cursedsim_version": __version__},
+        kind="sweep", same=("game", "n_games", "seed"))
+    one_cluster = backend == "dask" and dask_address is None and len(cells) > 1   # one cluster for the whole sweep
+    cluster = runner.dask_client(workers) if one_cluster else contextlib.nullcontext(dask_address)
     bar = None
-    if show:
-        bar, task = runner._progress_bar(total, f"sweep {game.name}: {len(cells)} cells")
-        bar.start()
     rows = []
-    try:
-        for k, cell in enumerate(cells):
+    with directory, cluster as client:
+        if show:
+            bar, task = runner._progress_bar(total, f"sweep {game.name}: {len(cells)} cells")
+            bar.start()
+        try:
+            for k, cell in enumerate(cells):
+                if bar is not None:
+                    bar.update(task, description=f"sweep {game.name} {k + 1}/{len(cells)}: {cell.policy} "
+                                                 f"p={cell.players}")
+                result = runner.simulate(
+                    game, n_games, players=cell.players, policy=cell.policy, options=dict(cell.options),
+                    params=dict(cell.params) or None, seed=seed, n_jobs=n_jobs, backend=backend,
+                    chunk_size=chunk_size, out=None if out is None else os.path.join(out, CELLS_DIR, cell_dir_name(cell)),
+                    progress=False, dask_address=client, summary_only=summary_only)
+                rows.append(_cell_row(game, cell, result, seed, param_names))
+                del result
+                if bar is not None:
+                    bar.advance(task, n_games)
+        finally:
             if bar is not None:
-                bar.update(task, description=f"sweep {game.name} {k + 1}/{len(cells)}: {cell.policy} "
-                                             f"p={cell.players}")
-            frame = runner.simulate(
-                game, n_games, players=cell.players, policy=cell.policy, options=dict(cell.options),
-                params=dict(cell.params) or None, seed=seed, n_jobs=n_jobs, backend=backend, chunk_size=chunk_size,
-                out=None if out is None else os.path.join(out, CELLS_DIR, cell_dir_name(cell)),
-                progress=False, dask_address=client)
-            rows.append(_cell_row(game, cell, frame, seed, param_names))
-            del frame
-            if bar is not None:
-                bar.advance(task, n_games)
-    finally:
-        if bar is not None:
-            bar.stop()
-        if own_cluster is not None:
-            client.close()
-            own_cluster.close()
-
-    table = pd.DataFrame(rows)
-    if out is not None:
-        write_via(os.path.join(out, TABLE_FILE), lambda tmp: table.to_csv(tmp, index=False))
+                bar.stop()
+        table = pd.DataFrame(rows)
+        if out is not None:
+            write_via(os.path.join(out, TABLE_FILE), lambda tmp: table.to_csv(tmp, index=False))
     return table
 
 

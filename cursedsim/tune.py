@@ -43,7 +43,6 @@ from cursedsim import runner
 from cursedsim.compare import Contender, compare, contenders
 from cursedsim.errors import CursedsimError, RunError, UnknownPolicyError
 from cursedsim.games import Game
-from cursedsim.stats import summarize
 
 #: SeedSequence tags: the candidate draws and the held-out seed are derived from ``seed`` with these.
 TAG_CANDIDATES = 0x63616E64   # "cand"
@@ -289,6 +288,40 @@ def _positive(value: Any, what: str) -> int:
     return int(value)
 
 
+#: Candidates at most.
+MAX_CANDIDATES = 10_000
+
+
+def check_settings(game: Game, policy: str, *, candidates: Any, start_games: Any, final_games: Any, reference: Any,
+                   seed: Any, holdout_seed: Any, n_jobs: Any, backend: Any = "loky", local: Any = 0.5):
+    """The settings of ``tune`` checked before any game (RunError or UnknownPolicyError naming the
+    setting): ``(candidates, start_games, final_games, seed, holdout_seed, reference Contender)``.
+    The held-out comparison's frames must fit in memory (the search streams)."""
+    candidates = _positive(candidates, "candidates")
+    if candidates > MAX_CANDIDATES:
+        raise RunError(f"candidates must be at most {MAX_CANDIDATES:,}, got {candidates:,}")
+    if isinstance(local, (bool, np.bool_)) or not isinstance(local, (int, float, np.integer, np.floating)) \
+            or not 0 <= local <= 1:
+        raise CursedsimError(f"local must be a share between 0 and 1, got {local!r}")
+    start_games = runner.check_n_games(start_games)
+    final_games = runner.check_n_games(final_games)
+    if final_games < 2:
+        raise RunError(f"final_games must be at least 2 (paired intervals), got {final_games}")
+    seed = runner.check_seed(seed)
+    runner.check_n_jobs(n_jobs)
+    runner.check_backend(backend)
+    holdout_seed = derive_seed(seed, TAG_HOLDOUT) if holdout_seed is None else runner.check_seed(holdout_seed)
+    rounds = halving_rounds(candidates, start_games)
+    search_max = rounds[-1][1] if rounds else 0
+    if search_max > runner.MAX_GAMES:
+        raise RunError(f"start_games {start_games:,} doubled over {len(rounds)} rounds exceeds 2**63-1 games")
+    # the reference, validated and labelled as compare does (compare wants two: the tuned one is the other)
+    ref = contenders(game, [reference, {"policy": policy, "label": f"{policy} (tuned)"}])[0]
+    check_disjoint_seeds(seed, holdout_seed, max(search_max, final_games))
+    runner.check_memory(game, final_games, copies=3, what="the held-out frames of 3 policies")
+    return candidates, start_games, final_games, seed, holdout_seed, ref
+
+
 def halving_rounds(candidates: int, start_games: int) -> list[tuple[int, int]]:
     """(candidates playing, games each) per round of successive halving, until one is left."""
     rounds = []
@@ -317,25 +350,15 @@ def tune(game: str | Game, policy: str = "smart", *, players: int | None, option
     """
     game = runner.resolve_game(game)
     players = runner.resolve_players(game, players)
-    options_obj = game.make_options(options)
+    options_obj = runner.make_options(game, options)
     option_columns = game.option_columns(options_obj, players)
-    spec = game.policy(policy)   # an error naming the valid policies
+    spec = game.policy(runner.resolve_policy(game, policy, None)[0])   # an error naming the valid policies
     dims = parse_space(game, spec.name, space)
-    candidates = _positive(candidates, "candidates")
-    if isinstance(local, bool) or not isinstance(local, (int, float)) or not 0 <= local <= 1:
-        raise CursedsimError(f"local must be a share between 0 and 1, got {local!r}")
-    start_games = runner.check_n_games(start_games)
-    final_games = runner.check_n_games(final_games)
-    seed = runner.check_seed(seed)
-    runner.check_n_jobs(n_jobs)
-    backend = runner.check_backend(backend)
-    holdout_seed = derive_seed(seed, TAG_HOLDOUT) if holdout_seed is None else runner.check_seed(holdout_seed)
-
-    # the reference, validated and labelled as compare does (compare wants two: the tuned one is the other)
-    ref = contenders(game, [reference, {"policy": spec.name, "label": f"{spec.name} (tuned)"}])[0]
-    rounds = halving_rounds(candidates, start_games)
-    search_max = rounds[-1][1] if rounds else 0
-    check_disjoint_seeds(seed, holdout_seed, max(search_max, final_games))
+    candidates, start_games, final_games, seed, holdout_seed, ref = check_settings(
+        game, spec.name, candidates=candidates, start_games=start_games, final_games=final_games, reference=reference,
+        seed=seed, holdout_seed=holdout_seed, n_jobs=n_jobs, backend=backend, local=local)
+    include_default = runner.check_flag(include_default, "include_default")
+    progress = runner.check_progress(progress)
 
     pool = draw_candidates(spec.params, dims, candidates,
                            np.random.default_rng(np.random.SeedSequence([seed, TAG_CANDIDATES])), include_default,
@@ -363,11 +386,12 @@ def tune(game: str | Game, policy: str = "smart", *, players: int | None, option
                 if bar is not None:
                     bar.update(task, description=f"tune {game.name} {spec.name} p={players}: round {r + 1}/"
                                                  f"{len(rounds)}, candidate {k + 1}/{count}")
-                frame = runner.simulate(game, n, players=players, policy=spec.name, options=options_obj,
-                                        params=pool[cand], seed=seed, n_jobs=n_jobs, backend=backend, progress=False)
-                row = summarize(frame).iloc[0].to_dict()
+                played = runner.simulate(game, n, players=players, policy=spec.name, options=options_obj,
+                                         params=pool[cand], seed=seed, n_jobs=n_jobs, backend=backend, progress=False,
+                                         summary_only=True)   # streamed: bounded memory, summarize's numbers
+                row = played.summarize(()).iloc[0].to_dict()
                 row["n"], row["wins"] = int(row["n"]), int(row["wins"])
-                del frame
+                del played
                 history_rows.append({"round": r, "candidate": cand, "n_games": n,
                                      **{f"param_{name}": value for name, value in pool[cand].items()}, **row})
                 scores.append((-int(row["wins"]), cand))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -28,9 +29,9 @@ def run(capsys, *args):
     return status, captured.out, captured.err
 
 
-def assert_one_line_error(status, out, err, *fragments):
+def assert_one_line_error(status, out, err, *fragments, stdout_empty=True):
     assert status == 2
-    assert out == ""
+    assert out == "" or not stdout_empty
     lines = err.splitlines()
     assert len(lines) == 1 and lines[0].startswith("cursedsim: error: "), err
     for fragment in fragments:
@@ -195,3 +196,102 @@ def test_the_first_sentence_of_a_description_survives_an_exclamation_mark_in_a_n
     from cursedsim.cli import _first_line
     assert _first_line("a Mimic! taken as an item is fought. Then more.") == "a Mimic! taken as an item is fought."
     assert _first_line("Stop here! Not this.") == "Stop here!"
+
+
+# ---------------------------------------------------------------- output directories the commands own
+
+def test_the_grid_files_equal_the_api_frames_and_their_summary(coin, capsys, tmp_path):
+    """simulate's games.parquet (written cell by cell) is concat_frames of the cells' frames and
+    summary.csv is stats.summarize of it, though no two cells' frames are in memory at once."""
+    out_dir = tmp_path / "out"
+    status, out, err = run(capsys, "simulate", "coin", "--players", "2,1", "--seals", "3,0", "--policy", "greedy",
+                           "--policy", "plain", "--param", "spare=2", "--games", "1200", "--seed", "4",
+                           "--no-progress", "--out", str(out_dir))
+    assert status == 0, err
+    frames = [cursedsim.simulate("coin", 1200, players=p, policy=policy, params={"spare": 2} if policy == "greedy"
+                                 else None, options={"seals": seals}, seed=4, progress=False)
+              for policy in ("greedy", "plain") for p in (2, 1) for seals in (3, 0)]
+    combined = cursedsim.runner.concat_frames(frames)
+    pd.testing.assert_frame_equal(pd.read_parquet(out_dir / "games.parquet"), combined)
+    keys = ["policy", "players", "seals", "param_spare"]
+    expected = stats.summarize(combined, keys, measures=cursedsim.games.get_game("coin").measures)
+    pd.testing.assert_frame_equal(pd.read_csv(out_dir / "summary.csv"), expected.astype({"policy": str}),
+                                  check_dtype=False)
+    assert sorted(os.listdir(out_dir)) == ["cells", "games.parquet", "simulate.json", "summary.csv"]
+
+
+@pytest.mark.parametrize("command", [
+    ["simulate", "coin", "--games", "100"],
+    ["compare", "coin", "--policy", "plain", "--policy", "greedy", "--games", "100"],
+    ["sweep", "coin", "--games", "100"],
+])
+def test_commands_refuse_to_write_into_a_foreign_directory(coin, capsys, tmp_path, command):
+    foreign = tmp_path / "mine"
+    foreign.mkdir()
+    (foreign / "games.parquet").write_text("the user's own file")
+    (foreign / "summary.csv").write_text("keep me")
+    assert_one_line_error(*run(capsys, *command, "--no-progress", "--out", str(foreign)), "not a cursedsim")
+    assert sorted(os.listdir(foreign)) == ["games.parquet", "summary.csv"]
+    assert (foreign / "games.parquet").read_text() == "the user's own file"
+
+
+def test_a_grid_directory_refuses_another_grid_before_playing(coin, capsys, tmp_path):
+    out_dir = tmp_path / "grid"
+    assert run(capsys, "simulate", "coin", "--games", "100", "--no-progress", "--out", str(out_dir))[0] == 0
+    before = sorted(os.listdir(out_dir / "cells"))
+    assert_one_line_error(*run(capsys, "simulate", "coin", "--games", "200", "--no-progress", "--out", str(out_dir)),
+                          "n_games is 100 there but 200 now")
+    assert sorted(os.listdir(out_dir / "cells")) == before
+    # a compare directory is not a simulate directory
+    assert_one_line_error(*run(capsys, "compare", "coin", "--policy", "plain", "--policy", "greedy", "--games", "100",
+                               "--no-progress", "--out", str(out_dir)), "not a cursedsim compare directory")
+
+
+UNWRITABLE = ["", "/proc/cursedsim-no-such-dir/out", "{file}/sub"]
+
+
+@pytest.mark.parametrize("out", UNWRITABLE)
+@pytest.mark.parametrize("command", [
+    ["simulate", "coin", "--games", "100"],
+    ["compare", "coin", "--policy", "plain", "--policy", "greedy", "--games", "100"],
+    ["sweep", "coin", "--games", "100"],
+    ["tune", "coin", "--space", "bonus=0:3", "--candidates", "2", "--games", "100", "--final-games", "100",
+     "--reference", "greedy"],
+])
+def test_an_unwritable_out_is_one_line_before_any_game(coin, capsys, tmp_path, monkeypatch, command, out):
+    """``--out ''`` (the current directory), a path below /proc (not creatable, even for root) and a
+    path through a file: refused in one line before anything is played or written."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "file").write_text("x")
+    calls = []
+    monkeypatch.setattr(cursedsim.runner, "_play_chunk", lambda *a: calls.append(a))
+    out = out.format(file=tmp_path / "file")
+    status, stdout, err = run(capsys, *command, "--no-progress", "--out", out)
+    assert_one_line_error(status, stdout, err, out or "--out")
+    assert calls == [] and sorted(os.listdir(tmp_path)) == ["file"]
+
+
+def test_report_checks_its_out_before_anything(verflucht, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "file").write_text("x")
+    for out in ["", "/proc/cursedsim-no-such-dir/report", str(tmp_path / "file"), str(tmp_path / "file" / "r")]:
+        assert_one_line_error(*run(capsys, "report", "verflucht", "--games", "10", "--no-progress", "--out", out))
+    assert_one_line_error(*run(capsys, "report", "verflucht", "--games", str(10 ** 15), "--out", "r"), "memory")
+    assert sorted(os.listdir(tmp_path)) == ["file"]
+
+
+def test_tune_writes_its_result_where_it_can_when_out_fails_at_the_end(coin, capsys, tmp_path, monkeypatch):
+    from cursedsim import cli
+    target = tmp_path / "tuned.json"
+
+    def full_disk(path, write):
+        raise OSError(28, "No space left on device")
+    monkeypatch.setattr(cli, "write_via", full_disk)
+    status, out, err = run(capsys, "tune", "coin", "--space", "bonus=0:3", "--candidates", "2", "--games", "200",
+                           "--final-games", "200", "--reference", "greedy", "--no-progress", "--out", str(target))
+    assert_one_line_error(status, out, err, "No space left on device", "the result is in", stdout_empty=False)
+    rescue = err.split("the result is in ")[1].strip()
+    try:
+        assert json.loads(open(rescue).read())["game"] == "coin"
+    finally:
+        os.remove(rescue)

@@ -116,7 +116,7 @@ def test_pairs_and_policies_tables(coin):
 
 def test_compare_resumes_from_its_out_directory(coin, tmp_path):
     first = compare("coin", ["plain", "greedy"], 2_000, seed=2, out=str(tmp_path / "cmp"), progress=False)
-    assert sorted(p.name for p in (tmp_path / "cmp").iterdir()) == ["greedy", "plain"]
+    assert sorted(p.name for p in (tmp_path / "cmp").iterdir()) == ["compare.json", "greedy", "plain"]
     again = compare("coin", ["plain", "greedy"], 2_000, seed=2, out=str(tmp_path / "cmp"), progress=False)
     pd.testing.assert_frame_equal(first.pairs, again.pairs)
     with pytest.raises(RunError, match="seed is 2 there but 3 now"):

@@ -12,7 +12,6 @@ import signal
 import socket
 import time
 
-import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import click
 
+from cursedsim.errors import CursedsimError
 from cursedsim.report import DEFAULT_GAMES, DEFAULT_JOBS, DEFAULT_SEED
 
 
@@ -26,6 +27,7 @@ def report_command(game, out, n_games, seed, n_jobs, no_progress):
     from cursedsim.cli import _console
     from cursedsim.report import report
 
+    _check_input(game, out, n_games, seed, n_jobs)
     console = _console()
 
     def log(message: str) -> None:
@@ -39,6 +41,27 @@ def report_command(game, out, n_games, seed, n_jobs, no_progress):
         console.print(f"[bold]{figure.title}[/bold]: {figure.reading}", highlight=False)
     click.echo(f"wrote {result.html} and {result.markdown} ({len(result.figures)} figures, "
                f"{result.data.games_played:,} games) in {result.seconds:.0f} s", err=True)
+
+
+def _check_input(game: str, out: str, n_games: int, seed: int, n_jobs: int) -> None:
+    """Everything the report needs, checked before it writes anything: the game has a report, the
+    settings are valid, its runs fit in memory (a paired comparison holds up to four frames) and a
+    report can be written into ``out`` (a folder, not a file; created and writable)."""
+    import os
+
+    from cursedsim import runner
+    from cursedsim.report.data import ReportError, check_settings
+    from cursedsim.report.registry import report_for
+    from cursedsim.rundir import check_out, check_output_file
+
+    report_for(game)
+    check_settings(n_games, seed, n_jobs)
+    runner.check_memory(runner.resolve_game(game), n_games, copies=4, what="the report's runs")
+    try:
+        out = check_out(out, "--out")
+    except CursedsimError as error:
+        raise ReportError(str(error)) from None
+    check_output_file(os.path.join(out, "report.md"), "--out")
 
 
 def summary_table(result):
