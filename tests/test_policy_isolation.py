@@ -1,0 +1,75 @@
+"""User numba policies and built-in ones never play each other's decisions, whatever ran first.
+
+The state this needs is a fresh process with a warm on-disk numba cache: the built-in kernels load
+from the cache while a user's kernel is compiled in the same process (a shared compiled symbol once
+let whichever was linked first play for both). The test suite's own process hides it, so every order
+runs in a new interpreter (tests/fresh_process_policies.py), with 1 job and with 2 worker processes,
+and each policy's frame must equal the frame it gives when played alone in its process.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from cursedsim.games import get_game
+
+ROOT = Path(__file__).resolve().parents[1]
+SCRIPT = ROOT / "tests" / "fresh_process_policies.py"
+USER_POLICIES = {"verflucht": ("exact", "lazy"), "cursed": ("careful", "short")}
+N_GAMES = 2_000
+
+
+def built_ins(game: str) -> list[str]:
+    """Every built-in policy of ``game`` (user policies carry an implementation)."""
+    return [name for name, spec in get_game(game).policies.items() if spec.impl is None]
+
+
+@cache
+def play_in_fresh_process(game: str, n_jobs: int, order: tuple[str, ...]) -> dict[str, dict]:
+    """{policy: {digest, win_rate}} of ``order`` played one after another in a new interpreter."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+    done = subprocess.run([sys.executable, str(SCRIPT), game, str(n_jobs), str(N_GAMES), ",".join(order)],
+                          capture_output=True, text=True, cwd=ROOT, env=env, timeout=1800)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+def orders(game: str) -> dict[str, tuple[str, ...]]:
+    """The orders checked: a user policy first, then every built-in, then another user policy; every
+    built-in first, then both user policies."""
+    first, second = USER_POLICIES[game]
+    return {"user first": (first, *built_ins(game), second),
+            "built-ins first": (*built_ins(game), second, first)}
+
+
+def alone(game: str) -> dict[str, dict]:
+    """Each policy's frame when it is the first one played in its process: the built-ins in a process
+    without any user policy (which also warms the on-disk cache), the user policies each first in one."""
+    first, second = USER_POLICIES[game]
+    frames = play_in_fresh_process(game, 1, tuple(built_ins(game)))
+    frames[first] = play_in_fresh_process(game, 1, orders(game)["user first"])[first]
+    frames[second] = play_in_fresh_process(game, 1, (second, first))[second]
+    return frames
+
+
+@pytest.mark.parametrize("game", ["verflucht", "cursed"])
+def test_every_policy_plays_its_own_games_whatever_ran_before_it(game):
+    reference = alone(game)
+    digests = [entry["digest"] for entry in reference.values()]
+    assert len(set(digests)) == len(digests), "two policies play identical games: the check could not fail"
+    first, second = USER_POLICIES[game]
+    for n_jobs in (1, 2):
+        checked = dict(orders(game), **({"two user policies": (second, first)} if n_jobs == 1 else {}))
+        for label, order in checked.items():
+            played = play_in_fresh_process(game, n_jobs, order)
+            for name in order:
+                assert played[name] == reference[name], (
+                    f"{game}, {n_jobs} job(s), {label}: {name} won {played[name]['win_rate']:.4f} "
+                    f"after {list(order[:order.index(name)])} but {reference[name]['win_rate']:.4f} alone")
