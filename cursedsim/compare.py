@@ -160,9 +160,9 @@ def compare(game: str | Game, policies: Sequence[Any], n_games: int, *, players:
     players = runner.resolve_players(game, players)
     options = runner.make_options(game, options)
     progress = runner.check_progress(progress)
-    for name, value, low, high in (("detect", detect, 0, 1), ("alpha", alpha, 0, 1), ("power", power, 0, 1)):
-        if not runner._is_number(value) or not low < value < high:
-            raise RunError(f"{name} must be a number strictly between {low} and {high}, got {shorten(value)}")
+    for name, value, low, high in (("detect", detect, 0, 1), ("alpha", alpha, 1e-12, 0.5), ("power", power, 0.01, 1)):
+        if not runner._is_number(value) or not low <= value < high or value == 0:
+            raise RunError(f"{name} must be a number in [{low:g}, {high:g}) above 0, got {shorten(value)}")
     if n_games < 2:
         raise RunError(f"compare needs at least 2 games (paired intervals), got {n_games}")
     if out is not None:

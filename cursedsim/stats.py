@@ -189,6 +189,9 @@ def paired_sample_size(sd_diff: float, delta: float, alpha: float = 0.05, power:
         return 2
     n = TTestPower().solve_power(effect_size=abs(delta) / sd_diff, alpha=alpha, power=power,
                                  alternative="two-sided")
+    if not math.isfinite(n):   # the solver gives up at extreme settings: the normal approximation
+        from scipy.stats import norm
+        n = ((norm.isf(alpha / 2) + norm.ppf(power)) * sd_diff / abs(delta)) ** 2
     return int(math.ceil(n))
 
 
