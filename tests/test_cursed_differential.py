@@ -5,12 +5,14 @@ stream for the random policy), so every outcome column must agree for every game
 a bug in one of them, or in a policy's two implementations (each built-in policy exists twice: numba in
 ``policies.py``, readable Python in ``reference_policies.py``).
 
-Games through both engines: 8 option combinations x (800 threshold + 600 random + 300 no_items + 300
-counting) = 16,000; defaults 2,000 threshold + 1,000 random + 1,000 counting more; every non-default
-option value alone (threshold, random and counting, 60 games each: 6,300); threshold parameter variants
-(4 x 200 + 2 x 150), counting parameter variants (3 x 200); the study setting ``starting_item`` at each
-of its 11 values with 1 and 2 starting items and either ``starting_mimic`` (44 x (100 threshold + 60
-random + 40 counting) = 8,800). About 36,900 games in all, 6,310 of them counting.
+Games through both engines: 12 option combinations x (800 threshold + 600 random + 300 no_items + 300
+counting) = 24,000; defaults 2,000 threshold + 1,000 random + 1,000 counting more; every non-default
+option value alone (39 values, threshold, random and counting, 60 games each: 7,020); threshold
+parameter variants (4 x 200 + 2 x 150), counting parameter variants (3 x 200); the study setting
+``starting_item`` at each of its 11 values with 1 and 2 starting items and either ``starting_mimic`` (44 x
+(100 threshold + 60 random + 40 counting) = 8,800). About 45,500 games in all, 9,300 of them counting.
+The policies that name a non-lowest copy of an item and decline Soul Crystals play through the
+user-policy path (tests/test_cursed_user_policies.py).
 """
 
 from __future__ import annotations
@@ -74,6 +76,14 @@ OPTION_CASES = [
      "spear_kind": "choose", "overshoot": "zero_total"},
     {"win_souls": 1, "starting_items": 0, "mimic_power": 20, "bust": "soul_lost", "final_monster_captures": True,
      "chest_loot": "draw_pile", "damage_from": "bottom"},
+    {"whetstone_in_play": True, "starting_items": 3, "spear_kind": "choose", "bust": "soul_lost",
+     "overshoot": "zero_total"},
+    {"whetstone_in_play": True, "item_timing": "before_draw", "starting_items": 4, "turkey_cards": 6,
+     "chest_loot": "draw_pile", "parity_includes_whetstone": True},
+    {"dagger_value": "choose", "items_between_fights": False, "empty_pile_before_chest": False,
+     "starting_items": 2},
+    {"items_between_fights": True, "empty_pile_before_chest": False, "starting_items": 5,
+     "smoke_bomb_returns_items": True, "play_on_after_win": True},
 ]
 GAMES_PER_CASE = {"threshold": 800, "random": 600, "no_items": 300, "counting": 300}
 

@@ -84,7 +84,8 @@ def view_of(table: Table) -> tuple:
     usable = kernel.usable_items(items, discard, table.can_attack(), table.attacks, armed, opts)
     return (table.power, table.trait, table.total, table.attacks, table.blocked, len(table.pile),
             len(table.discard), len(table.souls), int(table.is_mimic), int(table.can_attack()),
-            int(table.trait_spent), armed, items, mask(table.stored), discard, usable, mask(table.pile))
+            int(table.trait_spent), armed, items, mask(table.stored), discard, usable, mask(table.pile),
+            int(table.between), mask(table.whet_targets()))
 
 
 def params(margin: float = 0) -> tuple:

@@ -2,9 +2,11 @@
 reference engine (``add_python_policy``), and ``KernelPolicy``, which plays numba policies on the
 reference engine (``replay`` of a user's numba policy).
 
-A user kernel compiles in 20-30 s per process and set of functions, so the numba policies here are two:
-a copy of ``threshold`` built from its functions, and ``_stubborn`` (always stop, or with a parameter an
-illegal play), each registered once per test process.
+A user kernel compiles in 20-30 s per process and set of functions, so the numba policies here are
+three: a copy of ``threshold`` built from its functions, ``_stubborn`` (always stop, or with a parameter
+an illegal play) and ``picky`` (threshold naming the highest held copy of every item it uses and
+declining some Soul Crystals, with a readable Python twin: the differential test of the paths no
+built-in policy takes), each registered once per test process.
 """
 
 from __future__ import annotations
@@ -18,15 +20,24 @@ import pytest
 from numba import njit
 
 import cursedsim
-from cursedsim.bits import count
+from cursedsim.bits import count, highest
 from cursedsim.errors import UnknownPolicyError
 from cursedsim.games.cursed import GAME, reference, reference_policy
 from cursedsim.games.cursed import policies as pol
 from cursedsim.games.cursed import reference_policies as readable
 from cursedsim.games.cursed.policies import POLICIES
-from cursedsim.games.cursed.reference import IllegalDecision
-from cursedsim.games.cursed.rules import OUTCOME_COLUMNS, RuleOptions
-from cursedsim.games.cursed.state import NO_CARD, PLAY, STOP, V_PILE, V_PILE_CARDS
+from cursedsim.games.cursed.reference import USE, Action, IllegalDecision
+from cursedsim.games.cursed.rules import ITEM_OF_CARD, OUTCOME_COLUMNS, RuleOptions
+from cursedsim.games.cursed.state import (
+    NO_CARD,
+    PLAY,
+    STOP,
+    V_ITEMS,
+    V_PILE,
+    V_PILE_CARDS,
+    V_POWER,
+    kind_cards,
+)
 from cursedsim.games.cursed.user_policies import (
     USER_POLICY_ID,
     KernelPolicy,
@@ -85,6 +96,52 @@ def _stubborn(policy_id, params, rng, view, opts):
     if count(view[V_PILE_CARDS]) != view[V_PILE]:
         return 7, NO_CARD, NO_CARD, rng
     return STOP, NO_CARD, NO_CARD, rng
+
+
+@njit
+def _picky_fight(policy_id, params, rng, view, opts):
+    """threshold's decision, but a USE names the highest held copy of its item (the canonical action
+    names the lowest)."""
+    kind, card, target = pol.item_rules_fight(view, opts, params, True, False)
+    if kind == USE:
+        card = highest(view[V_ITEMS] & kind_cards(card // 3))
+    return kind, card, target, rng
+
+
+@njit
+def _picky_crystal(policy_id, params, rng, view, opts, card, total):
+    """Spend a Soul Crystal only when the total goes over the power by an odd amount: some are declined."""
+    return (total - view[V_POWER]) % 2 == 1, rng
+
+
+class _PickyTwin(readable.ThresholdPolicy):
+    """The readable twin of ``picky``; counts (class-wide) the uses of a copy other than the lowest held
+    one and the Soul Crystals spent and declined, so the test can check the paths were taken."""
+
+    counts = {"other_copy": 0, "spent": 0, "declined": 0}
+
+    def __init__(self, params):
+        super().__init__(**dict(zip(pol.THRESHOLD_PARAMS, (float(v) for v in params))))
+
+    def fight(self, table, legal, rng):
+        action = super().fight(table, legal, rng)
+        if action.kind != USE:
+            return action
+        copies = [c for c in table.items if ITEM_OF_CARD[c] == ITEM_OF_CARD[action.card]]
+        self.counts["other_copy"] += len(copies) > 1
+        return Action(USE, max(copies), action.target)
+
+    def crystal(self, table, card, total, rng):
+        spend = (total - table.power) % 2 == 1
+        self.counts["spent" if spend else "declined"] += 1
+        return spend
+
+
+def register_picky():
+    add_numba_policy("picky", _picky_fight, _attack, _picky_crystal, params=pol.THRESHOLD_PARAMS,
+                     param_docs=pol.THRESHOLD_PARAM_DOCS, doc="threshold with the highest copies, some Crystals declined")
+    return add_python_policy("picky_py", _PickyTwin, params=pol.THRESHOLD_PARAMS,
+                             param_docs=pol.THRESHOLD_PARAM_DOCS, doc="picky's readable twin")
 
 
 def register_copy(name: str = "threshold_copy"):
@@ -179,6 +236,46 @@ def test_kernel_policy_hands_the_built_in_numba_policies_the_kernels_view(varian
     for i in range(150):
         expected = reference.play(6, i, options, twin).columns()
         assert {c: rows[c][i].item() for c in OUTCOME_COLUMNS} == expected, i
+
+
+PICKY_CASES = [
+    {"starting_items": 3},
+    {"starting_items": 4, "whetstone_in_play": True, "item_timing": "before_draw", "turkey_cards": 6},
+    {"starting_items": 5, "chest_loot": "draw_pile", "dagger_value": "choose", "items_between_fights": False,
+     "empty_pile_before_chest": False},
+    {"starting_items": 3, "whetstone_in_play": True, "spear_kind": "choose", "bust": "soul_lost",
+     "smoke_bomb_returns_items": True},
+]
+PICKY_GAMES = 2_000
+
+
+@pytest.mark.parametrize("variant", PICKY_CASES, ids=lambda v: ",".join(f"{k}={x}" for k, x in v.items()))
+def test_a_policy_naming_other_copies_and_declining_crystals_plays_the_same_games_in_both_engines(variant):
+    """``picky`` as numba functions in a user kernel and as a Python policy on the reference engine, both
+    through the user-policy path: every game equal, with other copies used and Crystals both spent and
+    declined in these games (the card ids then differ from the canonical ones in every later shuffle)."""
+    register_picky()
+    _PickyTwin.counts.update(other_copy=0, spent=0, declined=0)
+    kernel_frame = cursedsim.simulate("cursed", PICKY_GAMES, policy="picky", options=variant, seed=12,
+                                      progress=False)
+    python_frame = cursedsim.simulate("cursed", PICKY_GAMES, policy="picky_py", options=variant, seed=12,
+                                      progress=False)
+    pd.testing.assert_frame_equal(outcomes(kernel_frame), outcomes(python_frame))
+    assert min(_PickyTwin.counts.values()) > 0, _PickyTwin.counts
+    threshold = cursedsim.simulate("cursed", PICKY_GAMES, policy="threshold", options=variant, seed=12,
+                                   progress=False)
+    assert (outcomes(kernel_frame) != outcomes(threshold)).any(axis=None)   # other games than threshold's
+
+
+def test_picky_replays_the_kernels_games_through_kernel_policy():
+    """The same numba functions asked through ``KernelPolicy`` on the reference engine (``replay``)."""
+    spec = register_picky() and GAME.policy("picky")
+    params = spec.param_vector()
+    options = RuleOptions(**PICKY_CASES[1])
+    rows = GAME.run_chunk(5, 0, 150, 1, options, spec, params)
+    twin = reference_policy(spec, params)
+    for i in range(150):
+        assert reference.play(5, i, options, twin).columns() == {c: rows[c][i].item() for c in OUTCOME_COLUMNS}, i
 
 
 # ---------------------------------------------------------------- Python policies

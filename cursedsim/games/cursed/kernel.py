@@ -20,7 +20,7 @@ from __future__ import annotations
 
 
 import numpy as np
-from numba import njit
+from numba import int64, njit
 
 from cursedsim.bits import ZERO, bit
 from cursedsim.games.cursed import policies as pol
@@ -112,6 +112,7 @@ from cursedsim.games.cursed.state import (
     kind_cards,
     kind_mask,
     lowest_of,
+    make_view,
     overshoot_captures,
     value_chosen,
     weapon_kinds,
@@ -511,23 +512,32 @@ def open_chest(zones, n_pile, n_discard, discard_cards, opts, rng_deck):
 # ---------------------------------------------------------------- between fights
 
 @njit(cache=True, inline="always")
+def between_usable(items, discard_cards):
+    """Kind mask of the held items usable between fights: a Big Turkey Dinner, a Large Backpack while
+    the discard pile holds a card."""
+    held = held_kinds(items)
+    usable = held & BETWEEN_USABLE
+    if discard_cards != ZERO:
+        usable |= held & kind_bit(LARGE_BACKPACK)
+    return usable
+
+
+@njit(cache=True)
 def between_fights(zones, n_pile, n_discard, discard_cards, items, stored, souls, opts, policy_id, params,
                    rng_pol, rng_deck):
     """"Use any items at any point during the round", with no monster in play (items_between_fights):
     decision points whose legal actions are USE of a held Big Turkey Dinner or Large Backpack and STOP
     (done), asked until STOP and only while an item is usable; the items used go to the discard pile, in
     use order, when the window closes (``reference.Table.between_fights``). Returns (pile, discard,
-    contents, items, stored, policy stream, deck stream)."""
+    contents, items, stored, policy stream, deck stream). A real call, made only when an item is usable
+    (``between_usable``): inlined twice, it doubled the kernel's compile time."""
     n_used = 0
     while True:
-        held = held_kinds(items)
-        usable = held & BETWEEN_USABLE
-        if discard_cards != ZERO:
-            usable |= held & kind_bit(LARGE_BACKPACK)
+        usable = between_usable(items, discard_cards)
         if usable == ZERO:
             break
-        view = (0, NO_TRAIT, 0, 0, 0, n_pile, n_discard, souls, 0, 0, 0, 0, items, stored, discard_cards, usable,
-                pile_cards(zones, n_pile, policy_id), 1, ZERO)
+        view = make_view(0, NO_TRAIT, 0, 0, 0, n_pile, n_discard, souls, 0, 0, 0, 0, items, stored, discard_cards,
+                         usable, pile_cards(zones, n_pile, policy_id), 1, ZERO)
         kind, card, target, rng_pol = pol.decide_fight(policy_id, params, rng_pol, view, opts)
         check_action(kind, card, target, False, n_pile, stored, items, usable, discard_cards, ZERO)
         if kind == STOP:
@@ -557,13 +567,14 @@ def play_game(zones, seed, index, opts, policy_id, params):
     rng_deck = shuffle_deck(zones, rng_deck)
     if opts[OPT_STARTING_ITEM] != STARTING_ITEM_RANDOM:
         force_starting_item(zones, N_CARDS, opts[OPT_STARTING_ITEM] - FORCED_ITEM_CODE)
+    none = int64(0)
     souls, rounds, damage_taken, n_pile, end, start_item, weapons_drawn, busts, _, _, _ = play_dealt(
-        zones, N_CARDS, 0, ZERO, ZERO, ZERO, 0, opts[OPT_STARTING_ITEMS], opts, policy_id, params, rng_deck,
-        rng_pol)
+        zones, int64(N_CARDS), none, ZERO, ZERO, ZERO, none, opts[OPT_STARTING_ITEMS], opts, policy_id, params,
+        rng_deck, rng_pol)
     return souls, rounds, damage_taken, n_pile, end, start_item, weapons_drawn, busts
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def play_dealt(zones, n_pile, n_discard, discard_cards, items, stored, souls, starting_left, opts, policy_id,
                params, rng_deck, rng_pol):
     """Play from a dealt position to the end: the pile ``zones[PILE : PILE + n_pile]`` and the discard
@@ -571,7 +582,8 @@ def play_dealt(zones, n_pile, n_discard, discard_cards, items, stored, souls, st
     weapons ``stored`` (card masks), ``souls`` captured, ``starting_left`` starting items still to take,
     and the two random streams (``play_game`` after its set-up shuffle; the rule tests lay out a position,
     as ``reference.Table``'s). Returns (souls, rounds, damage_taken, cards_left, end, start_item,
-    weapons_drawn, busts, discard size, items, stored); the zones keep the final piles."""
+    weapons_drawn, busts, discard size, items, stored); the zones keep the final piles. A real call from
+    ``play_game``: the scratch array crosses it once per game."""
     rounds = 0
     damage_taken = 0
     weapons_drawn = 0
@@ -602,7 +614,7 @@ def play_dealt(zones, n_pile, n_discard, discard_cards, items, stored, souls, st
         else:
             # "Draw a card, this will be the monster you face this round": first the items between
             # fights, then the loss if the pile is empty
-            if opts[OPT_ITEMS_BETWEEN]:
+            if opts[OPT_ITEMS_BETWEEN] and between_usable(items, discard_cards) != ZERO:
                 n_pile, n_discard, discard_cards, items, stored, rng_pol, rng_deck = between_fights(
                     zones, n_pile, n_discard, discard_cards, items, stored, souls, opts, policy_id, params,
                     rng_pol, rng_deck)
@@ -630,9 +642,9 @@ def play_dealt(zones, n_pile, n_discard, discard_cards, items, stored, souls, st
             usable = usable_items(items, discard_cards, attack_ok, attacks, armed, opts)
             targets = whet_targets(whettable, items, power, total, opts)
             if (attack_ok and (n_pile > 0 or stored != ZERO)) or usable != ZERO or targets != ZERO:
-                view = (power, trait, total, attacks, blocked, n_pile, n_discard, souls, int(is_mimic),
-                        int(attack_ok), int(trait_spent), armed, items, stored, discard_cards, usable,
-                        pile_cards(zones, n_pile, policy_id), 0, targets)
+                view = make_view(power, trait, total, attacks, blocked, n_pile, n_discard, souls, is_mimic,
+                                 attack_ok, trait_spent, armed, items, stored, discard_cards, usable,
+                                 pile_cards(zones, n_pile, policy_id), 0, targets)
                 kind, card, target, rng_pol = pol.decide_fight(policy_id, params, rng_pol, view, opts)
                 check_action(kind, card, target, attack_ok, n_pile, stored, items, usable, discard_cards,
                              targets)
@@ -656,9 +668,9 @@ def play_dealt(zones, n_pile, n_discard, discard_cards, items, stored, souls, st
                 whetstone = False
                 frenzy = False
                 if open_ != 0:
-                    view = (power, trait, total, attacks, blocked, n_pile, n_discard, souls, int(is_mimic),
-                            int(attack_ok), int(trait_spent), armed, items, stored, discard_cards, ZERO,
-                            pile_cards(zones, n_pile, policy_id), 0, ZERO)
+                    view = make_view(power, trait, total, attacks, blocked, n_pile, n_discard, souls, is_mimic,
+                                     attack_ok, trait_spent, armed, items, stored, discard_cards, ZERO,
+                                     pile_cards(zones, n_pile, policy_id), 0, ZERO)
                     value_choice, kind_choice, relic, whetstone, frenzy, rng_pol = pol.decide_attack(
                         policy_id, params, rng_pol, view, opts, card, open_)
                     check_attack_choice(card, open_, value_choice, kind_choice, relic, whetstone, frenzy)
@@ -688,9 +700,9 @@ def play_dealt(zones, n_pile, n_discard, discard_cards, items, stored, souls, st
                 raw_total = total + value   # ignoring traits
                 crystal = False
                 if raw_total > power and items & kind_cards(SOUL_CRYSTAL) != ZERO:
-                    view = (power, trait, total, attacks, blocked, n_pile, n_discard, souls, int(is_mimic),
-                            int(attack_ok), int(trait_spent), armed, items, stored, discard_cards, ZERO,
-                            pile_cards(zones, n_pile, policy_id), 0, ZERO)
+                    view = make_view(power, trait, total, attacks, blocked, n_pile, n_discard, souls, is_mimic,
+                                     attack_ok, trait_spent, armed, items, stored, discard_cards, ZERO,
+                                     pile_cards(zones, n_pile, policy_id), 0, ZERO)
                     crystal, rng_pol = pol.decide_crystal(policy_id, params, rng_pol, view, opts, card,
                                                           raw_total)
                 if crystal:
@@ -773,7 +785,7 @@ def play_dealt(zones, n_pile, n_discard, discard_cards, items, stored, souls, st
         # ---- the chest of a round's monster (a Mimic! has none): first the items between fights and the
         # loss if the pile is empty (empty_pile_before_chest)
         if chest and opts[OPT_EMPTY_BEFORE_CHEST]:
-            if opts[OPT_ITEMS_BETWEEN]:
+            if opts[OPT_ITEMS_BETWEEN] and between_usable(items, discard_cards) != ZERO:
                 n_pile, n_discard, discard_cards, items, stored, rng_pol, rng_deck = between_fights(
                     zones, n_pile, n_discard, discard_cards, items, stored, souls, opts, policy_id, params,
                     rng_pol, rng_deck)

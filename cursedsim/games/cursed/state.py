@@ -278,6 +278,18 @@ ARMED_WHETSTONE = 1
 ARMED_FRENZY = 2
 
 
+@njit(cache=True, inline="always")
+def make_view(power, trait, total, attacks, blocked, n_pile, n_discard, souls, is_mimic, attack_ok, trait_spent,
+              armed, items, stored, discard_cards, usable, pile_cards, between, whet_targets):
+    """The view tuple (``V_*`` order) with every count an int64 and every card mask a uint64: one tuple
+    type at every decision point (a constant field would be typed as a literal and compile the policy
+    once more for each such variant)."""
+    return (int64(power), int64(trait), int64(total), int64(attacks), int64(blocked), int64(n_pile),
+            int64(n_discard), int64(souls), int64(is_mimic), int64(attack_ok), int64(trait_spent), int64(armed),
+            uint64(items), uint64(stored), uint64(discard_cards), uint64(usable), uint64(pile_cards),
+            int64(between), uint64(whet_targets))
+
+
 # ---------------------------------------------------------------- the canonical fight actions
 
 #: Action kinds (``reference.DRAW``, ...): the same codes.
