@@ -278,6 +278,30 @@ def test_picky_replays_the_kernels_games_through_kernel_policy():
         assert reference.play(5, i, options, twin).columns() == {c: rows[c][i].item() for c in OUTCOME_COLUMNS}, i
 
 
+def test_every_kernel_function_that_asks_the_policy_is_rebuilt_for_a_user_policy():
+    """A kernel function that calls the policy (``pol.decide_*``, ``pol.sees_pile``), or calls one that
+    does, must be in ``POLICY_CALLERS`` (callees first): one left out would ask the built-in policy
+    inside a user's kernel."""
+    import inspect
+
+    from cursedsim.games.cursed import kernel
+    bodies = {name: inspect.getsource(f.py_func).split(":", 1)[1] for name, f in vars(kernel).items()
+              if hasattr(f, "py_func") and f.py_func.__module__ == kernel.__name__}
+    callers: set[str] = set()
+    while True:
+        new = {name for name, body in bodies.items() if name not in callers and (
+            re.search(r"\bpol\.(decide_\w+|sees_pile)\(", body)
+            or any(re.search(rf"\b{caller}\(", body) for caller in callers))}
+        if not new:
+            break
+        callers |= new
+    assert callers == set(kernel.POLICY_CALLERS)
+    order = list(kernel.POLICY_CALLERS)
+    for name in order:
+        assert all(order.index(callee) < order.index(name) for callee in order
+                   if callee != name and re.search(rf"\b{callee}\(", bodies[name])), name
+
+
 # ---------------------------------------------------------------- Python policies
 
 class _Bold(readable.ThresholdPolicy):
