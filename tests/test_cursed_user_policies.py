@@ -369,6 +369,22 @@ def test_the_cli_lists_and_runs_a_user_policy_registered_in_process(capsys):
 
 # ---------------------------------------------------------------- the guide
 
+def test_the_extending_guide_documents_every_view_field_bit_and_action_code():
+    """docs/extending.md's table lists every ``state.V_*`` field at its index, and the answers name every
+    ``OPEN_*`` bit and action code with its value (so a new field cannot go undocumented)."""
+    from cursedsim.games.cursed import state
+    section = (ROOT / "docs" / "extending.md").read_text()
+    section = section[section.index("## Your own Cursed!? policy"):section.index("## Another game")]
+    fields = {name: value for name, value in vars(state).items() if name.startswith("V_")}
+    assert sorted(fields.values()) == list(range(state.N_VIEW))
+    rows = re.findall(r"^\| (\d+) \| `(V_\w+)` \|", section, re.MULTILINE)
+    assert [(int(index), name) for index, name in rows] == sorted(((v, k) for k, v in fields.items()))
+    assert f"`state.N_VIEW` ({state.N_VIEW})" in section
+    for name in ("OPEN_VALUE", "OPEN_KIND", "OPEN_RELIC", "OPEN_WHETSTONE", "OPEN_FRENZY", "DRAW", "PLAY", "USE",
+                 "STOP", "NO_CARD", "ARMED_WHETSTONE", "ARMED_FRENZY"):
+        assert f"`state.{name}` ({getattr(state, name)}" in section, name
+
+
 def test_the_extending_guide_example_runs():
     """docs/extending.md's Cursed!? numba policy example, run as written (with fewer games)."""
     text = (ROOT / "docs" / "extending.md").read_text()
