@@ -13,7 +13,6 @@ from test_cursed_rules import (
     AXE,
     CHEST_10,
     DAGGER,
-    FIREBALL,
     FLYING_7,
     GREATSWORD,
     MACE,

@@ -139,7 +139,7 @@ class _PickyTwin(readable.ThresholdPolicy):
 
 def register_picky():
     add_numba_policy("picky", _picky_fight, _attack, _picky_crystal, params=pol.THRESHOLD_PARAMS,
-                     param_docs=pol.THRESHOLD_PARAM_DOCS, doc="threshold with the highest copies, some Crystals declined")
+                     param_docs=pol.THRESHOLD_PARAM_DOCS, doc="threshold, highest copies, some Crystals declined")
     return add_python_policy("picky_py", _PickyTwin, params=pol.THRESHOLD_PARAMS,
                              param_docs=pol.THRESHOLD_PARAM_DOCS, doc="picky's readable twin")
 

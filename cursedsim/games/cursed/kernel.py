@@ -1,19 +1,21 @@
 """The numba engine of Cursed!?: the procedure of docs/rules/cursed.md over flat state.
 
-One function per rule step (set-up shuffle, starting item, the monster, the fight's decision point and
-its checks, the attack and its value and trait, the items, the damage, capture, escape, lost soul, the
-final monster, the chest); ``play_game`` plays one game, ``play_chunk`` games ``start .. start+count-1``
-of a run. Random draws happen exactly where the reference engine makes them (Fisher-Yates shuffles on
-the deck stream; the random policy on the policy stream), so the two engines play the same games. The
-engine checks every policy decision and raises on an illegal one. A user's numba policy plays on the same
-rule code, recompiled around its functions (``build_play_chunk``).
+One function per rule step (set-up shuffle, starting item, the items between fights, the monster, the
+fight's decision point and its checks, the attack and its value and trait, the items, the damage,
+capture, escape, lost soul, the final monster, the chest); ``play_game`` deals one game and plays it
+with ``play_dealt`` (which also plays a laid-out position), ``play_chunk`` games
+``start .. start+count-1`` of a run. Random draws happen exactly where the reference engine makes them
+(Fisher-Yates shuffles on the deck stream; the random policy on the policy stream), so the two engines
+play the same games. The engine checks every policy decision and raises on an illegal one. A user's
+numba policy plays on the same rule code, recompiled around its functions (``build_play_chunk``).
 
-Speed (docs/architecture.md, "Kernels"): the game's scalars live in local variables of ``play_game``:
+Speed (docs/architecture.md, "Kernels"): the game's scalars live in local variables of ``play_dealt``:
 counters, the fight's state, card sets as uint64 bitmasks (held items, Backpack weapons, the discard
 pile's contents) and the random streams as state tuples. The ordered zones (draw pile, discard pile,
 weapons and items of the fight) are blocks of one int64 scratch array (``state.PILE`` ...), touched only
-in ``play_game`` and the ``inline="always"`` step functions merged into it, so no array crosses a
-call; policies get a ``view`` tuple of scalars.
+in ``play_dealt`` and the ``inline="always"`` step functions merged into it; the array crosses a call
+once per game (``play_game`` to ``play_dealt``), in ``between_fights`` only when an item is usable there,
+and in ``pile_mask`` only for ``counting``; policies get a ``view`` tuple of scalars.
 """
 
 from __future__ import annotations

@@ -150,11 +150,12 @@ POLICIES = {
     "threshold": PolicySpec(
         "threshold", THRESHOLD,
         "Draw while the gap (power - total) is above k; items by fixed rules: Large Backpack takes the "
-        "best discard weapon, Big Turkey Dinner when the pile is low, Scroll of Purge Life on a big "
-        "monster before the first attack or when a stop would be fatal, a fitting Backpack weapon before "
-        "a draw; at the stop Shield, Smoke Bomb or Scroll by the damage due; at an attack the 1/6 as 6 "
-        "if it fits, one item only when it makes the attack capture; always the Soul Crystal "
-        "(reference_policies.ThresholdPolicy).",
+        "best discard weapon, Big Turkey Dinner when the pile is low (between fights too), Scroll of "
+        "Purge Life on a big monster before the first attack or when a stop would be fatal, a Whetstone "
+        "on a weapon in play when it captures or saves 3 damage (whetstone_in_play), a fitting Backpack "
+        "weapon before a draw; at the stop Shield, Smoke Bomb or Scroll by the damage due; at an attack "
+        "the 1/6 as 6 if it fits, one item only when it makes the attack capture; always the Soul "
+        "Crystal (reference_policies.ThresholdPolicy).",
         params=THRESHOLD_PARAMS, param_docs=THRESHOLD_PARAM_DOCS),
     "no_items": PolicySpec(
         "no_items", NO_ITEMS,

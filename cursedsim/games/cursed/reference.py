@@ -7,11 +7,12 @@ Fisher-Yates shuffle: of the deck at set-up, of the discard pile for a chest or 
 the draw pile after a Smoke Bomb). Policies get their own stream ``rng.Stream(seed, index,
 rng.STREAM_POLICY)``, so a policy that draws random numbers never changes the cards.
 
-The :class:`Table` holds one game and has one method per rule step (``draw_monster``, ``fight``,
-``attack``, ``use_item``, ``take_damage``, ``capture``, ``escape``, ``open_chest``, ``gain_item``, ...).
-Policies decide (``reference_policies.py``): at each *fight decision point* an :class:`Action`, at each
-attack an :class:`AttackChoice`, on an attack going over the monster's power whether to spend a Soul
-Crystal. The table enforces the rules and raises :class:`IllegalDecision` on anything else.
+The :class:`Table` holds one game and has one method per rule step (``pile_check``, ``between_fights``,
+``draw_monster``, ``fight``, ``attack``, ``use_item``, ``take_damage``, ``capture``, ``escape``,
+``open_chest``, ``gain_item``, ...). Policies decide (``reference_policies.py``): at each *decision
+point* (a fight's, or between fights) an :class:`Action`, at each attack an :class:`AttackChoice`, on an
+attack going over the monster's power whether to spend a Soul Crystal. The table enforces the rules and
+raises :class:`IllegalDecision` on anything else.
 
 State, and how the kernel holds it (card ids 0-29, see ``rules.py``; layout in ``state.py``):
 

@@ -168,7 +168,8 @@ class ThresholdPolicy:
     Large Backpack waits for the next fight, where rule 1 takes the same card (nothing changes the
     discard pile before that fight's first decision point, bar a chest).
 
-    Attack: a 1/6 weapon as 6 if 6 <= gap or an overshoot would capture, else 1; the Spear as ranged
+    Attack: a 1/6 weapon as 6 if 6 <= gap or an overshoot would capture, else 1 (with
+    dagger_value="choose_kind" the kind goes with the value, 6 melee and 1 ranged); the Spear as ranged
     against Flying, else melee. Then at most one item, the first in the order Bewitching Relic (the
     card's monster power), Whetstone (+3), Frenzy Potion (x2) that makes the attack capture (value ==
     gap, or value > gap when an overshoot captures) when the weapon alone would not. Traits are not
