@@ -60,8 +60,11 @@ def hold_lock(directory: str, ready) -> None:
 
 def dying_run_chunk(marker_dir: str, doomed: tuple[int, ...], seed, start, count, *rest):
     """The coin's chunk, except that the first attempt at a chunk starting at one of ``doomed`` kills its
-    own process with SIGKILL (a marker file in ``marker_dir`` records the attempt)."""
+    own process with SIGKILL (a marker file in ``marker_dir`` records the attempt; every attempt does
+    with ``marker_dir="always"``)."""
     import conftest
+    if start in doomed and marker_dir == "always":
+        os.kill(os.getpid(), signal.SIGKILL)
     if start in doomed:
         marker = os.path.join(marker_dir, f"died-{start}")
         try:
@@ -111,8 +114,12 @@ def main(argv: list[str]) -> None:
     elif mode == "dying":
         markers, n, chunk, jobs = argv[1], int(argv[2]), int(argv[3]), int(argv[4])
         doomed = tuple(int(x) for x in argv[5].split(","))
-        frame = cursedsim.simulate(dying_coin(markers, doomed), n, seed=6, chunk_size=chunk, n_jobs=jobs,
-                                   progress=False)
+        try:
+            frame = cursedsim.simulate(dying_coin(markers, doomed), n, seed=6, chunk_size=chunk, n_jobs=jobs,
+                                       progress=False)
+        except cursedsim.errors.CursedsimError as error:
+            print(f"cursedsim: error: {error}", file=sys.stderr)
+            raise SystemExit(2) from None
         print(rundir.frame_checksum(frame), flush=True)
     elif mode == "cli":
         from cursedsim import games
