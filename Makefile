@@ -22,6 +22,7 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_verflucht.py
 	$(BIN)/python benchmarks/bench_cursed.py
+	$(BIN)/python benchmarks/bench_memory.py
 
 results: $(STAMP)
 	$(BIN)/python experiments/verflucht_seals.py
