@@ -506,8 +506,8 @@ def _loky(tasks: Iterable[tuple], workers: int) -> Iterator[tuple]:
 def dask_client(workers: int, address: Any = None) -> Iterator[Any]:
     """A ``distributed.Client``: ``address`` itself if it is one, connected to the scheduler at
     ``address`` (a RunError when it cannot be reached in DASK_TIMEOUT seconds or has no worker), or on
-    a LocalCluster of ``workers`` processes on 127.0.0.1 started here; closed on exit (unless passed
-    in). Worker log noise below CRITICAL (e.g. heartbeats failing while a cluster shuts down) is not
+    a LocalCluster of ``workers`` processes listening on 127.0.0.1 only, started here; closed on exit
+    (unless passed in). Worker log noise below CRITICAL (e.g. heartbeats failing while a cluster shuts down) is not
     shown."""
     import logging
 
@@ -521,17 +521,18 @@ def dask_client(workers: int, address: Any = None) -> Iterator[Any]:
         try:
             client = Client(address, timeout=f"{DASK_TIMEOUT}s", set_as_default=False)
         except (OSError, TimeoutError, ValueError) as error:
-            raise RunError(f"cannot reach the Dask scheduler at {shorten(address, 100)}: "
+            raise RunError(f"cannot reach the Dask scheduler at {address}: "
                            f"{str(error).splitlines()[0] if str(error) else type(error).__name__}") from None
         try:
             client.wait_for_workers(1, timeout=DASK_TIMEOUT)
         except (OSError, TimeoutError) as error:
             client.close()
-            raise RunError(f"the Dask scheduler at {shorten(address, 100)} has no worker after {DASK_TIMEOUT} s "
+            raise RunError(f"the Dask scheduler at {address} has no worker after {DASK_TIMEOUT} s "
                            f"({type(error).__name__}); start workers with: dask worker {address}") from None
     else:
+        # everything on the loopback interface; the HTTP server on a free port (8787 may be taken)
         cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
-                               dashboard_address=None, silence_logs=logging.CRITICAL)
+                               dashboard_address="127.0.0.1:0", silence_logs=logging.CRITICAL)
         client = Client(cluster, set_as_default=False)
     try:
         yield client

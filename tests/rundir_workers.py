@@ -83,6 +83,18 @@ def dying_coin(marker_dir: str, doomed: tuple[int, ...]):
     return dataclasses.replace(conftest.COIN, run_chunk=functools.partial(dying_run_chunk, marker_dir, tuple(doomed)))
 
 
+def recording_run_chunk(marker_dir: str, seed, start, count, *rest):
+    """The coin's chunk, leaving a file ``pid-<pid>`` in ``marker_dir``: which processes played."""
+    import conftest
+    open(os.path.join(marker_dir, f"pid-{os.getpid()}"), "a").close()
+    return conftest.coin_run_chunk(seed, start, count, *rest)
+
+
+def recording_coin(marker_dir: str):
+    import conftest
+    return dataclasses.replace(conftest.COIN, run_chunk=functools.partial(recording_run_chunk, marker_dir))
+
+
 def slow_run_chunk(seconds: float, seed, start, count, *rest):
     """The coin's chunk after ``seconds`` of sleep (when CURSEDSIM_TEST_SLOW is set: only in the process
     tree a test kills, so the resume in the test process is fast and plays the same games)."""
