@@ -8,8 +8,10 @@ The engine (``reference.Table``) asks three questions, each only when there is s
   open, and some action other than STOP is open): one :class:`~reference.Action` out of ``legal`` --
   draw a weapon, attack with a Large Backpack weapon, use an item (Big Turkey Dinner, Smoke Bomb, Scroll
   of Purge Life, Shield, Large Backpack with the discard card to take; Whetstone and Frenzy Potion too
-  with ``item_timing="before_draw"``), or stop and take the damage. Asked again after every action
-  until the fight closes (a stop, a capture, a Smoke Bomb).
+  with ``item_timing="before_draw"``; a Whetstone on a weapon in play with ``whetstone_in_play``), or stop
+  and take the damage. Asked again after every action until the fight closes (a stop, a capture, a Smoke
+  Bomb). Also *between fights* (``table.between``; ``items_between_fights``), where ``legal`` holds only
+  the Big Turkey Dinner, the Large Backpack and STOP (done).
 - :meth:`Policy.attack` when a weapon attacks and something is open (:class:`~reference.AttackOptions`):
   the "1/6" value, the Spear's kind, and whether to add the Bewitching Relic, the Whetstone or (on the
   fight's first attack) the Frenzy Potion to this attack.
