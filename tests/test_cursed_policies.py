@@ -35,7 +35,7 @@ def card(unique: int, copy: int = 0) -> int:
     return unique * rules.COPIES + copy
 
 
-# Weapons by unique card (FACTS.md row - 1): value, kinds.
+# Weapons by unique card u (the card table of docs/rules/cursed.md): value, kinds.
 GREATSWORD = [card(0, i) for i in range(3)]    # 5 melee
 FIREBALL = [card(1, i) for i in range(3)]      # 5 ranged
 SWORD = [card(2, i) for i in range(3)]         # 4 melee

@@ -44,11 +44,11 @@ from cursedsim.games.cursed.rules import (
 
 
 def card(unique: int, copy: int = 0) -> int:
-    """The card id of copy ``copy`` of FACTS.md row ``unique + 1``."""
+    """The card id of copy ``copy`` of unique card ``unique`` (row u of the card table, docs/rules/cursed.md)."""
     return unique * rules.COPIES + copy
 
 
-# Card ids by what a test uses them for (FACTS.md rows: monster / weapon / item).
+# Card ids by what a test uses them for (card table rows: monster / weapon / item).
 EXPLODES_5 = card(0)          # monster 5 Explodes / Greatsword 5 melee / Soul Crystal
 GREATSWORD = card(0, 1)
 SOUL_CRYSTAL = card(0, 2)
@@ -321,7 +321,7 @@ def test_a_weapon_that_goes_over_from_the_second_on_is_discarded_and_drawing_goe
 
 
 def test_a_single_weapon_going_over_captures_the_soul_with_no_damage():
-    """FACTS: "going over a monster's power with a single weapon attack (even with an item) still
+    """The rule cards: "going over a monster's power with a single weapon attack (even with an item) still
     captures the soul with no extra damage"."""
     policy = Scripted(actions=[Action(DRAW)], attacks=[AttackChoice(value=6)])
     table = make_table(pile=[AXE, STAFF, DAGGER, EXPLODES_5])
@@ -385,7 +385,7 @@ def test_stopping_at_once_takes_the_full_power_as_damage():
 # ---------------------------------------------------------------- the end
 
 def test_the_eighth_soul_wins_and_ends_the_game():
-    """FACTS: "you win when you hold 8 captured souls"."""
+    """The rule cards: "you win when you hold 8 captured souls"."""
     seven = list(range(20, 27))
     table = make_table(pile=[AXE, STAFF, SWORD, GREATSWORD, PLAIN_9], souls=seven, log=True)
     assert table.play_game(Scripted(actions=[Action(DRAW), Action(DRAW)]), None) == END_EIGHT_SOULS
@@ -395,7 +395,7 @@ def test_the_eighth_soul_wins_and_ends_the_game():
 
 
 def test_play_on_after_win_keeps_playing_for_a_high_score():
-    """FACTS: "(play may go on for a high score)"."""
+    """The rule cards: "(play may go on for a high score)"."""
     seven = list(range(20, 27))
     table = make_table(pile=[SWORD, GREATSWORD, PLAIN_9], souls=seven, options=RuleOptions(play_on_after_win=True))
     end = table.play_game(Scripted(actions=[Action(DRAW), Action(DRAW)]), None)
@@ -411,7 +411,7 @@ def test_an_empty_draw_pile_at_the_start_of_a_round_loses():
 
 
 def test_final_monster_damage_above_the_cards_left_loses_the_soul_and_the_game():
-    """FACTS: "On the final monster, if the damage is more than the cards left in the draw pile, its soul
+    """The rule cards: "On the final monster, if the damage is more than the cards left in the draw pile, its soul
     is not captured and the game ends"."""
     table = make_table(pile=[AXE, SWORD, PLAIN_9], log=True)
     assert table.play_game(Scripted(), None) == END_FINAL_MONSTER
@@ -637,7 +637,7 @@ def test_before_draw_timing_arms_whetstone_and_frenzy_at_a_decision_point():
 
 
 def test_bewitching_relic_attacks_with_the_monster_side_and_ignores_traits():
-    """FACTS: "use the monster side of a drawn weapon card to attack; ignores monster traits"."""
+    """The rule cards: "use the monster side of a drawn weapon card to attack; ignores monster traits"."""
     # Tough Skin 10: the Short Bow is ranged (would deal 0) but attacks as its monster side, 10
     table, _, close = play_attacks(TOUGH_10, [BOW], items=[RELIC], attacks=[AttackChoice(relic=True)])
     assert close == CLOSE_CAPTURE and table.total == 10 and table.used == [RELIC]
@@ -697,7 +697,7 @@ def test_frenzy_potion_doubles_the_initial_strike_and_ignores_traits():
 
 
 def test_scroll_of_purge_life_captures_at_once_ignoring_traits():
-    """"Instantly kill a monster when used, ignoring any monster traits" (FACTS: captures the soul)."""
+    """"Instantly kill a monster when used, ignoring any monster traits" (the printed card: captures the soul)."""
     table = make_table(pile=[AXE, SWORD, TOUGH_10], items=[SCROLL])
     table.play_round(Scripted(actions=[Action(USE, SCROLL)]), None)
     assert table.souls == [TOUGH_10] and table.discard == [SCROLL] and table.damage_taken == 0
@@ -707,7 +707,7 @@ def test_scroll_of_purge_life_captures_at_once_ignoring_traits():
 # ---------------------------------------------------------------- chests
 
 def test_a_chest_gives_the_top_card_of_the_shuffled_discard_pile():
-    """FACTS: "shuffle the discard pile, take its top card as an item"; used items and weapons are in the
+    """The chest reading of docs/rules/cursed.md: "shuffle the discard pile, take its top card as an item"; used items and weapons are in the
     discard pile by then ("put any items and weapons used into the discard pile")."""
     table = make_table(pile=[MACE, SPEAR, AXE, GREATSWORD, STAFF, CHEST_10], discard=[SWORD, FIREBALL], seed=9)
     table.play_round(Scripted(actions=[Action(DRAW), Action(DRAW)]), None)
