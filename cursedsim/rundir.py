@@ -117,7 +117,12 @@ def _created_dirs(path: str) -> Iterator[list[str]]:
     created = []
     try:
         for folder in missing:
-            os.mkdir(folder)
+            try:
+                os.mkdir(folder)
+            except FileExistsError:   # made by another process meanwhile: not ours
+                if not os.path.isdir(folder):
+                    raise
+                continue
             created.append(folder)
     except OSError as error:
         for folder in reversed(created):
@@ -306,32 +311,36 @@ def owned_directory(out: Any, *, marker: str, config: Mapping[str, Any], kind: s
     path = check_out(out)
     if os.path.isdir(path) and _foreign_entries(path, marker, adopt):
         raise RunError(f"{path} is not empty and holds no {marker}: not a cursedsim {kind} directory")
-    with _created_dirs(path) as created:
-        lock = DirectoryLock(path)
+    for attempt in range(5):
+        with _created_dirs(path) as created:
+            lock = DirectoryLock(path)
+            try:
+                lock.acquire()
+            except FileNotFoundError:   # the folder went away meanwhile (a refused run removed what it made)
+                if attempt < 4:
+                    continue
+                raise RunError(f"cannot write into {path}: it keeps disappearing") from None
+            except OSError as error:
+                _undo(created)
+                raise RunError(f"cannot write into {path}: {error.strerror or error}") from None
+            # held by another run (a RunError): the folder is that run's now, whoever created it
+            break
+    try:
         try:
-            lock.acquire()
-        except OSError as error:
-            _undo(created)
-            raise RunError(f"cannot write into {path}: {error.strerror or error}") from None
-        except CursedsimError:
+            _check_marker(path, marker, dict(config), kind, same, free, adopt)
+        except BaseException:
+            lock.release()
             _undo(created)
             raise
-        try:
-            try:
-                _check_marker(path, marker, dict(config), kind, same, free, adopt)
-            except BaseException:
-                lock.release()
-                _undo(created)
-                raise
-            yield path
-        finally:
-            lock.release()
+        yield path
+    finally:
+        lock.release()
 
 
 def _undo(created: list[str]) -> None:
+    """Remove the folders a refused run created, where they are still empty (another run may have
+    started to use them: then they stay)."""
     for folder in reversed(created):
-        with contextlib.suppress(OSError):
-            os.remove(os.path.join(folder, LOCK_FILE))
         with contextlib.suppress(OSError):
             os.rmdir(folder)
 

@@ -319,3 +319,21 @@ def test_real_games_round_trip_their_checkpoints(verflucht, tmp_path, capsys):
         pd.testing.assert_frame_equal(cursedsim.simulate(counting(game, calls), 1500, seed=3, out=out, progress=False),
                                       full)
         assert calls == [] and capsys.readouterr().err == ""
+
+
+def test_a_refused_writer_leaves_the_holders_directory_alone(coin, tmp_path, monkeypatch):
+    """A run refused by the lock never removes anything, even a folder it created a moment before the
+    holder took it (found by the concurrency test under load: the refused run removed the holder's lock
+    file and folder)."""
+    import contextlib
+    out = tmp_path / "run"
+    out.mkdir()
+
+    @contextlib.contextmanager
+    def created_just_now(path):
+        yield [str(out)]   # as if this run had created the folder an instant before the holder locked it
+    monkeypatch.setattr(rundir, "_created_dirs", created_just_now)
+    with rundir.DirectoryLock(str(out)):
+        with pytest.raises(RunError, match="in use"):
+            cursedsim.simulate("coin", 100, out=out, progress=False)
+        assert os.listdir(out) == [rundir.LOCK_FILE]
