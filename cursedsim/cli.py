@@ -497,9 +497,9 @@ def simulate_command(game, players_text, seals_text, option_texts, policies, par
             result = runner.simulate(game_obj, n_games, progress=False if no_progress else None,
                                      summary_only=summary_only, **run)
             if summary_only:
-                row = result.summarize(game_obj.measures).iloc[0].to_dict()
+                row = result.summarize(game_obj.measures).to_dict("records")[0]
             else:
-                row = stats.summarize(result, measures=game_obj.measures).iloc[0].to_dict()
+                row = stats.summarize(result, measures=game_obj.measures).to_dict("records")[0]
                 heads.append(result.head(1))
                 runs.append(run)
             del result

@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -215,8 +216,10 @@ def test_the_grid_files_equal_the_api_frames_and_their_summary(coin, capsys, tmp
     pd.testing.assert_frame_equal(pd.read_parquet(out_dir / "games.parquet"), combined)
     keys = ["policy", "players", "seals", "param_spare"]
     expected = stats.summarize(combined, keys, measures=cursedsim.games.get_game("coin").measures)
-    pd.testing.assert_frame_equal(pd.read_csv(out_dir / "summary.csv"), expected.astype({"policy": str}),
-                                  check_dtype=False)
+    summary = pd.read_csv(out_dir / "summary.csv")
+    pd.testing.assert_frame_equal(summary, expected.astype({"policy": str}), check_dtype=False)
+    assert summary["n"].dtype == np.int64 and summary["wins"].dtype == np.int64
+    assert out.count(" 1,200 ") == 8 and "1,200.0" not in out
     assert sorted(os.listdir(out_dir)) == ["cells", "games.parquet", "simulate.json", "summary.csv"]
 
 
