@@ -7,6 +7,7 @@ so a kernel never loops over 64 bits to find the lowest or highest member.
 from __future__ import annotations
 
 from numba import int64, njit, types, uint64
+from numba.core.cgutils import alloca_once
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 from numba.extending import intrinsic
 
@@ -90,3 +91,21 @@ def nth(mask, k):
     for _ in range(k):
         mask &= mask - ONE
     return int64(trailing_zeros(mask))
+
+
+@intrinsic
+def tuple_get(typingctx, tup, idx):
+    """``tup[idx]`` of a homogeneous tuple without a branch: the tuple is stored to the stack and the
+    entry loaded by address. numba's own ``tup[idx]`` with a run-time index is a ``switch`` (an
+    indirect jump per access, mispredicted when the index varies). No bounds check: ``idx`` must be
+    in ``0 .. len(tup) - 1``."""
+    if not isinstance(tup, types.UniTuple) or not isinstance(idx, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        value, index = args
+        stack = alloca_once(builder, value.type)
+        builder.store(value, stack)
+        return builder.load(builder.gep(stack, [index.type(0), index], inbounds=True))
+
+    return tup.dtype(tup, idx), codegen

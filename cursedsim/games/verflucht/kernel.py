@@ -18,9 +18,8 @@ from __future__ import annotations
 import numpy as np
 from numba import int64, njit, uint64
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
-from numba.cpython.unsafe.tuple import tuple_setitem
 
-from cursedsim.bits import ONE, ZERO, bit, count, has, highest, lowest, span, total
+from cursedsim.bits import ONE, ZERO, bit, count, has, highest, lowest, span, total, tuple_get
 from cursedsim.games.verflucht import policies as pol
 from cursedsim.games.verflucht.rules import (
     DISPLAY_LIMIT, END_GROUP, END_SIXTH, END_WIN, FIRST_ITEM_CODE, LOST_SCORE, MAX_PLAYERS, N_CARDS,
@@ -75,26 +74,29 @@ def shuffle_back(deck, n_deck, creatures):
 @njit(cache=True, inline="always")
 def check_plan(hands, take, use, n_players, active, attackers, is_group, must_cover):
     """Validate a banishing plan against the rules; returns the attackers it banishes. A plan
-    without a Seal (``must_cover``) has to banish every attacker."""
+    without a Seal (``must_cover``) has to banish every attacker. (``tuple_get``: a tuple entry by
+    run-time index without numba's ``switch``.)"""
     covered = ZERO
     for p in range(len(take)):
-        if take[p] == ZERO:
-            if use[p] != ZERO:
+        taken = tuple_get(take, p)
+        spent = tuple_get(use, p)
+        if taken == ZERO:
+            if spent != ZERO:
                 raise ValueError("policy spends items without banishing a creature")
             continue
         if p >= n_players:
             raise ValueError("policy names a player who is not in the game")
         if not is_group and p != active:
             raise ValueError("only the active player may answer a sixth-creature attack")
-        if take[p] & ~attackers != ZERO:
+        if taken & ~attackers != ZERO:
             raise ValueError("policy banishes a creature that is not attacking")
-        if take[p] & covered != ZERO:
+        if taken & covered != ZERO:
             raise ValueError("each creature must be banished by a single player")
-        if use[p] & ~hands[p] != ZERO:
+        if spent & ~tuple_get(hands, p) != ZERO:
             raise ValueError("policy spends items that are not in the player's hand")
-        if total(use[p]) < total(take[p]):
+        if total(spent) < total(taken):
             raise ValueError("items must sum to at least the creatures they banish")
-        covered |= take[p]
+        covered |= taken
     if must_cover and covered != attackers:
         raise ValueError("the plan leaves attackers and the policy did not use a Seal")
     return covered
@@ -103,8 +105,10 @@ def check_plan(hands, take, use, n_players, active, attackers, is_group, must_co
 @njit(cache=True, inline="always")
 def ask_for_plan(hands, n_players, active, display, attackers, is_group, opts, seals_left, n_deck,
                  gone_creatures, gone_items, policy_id, params, rng_pol):
-    """Step 3a: the policy's answer to an attack, checked and paid: returns (hands, attackers
-    banished by Items, Items spent, policy stream). Attackers left over must be answered by a Seal."""
+    """Step 3a: the policy's answer to an attack, checked: returns (attackers banished by Items,
+    Items spent, policy stream). Attackers left over must be answered by a Seal. The Items spent
+    leave their owners' hands; since every Item is in one hand only and each player's Items were
+    checked to be in that player's hand, removing ``spent`` from every hand does exactly that."""
     seal_allowed = True
     if seals_left == 0 or not opts[OPT_VOLUNTARY_SEAL]:
         # no choice but to banish when items can: with no Seal left, or a Seal only as a last resort
@@ -113,23 +117,18 @@ def ask_for_plan(hands, n_players, active, display, attackers, is_group, opts, s
     wants_seal, take, use, rng_pol = pol.decide_attack(
         policy_id, params, rng_pol, hands, n_players, active, display, attackers, is_group,
         seal_allowed, seals_left, n_deck, gone_creatures, gone_items)
+    spent = use[0] | use[1] | use[2] | use[3] | use[4]
     if wants_seal:
         if not seal_allowed:
             raise ValueError("a Seal is not allowed while items can banish every attacker (no Seal left,"
                              " or voluntary_seal off)")
         if not opts[OPT_PARTIAL]:
-            for p in range(len(take)):
-                if take[p] != ZERO or use[p] != ZERO:
-                    raise ValueError("items and a Seal on one attack need partial_items_before_seal")
+            if spent != ZERO or take[0] | take[1] | take[2] | take[3] | take[4] != ZERO:
+                raise ValueError("items and a Seal on one attack need partial_items_before_seal")
     covered = check_plan(hands, take, use, n_players, active, attackers, is_group, not wants_seal)
     if wants_seal and covered == attackers:
         raise ValueError("a Seal on an attack whose plan already banishes every attacker")
-    spent = ZERO
-    for p in range(n_players):
-        if use[p] != ZERO:
-            hands = tuple_setitem(hands, p, hands[p] & ~use[p])
-            spent |= use[p]
-    return hands, covered, spent, rng_pol
+    return covered, spent, rng_pol
 
 
 @njit(cache=True, inline="always")
@@ -182,15 +181,12 @@ def play_game(deck, hands, seed, index, n_players, opts, policy_id, params):
     hands[:] = ZERO
     n_deck = N_CARDS
     display = ZERO
-    n_display = 0
     gone_creatures = ZERO
     gone_items = ZERO
     seals_left = opts[OPT_SEALS]
-    seals_used = 0
-    turns = 0
+    returned = 0  # Creatures a Seal put back face down: turns = N_CARDS + returned - n_deck
     attacks = 0
     active = 0
-    drawer = 0
     end = END_WIN
     hand = ZERO  # the active player's hand; ``hands`` holds the others' between their turns
     while n_deck > 0:
@@ -198,7 +194,6 @@ def play_game(deck, hands, seed, index, n_players, opts, policy_id, params):
         # flip the CPU cannot predict): the card's bit goes to the hand or to the display by mask.
         j, rng_deck = below_t(rng_deck, n_deck)
         n_deck -= 1
-        turns += 1
         code = deck[j]
         deck[j] = deck[n_deck]
         is_item = int64(code >= FIRST_ITEM_CODE)
@@ -207,21 +202,21 @@ def play_game(deck, hands, seed, index, n_players, opts, policy_id, params):
         item_mask = ZERO - uint64(is_item)
         hand |= card & item_mask
         display |= card & ~item_mask
-        n_display += 1 - is_item
         # steps 2-3: attack check and resolution (an Item forms no group and leaves the display
         # at five at most, so the check finds no attackers for it)
-        attackers, is_group = attackers_after_adding(display, n_display, value)
+        attackers, is_group = attackers_after_adding(display, count(display), value)
         if attackers != ZERO:
             attacks += 1
             hands[active] = hand
-            after, covered, spent, rng_pol = ask_for_plan(
+            covered, spent, rng_pol = ask_for_plan(
                 (hands[0], hands[1], hands[2], hands[3], hands[4]), n_players, active, display,
                 attackers, is_group, opts, seals_left, n_deck, gone_creatures, gone_items,
                 policy_id, params, rng_pol)
-            for p in range(n_players):
-                hands[p] = after[p]
-            hand = hands[active]
-            gone_items |= spent
+            if spent != ZERO:
+                for p in range(n_players):
+                    hands[p] &= ~spent
+                hand &= ~spent
+                gone_items |= spent
             display &= ~covered
             gone_creatures |= covered
             rest = attackers & ~covered
@@ -230,28 +225,28 @@ def play_game(deck, hands, seed, index, n_players, opts, policy_id, params):
                     end = END_GROUP if is_group else END_SIXTH
                     break
                 seals_left -= 1
-                seals_used += 1
                 display &= ~rest
+                returned += count(rest)
                 n_deck = shuffle_back(deck, n_deck, rest)
-            n_display = count(display)
         # step 4: voluntary banishing by the active player
         if display != ZERO and hand != ZERO:
             hand, display, gone_creatures, gone_items, rng_pol = voluntary_banishing(
                 hand, n_players, active, display, seals_left, n_deck, gone_creatures, gone_items,
                 False, policy_id, params, rng_pol)
-            n_display = count(display)
         # step 5: next player
-        drawer = active
         if n_players > 1:
             hands[active] = hand
             active = active + 1 if active + 1 < n_players else 0
             hand = hands[active]
     hands[active] = hand
+    turns = N_CARDS + returned - n_deck
+    seals_used = opts[OPT_SEALS] - seals_left
     score = LOST_SCORE
     if end == END_WIN:
-        # last turns from the player after the drawer; the drawer's own last (option)
+        # last turns from the player after the drawer (the player before ``active`` now); the
+        # drawer's own last (option)
         n_last = n_players if opts[OPT_DRAWER_LAST] else n_players - 1
-        player = drawer
+        player = active - 1 if active > 0 else n_players - 1
         for _ in range(n_last):
             player = player + 1 if player + 1 < n_players else 0
             hands[player], display, gone_creatures, gone_items, rng_pol = voluntary_banishing(

@@ -23,7 +23,7 @@ import numpy as np
 from numba import njit, uint64
 from numba.cpython.unsafe.tuple import tuple_setitem
 
-from cursedsim.bits import ONE, ZERO, at_least, bit, count, has, highest, lowest, nth, total
+from cursedsim.bits import ONE, ZERO, at_least, bit, count, has, highest, lowest, nth, total, tuple_get
 from cursedsim.games.base import PolicySpec
 from cursedsim.games.verflucht.rules import MAX_VALUE
 from cursedsim.rng import below_t
@@ -297,10 +297,11 @@ def baseline_attack(hands, n_players, active, attackers, is_group, seal_allowed,
         covered = False
         p = active
         for _ in range(n_elig):
-            pay = baseline_cover(hands[p] & ~use[p], c)
+            used = tuple_get(use, p)
+            pay = baseline_cover(tuple_get(hands, p) & ~used, c)
             if pay != ZERO:
-                use = tuple_setitem(use, p, use[p] | pay)
-                take = tuple_setitem(take, p, take[p] | bit(c))
+                use = tuple_setitem(use, p, used | pay)
+                take = tuple_setitem(take, p, tuple_get(take, p) | bit(c))
                 covered = True
                 break
             p = p + 1 if p + 1 < n_players else 0
