@@ -37,12 +37,19 @@ OUTCOME_DTYPES = {"win": np.bool_, "score": np.int16, "turns": np.int16, "seals_
 OUTCOME_COLUMNS = tuple(OUTCOME_DTYPES)
 
 
+#: The kernel's face-down cards are values with this bit set for an Item: a draw reads the value and
+#: the kind without arithmetic. Position for position the same cards as the rules' codes 0-79.
+ITEM_SHIFT = 6
+ITEM_FLAG = 1 << ITEM_SHIFT
+
+
 @njit(cache=True)
 def deal(deck):
-    """Set-up: all 80 card codes face down. Their order means nothing: every draw picks one of the
+    """Set-up: all 80 cards face down, in code order (the Creatures 1-40, then the Items 1-40, each
+    as ``value`` or ``value | ITEM_FLAG``). Their order means nothing: every draw picks one of the
     face-down cards at random ("put them on the table all jumbled together")."""
     for i in range(N_CARDS):
-        deck[i] = i
+        deck[i] = i + 1 if i < FIRST_ITEM_CODE else (i - FIRST_ITEM_CODE + 1) | ITEM_FLAG
 
 
 @njit(cache=True, inline="always")
@@ -65,7 +72,7 @@ def shuffle_back(deck, n_deck, creatures):
     at random, so no shuffle is needed). Returns the new number of face-down cards."""
     rest = creatures
     while rest != ZERO:
-        deck[n_deck] = lowest(rest) - 1
+        deck[n_deck] = lowest(rest)
         rest &= rest - ONE
         n_deck += 1
     return n_deck
@@ -194,12 +201,11 @@ def play_game(deck, hands, seed, index, n_players, opts, policy_id, params):
         # flip the CPU cannot predict): the card's bit goes to the hand or to the display by mask.
         j, rng_deck = below_t(rng_deck, n_deck)
         n_deck -= 1
-        code = deck[j]
+        drawn = deck[j]
         deck[j] = deck[n_deck]
-        is_item = int64(code >= FIRST_ITEM_CODE)
-        value = code + 1 - FIRST_ITEM_CODE * is_item
+        value = drawn & (ITEM_FLAG - 1)
         card = bit(value)
-        item_mask = ZERO - uint64(is_item)
+        item_mask = ZERO - uint64(drawn >> ITEM_SHIFT)  # all ones for an Item, else zero
         hand |= card & item_mask
         display |= card & ~item_mask
         # steps 2-3: attack check and resolution (an Item forms no group and leaves the display
@@ -228,16 +234,16 @@ def play_game(deck, hands, seed, index, n_players, opts, policy_id, params):
                 display &= ~rest
                 returned += count(rest)
                 n_deck = shuffle_back(deck, n_deck, rest)
-        # step 4: voluntary banishing by the active player
-        if display != ZERO and hand != ZERO:
-            hand, display, gone_creatures, gone_items, rng_pol = voluntary_banishing(
-                hand, n_players, active, display, seals_left, n_deck, gone_creatures, gone_items,
-                False, policy_id, params, rng_pol)
-        # step 5: next player
+        # step 4: voluntary banishing by the active player (asked only while there is something
+        # to banish and Items to pay with)
+        hand, display, gone_creatures, gone_items, rng_pol = voluntary_banishing(
+            hand, n_players, active, display, seals_left, n_deck, gone_creatures, gone_items,
+            False, policy_id, params, rng_pol)
+        # step 5: next player (an unsigned index skips numba's negative-index wraparound)
         if n_players > 1:
-            hands[active] = hand
+            hands[uint64(active)] = hand
             active = active + 1 if active + 1 < n_players else 0
-            hand = hands[active]
+            hand = hands[uint64(active)]
     hands[active] = hand
     turns = N_CARDS + returned - n_deck
     seals_used = opts[OPT_SEALS] - seals_left
