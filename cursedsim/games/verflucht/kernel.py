@@ -240,10 +240,9 @@ def play_game(deck, hands, seed, index, n_players, opts, policy_id, params):
             hand, n_players, active, display, seals_left, n_deck, gone_creatures, gone_items,
             False, policy_id, params, rng_pol)
         # step 5: next player (an unsigned index skips numba's negative-index wraparound)
-        if n_players > 1:
-            hands[uint64(active)] = hand
-            active = active + 1 if active + 1 < n_players else 0
-            hand = hands[uint64(active)]
+        hands[uint64(active)] = hand
+        active = active + 1 if active + 1 < n_players else 0
+        hand = hands[uint64(active)]
     hands[active] = hand
     turns = N_CARDS + returned - n_deck
     seals_used = opts[OPT_SEALS] - seals_left

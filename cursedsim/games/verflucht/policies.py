@@ -286,9 +286,11 @@ def give_up(hands, n_players, active, attackers, is_group, seal_allowed, rng):
 
 @njit(cache=True, inline="always")
 def baseline_attack(hands, n_players, active, attackers, is_group, seal_allowed, rng):
-    """Baseline attack answer (see POLICIES['baseline'])."""
+    """Baseline attack answer (see POLICIES['baseline']). A player's Items still free are their hand
+    less ``spent``, the Items promised so far (hands are disjoint, so no per-player bookkeeping)."""
     take = (ZERO, ZERO, ZERO, ZERO, ZERO)
     use = take
+    spent = ZERO
     rest = attackers
     n_elig = n_players if is_group else 1
     while rest != ZERO:
@@ -297,10 +299,10 @@ def baseline_attack(hands, n_players, active, attackers, is_group, seal_allowed,
         covered = False
         p = active
         for _ in range(n_elig):
-            used = tuple_get(use, p)
-            pay = baseline_cover(tuple_get(hands, p) & ~used, c)
+            pay = baseline_cover(tuple_get(hands, p) & ~spent, c)
             if pay != ZERO:
-                use = tuple_setitem(use, p, used | pay)
+                spent |= pay
+                use = tuple_setitem(use, p, tuple_get(use, p) | pay)
                 take = tuple_setitem(take, p, tuple_get(take, p) | bit(c))
                 covered = True
                 break
