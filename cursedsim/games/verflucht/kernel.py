@@ -145,7 +145,7 @@ def voluntary_banishing(hand, n_players, player, display, seals_left, n_deck, go
     time, each with Items from that hand summing to at least its value, until the policy stops.
     Returns (hand, display, gone_creatures, gone_items, policy stream)."""
     for _ in range(MAX_BANISHINGS):
-        if display == ZERO or hand == ZERO:
+        if (display == ZERO) | (hand == ZERO):  # one branch, not two
             break
         creature, items, rng_pol = pol.decide_banish(
             policy_id, params, rng_pol, hand, n_players, player, display, seals_left, n_deck,
