@@ -125,14 +125,20 @@ def ask_for_plan(hands, n_players, active, display, attackers, is_group, opts, s
         policy_id, params, rng_pol, hands, n_players, active, display, attackers, is_group,
         seal_allowed, seals_left, n_deck, gone_creatures, gone_items)
     spent = use[0] | use[1] | use[2] | use[3] | use[4]
+    taken = take[0] | take[1] | take[2] | take[3] | take[4]
     if wants_seal:
         if not seal_allowed:
             raise ValueError("a Seal is not allowed while items can banish every attacker (no Seal left,"
                              " or voluntary_seal off)")
         if not opts[OPT_PARTIAL]:
-            if spent != ZERO or take[0] | take[1] | take[2] | take[3] | take[4] != ZERO:
+            if spent != ZERO or taken != ZERO:
                 raise ValueError("items and a Seal on one attack need partial_items_before_seal")
-    covered = check_plan(hands, take, use, n_players, active, attackers, is_group, not wants_seal)
+    if spent == ZERO and taken == ZERO:  # an empty plan (a plain Seal): nothing to check per player
+        covered = ZERO
+        if not wants_seal:
+            raise ValueError("the plan leaves attackers and the policy did not use a Seal")
+    else:
+        covered = check_plan(hands, take, use, n_players, active, attackers, is_group, not wants_seal)
     if wants_seal and covered == attackers:
         raise ValueError("a Seal on an attack whose plan already banishes every attacker")
     return covered, spent, rng_pol
