@@ -424,6 +424,24 @@ def kernel_answer(seals_left, *, policy="baseline", decide_attack=None, hands=No
     return [set(values_of(after[p])) for p in range(3)], set(values_of(covered))
 
 
+def test_the_kernels_plan_check_agrees_with_assign_by_totals():
+    """``kernel.plan_exists`` (nested loops, no arrays: the engine's check before every attack with no
+    Seal left) answers exactly what ``pol.assign_by_totals`` finds, on random hands and attacks of one
+    to three attackers (sixth-creature and group), at every player count."""
+    r = np.random.default_rng(7)
+    for _ in range(4000):
+        players = int(r.integers(1, MAX_PLAYERS + 1))
+        items = r.permutation(np.arange(1, 41))[:int(r.integers(0, 16))]
+        owner = r.integers(0, players, items.size)
+        hands = tuple(mask_of(items[owner == p]) for p in range(players)) + (mask_of(()),) * (MAX_PLAYERS - players)
+        low = int(r.integers(1, 39))
+        is_group = bool(r.integers(0, 2))
+        attackers = mask_of(range(low, low + int(r.integers(2, 4)))) if is_group else mask_of([low])
+        active = int(r.integers(0, players))
+        found, _ = pol.assign_by_totals(hands, players, active, attackers, is_group)
+        assert kernel.plan_exists(hands, players, active, attackers, is_group) == found
+
+
 @pytest.mark.parametrize("policy", ["baseline", "smart", "random"])
 def test_with_no_seal_left_the_players_banish_whenever_items_can_in_both_engines(policy):
     """The engine refuses the Seal (whatever voluntary_seal says), so every built-in policy banishes

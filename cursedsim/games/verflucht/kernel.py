@@ -109,18 +109,57 @@ def check_plan(hands, take, use, n_players, active, attackers, is_group, must_co
     return covered
 
 
+@njit(cache=True)
+def plan_exists(hands, n_players, active, attackers, is_group):
+    """Whether Items can banish every attacker: exactly the ``found`` of ``pol.assign_by_totals``
+    (attackers assigned to eligible players, each player's whole-hand total at least the Creatures
+    assigned to them), without its arrays. An attack has at most three attackers (the display holds
+    no group and at most five Creatures between turns), so the assignments are three nested loops;
+    a larger set goes to ``assign_by_totals``."""
+    k = count(attackers)
+    if k == 0:
+        return True
+    if k > 3:
+        found, _ = pol.assign_by_totals(hands, n_players, active, attackers, is_group)
+        return found
+    if not is_group:  # only the active player answers a sixth-creature attack
+        return total(tuple_get(hands, active)) >= total(attackers)
+    caps = (total(hands[0]), total(hands[1]), total(hands[2]), total(hands[3]), total(hands[4]))
+    c0 = highest(attackers)
+    rest = attackers & ~bit(c0)
+    c1 = highest(rest)  # -1 when absent
+    c2 = highest(rest & ~bit(c1)) if c1 > 0 else -1
+    for a in range(n_players):
+        left_a = tuple_get(caps, a) - c0
+        if left_a < 0:
+            continue
+        if c1 < 0:
+            return True
+        for b in range(n_players):
+            left_b = (left_a if b == a else tuple_get(caps, b)) - c1
+            if left_b < 0:
+                continue
+            if c2 < 0:
+                return True
+            for d in range(n_players):
+                left_d = left_b if d == b else (left_a if d == a else tuple_get(caps, d))
+                if left_d >= c2:
+                    return True
+    return False
+
+
 @njit(cache=True, inline="always")
 def ask_for_plan(hands, n_players, active, display, attackers, is_group, opts, seals_left, n_deck,
                  gone_creatures, gone_items, policy_id, params, rng_pol):
-    """Step 3a: the policy's answer to an attack, checked: returns (attackers banished by Items,
-    Items spent, policy stream). Attackers left over must be answered by a Seal. The Items spent
-    leave their owners' hands; since every Item is in one hand only and each player's Items were
-    checked to be in that player's hand, removing ``spent`` from every hand does exactly that."""
+    """Step 3a: the policy's answer to an attack, checked and paid: returns (hands, attackers
+    banished by Items, Items spent, policy stream). Attackers left over must be answered by a Seal.
+    The Items spent leave their owners' hands; since every Item is in one hand only and each
+    player's Items were checked to be in that player's hand, removing ``spent`` from every hand does
+    exactly that (``play_game`` does it on its hands array)."""
     seal_allowed = True
     if seals_left == 0 or not opts[OPT_VOLUNTARY_SEAL]:
         # no choice but to banish when items can: with no Seal left, or a Seal only as a last resort
-        found, _ = pol.assign_by_totals(hands, n_players, active, attackers, is_group)
-        seal_allowed = not found
+        seal_allowed = not plan_exists(hands, n_players, active, attackers, is_group)
     wants_seal, take, use, rng_pol = pol.decide_attack(
         policy_id, params, rng_pol, hands, n_players, active, display, attackers, is_group,
         seal_allowed, seals_left, n_deck, gone_creatures, gone_items)
@@ -141,7 +180,9 @@ def ask_for_plan(hands, n_players, active, display, attackers, is_group, opts, s
         covered = check_plan(hands, take, use, n_players, active, attackers, is_group, not wants_seal)
     if wants_seal and covered == attackers:
         raise ValueError("a Seal on an attack whose plan already banishes every attacker")
-    return covered, spent, rng_pol
+    after = (hands[0] & ~spent, hands[1] & ~spent, hands[2] & ~spent, hands[3] & ~spent,
+             hands[4] & ~spent)
+    return after, covered, spent, rng_pol
 
 
 @njit(cache=True, inline="always")
@@ -220,7 +261,7 @@ def play_game(deck, hands, seed, index, n_players, opts, policy_id, params):
         if attackers != ZERO:
             attacks += 1
             hands[active] = hand
-            covered, spent, rng_pol = ask_for_plan(
+            _, covered, spent, rng_pol = ask_for_plan(
                 (hands[0], hands[1], hands[2], hands[3], hands[4]), n_players, active, display,
                 attackers, is_group, opts, seals_left, n_deck, gone_creatures, gone_items,
                 policy_id, params, rng_pol)
