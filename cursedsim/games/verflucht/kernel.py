@@ -4,12 +4,29 @@ One function per rule step (deal, attack check, attack resolution, Seal, volunta
 turns, final Seals); ``play_chunk`` plays games ``start .. start+count-1`` of a run and writes one outcome
 per game. The engine checks every policy decision and raises on an illegal one.
 
-Speed: the state of a game lives in local variables of ``play_game``: counters, bitmasks, the active
-player's hand and the random streams as state tuples. Step functions take and
-return these values, so no array crosses a call in the hot path (every array argument costs numba two
-atomic reference-count operations). Arrays live only in ``play_game``: the face-down cards,
-``int64[80]``, whose first ``n_deck`` entries are still face down (a draw picks one of them at random
-and moves the last into its place), and the hands of all players (policies get them as a tuple).
+Speed (~900,000 games/s per core at 3 players with ``baseline``; docs/architecture.md, "Kernels"):
+the state of a game lives in local variables of ``play_game``: counters, bitmasks, the active
+player's hand and the random streams as state tuples. Step functions take and return these values,
+so no array crosses a call in the hot path (every array argument costs numba two atomic
+reference-count operations). Arrays live only in ``play_game``: the face-down cards, ``int64[80]``,
+whose first ``n_deck`` entries are still face down (a draw picks one of them at random and moves the
+last into its place), and the hands of all players (policies get them as a tuple). Per turn the loop
+does as little as it can, since a game is ~66 turns and ~8 attacks:
+
+- a face-down card is its value with ``ITEM_FLAG`` set for an Item, so a draw is a mask and a shift,
+  and the card goes to the hand or the display by mask (no branch on a coin flip);
+- only what a turn changes is kept in the loop: turns, Seals used and the drawer are derived at the
+  end; the hands array is indexed unsigned (no negative-index fix-up); voluntary banishing's
+  "something to banish and Items to pay" test is one branch;
+- tuple entries by run-time player index go through ``bits.tuple_get`` (a load from the stack)
+  instead of numba's ``switch`` over the index (an indirect jump, often mispredicted); an attack's
+  plan is checked per player only when it is not a plain Seal, and the Items spent are removed from
+  every hand at once (hands are disjoint);
+- with no Seal left, whether Items can banish every attacker is ``plan_exists``: at most three
+  attackers, nested loops over players, no arrays.
+
+Every change of this kind must leave every game as it was: a fingerprint of the outcome arrays over
+all player counts, policies and rule options, before and after (and tests/test_verflucht_differential.py).
 """
 
 from __future__ import annotations
