@@ -87,6 +87,10 @@ def test_api_errors_are_cursedsim_errors(coin, tmp_path, monkeypatch):
                      lambda o: sweep("coin", n_games=10, out=o, progress=False)):
             with pytest.raises(RunError, match=fragment):
                 call(out)
+    for out, fragment in [(123, "directory path"), (b"bytes", "directory path"), ("", "empty"),
+                          ("file", "is a file")]:
+        with pytest.raises(RunError, match=fragment):
+            cursedsim.report("verflucht", out, n_games=10)
     assert os.listdir(tmp_path) == ["file"]
     with pytest.raises(UnknownPolicyError, match="takes the keys policy, params and label"):
         compare("coin", ["plain", {"params": {"bonus": 1}}], 10, progress=False)
@@ -318,7 +322,8 @@ def test_tune_takes_any_argument_or_names_what_is_wrong(coin, workdir, data):
 
 
 @SETTINGS
-@given(name=st.one_of(st.text(max_size=30), st.sampled_from(["coin", "verflucht", "x" * 10_000])))
+@given(name=st.one_of(st.text(max_size=30), st.sampled_from(["coin", "verflucht", "x" * 10_000]),
+                      st.lists(st.text(max_size=3), max_size=2), st.integers(), st.none()))
 def test_get_game_names_the_valid_games(coin, name):
     try:
         cursedsim.get_game(name)

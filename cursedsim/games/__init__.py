@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import importlib
 
-from cursedsim.errors import UnknownGameError
+from cursedsim.errors import UnknownGameError, shorten
 from cursedsim.games.base import Game, PolicySpec
 
 #: Registered games and the module that defines each one's ``GAME``.
@@ -23,8 +23,8 @@ def list_games() -> list[str]:
 
 def get_game(name: str) -> Game:
     """The registered game ``name``, or an UnknownGameError naming the valid games."""
-    if name not in GAME_MODULES:
-        raise UnknownGameError(f"unknown game {name!r}; valid games: {', '.join(GAME_MODULES)}")
+    if not isinstance(name, str) or name not in GAME_MODULES:
+        raise UnknownGameError(f"unknown game {shorten(name)}; valid games: {', '.join(GAME_MODULES)}")
     if name not in _loaded:
         _loaded[name] = importlib.import_module(GAME_MODULES[name]).GAME
     return _loaded[name]

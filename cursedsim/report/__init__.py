@@ -70,13 +70,12 @@ def report(game: str, out: str | os.PathLike, *, n_games: int = DEFAULT_GAMES, s
     """
     from cursedsim.report import data, figures, writer
     from cursedsim.report.registry import report_for
+    from cursedsim.rundir import check_out
 
     started = time.perf_counter()
     game_report = report_for(game)
     data.check_settings(n_games, seed, n_jobs)
-    out = os.fspath(out)
-    if os.path.exists(out) and not os.path.isdir(out):
-        raise data.ReportError(f"--out {out} is a file, not a folder")
+    out = check_out(out, "out")   # a path that is not a file, else a CursedsimError
     os.makedirs(out, exist_ok=True)
     report_data = game_report.collect(out, n_games=n_games, seed=seed, n_jobs=n_jobs, progress=progress, log=log)
     (log or (lambda message: None))("figures and documents")
