@@ -89,7 +89,7 @@ def test_api_errors_are_cursedsim_errors(coin, tmp_path, monkeypatch):
                 call(out)
     for out, fragment in [(123, "directory path"), (b"bytes", "directory path"), ("", "empty"),
                           ("file", "is a file")]:
-        with pytest.raises(RunError, match=fragment):
+        with pytest.raises(CursedsimError, match=fragment):   # a ReportError
             cursedsim.report("verflucht", out, n_games=10)
     assert os.listdir(tmp_path) == ["file"]
     with pytest.raises(UnknownPolicyError, match="takes the keys policy, params and label"):

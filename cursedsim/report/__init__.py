@@ -70,12 +70,16 @@ def report(game: str, out: str | os.PathLike, *, n_games: int = DEFAULT_GAMES, s
     """
     from cursedsim.report import data, figures, writer
     from cursedsim.report.registry import report_for
+    from cursedsim.errors import RunError
     from cursedsim.rundir import check_out
 
     started = time.perf_counter()
     game_report = report_for(game)
     data.check_settings(n_games, seed, n_jobs)
-    out = check_out(out, "out")   # a path that is not a file, else a CursedsimError
+    try:
+        out = check_out(out, "out")   # a path that is not a file
+    except RunError as error:
+        raise data.ReportError(str(error)) from None
     os.makedirs(out, exist_ok=True)
     report_data = game_report.collect(out, n_games=n_games, seed=seed, n_jobs=n_jobs, progress=progress, log=log)
     (log or (lambda message: None))("figures and documents")
