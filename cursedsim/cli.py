@@ -175,19 +175,9 @@ def _first_line(text: str, limit: int = 90) -> str:
 
 
 def _option_docs(options_type: type) -> dict[str, str]:
-    """Option name -> its description, from the ``name: text`` entries of the options' docstring."""
-    docs: dict[str, str] = {}
-    current = None
-    for line in (options_type.__doc__ or "").splitlines():
-        match = re.match(r"^\s*(\w+):\s+(.*)$", line)
-        if match and match[1] in {f.name for f in dataclasses.fields(options_type)}:
-            current = match[1]
-            docs[current] = match[2]
-        elif current and line.strip():
-            docs[current] += " " + line.strip()
-        else:
-            current = None
-    return docs
+    """Option name -> its description (``describe.option_docs``)."""
+    from cursedsim.describe import option_docs
+    return option_docs(options_type)
 
 
 # ---------------------------------------------------------------- commands

@@ -195,5 +195,20 @@ def paired_sample_size(sd_diff: float, delta: float, alpha: float = 0.05, power:
     return int(math.ceil(n))
 
 
-__all__ = ["is_exact", "mean_from_sums", "mean_se", "paired_difference", "paired_sample_size",
+def holm(p_values) -> np.ndarray:
+    """Holm-adjusted p-values (step-down, family-wise error rate) of a family of tests, in the given
+    order: a comparison "survives" at level alpha when its adjusted p-value is below alpha. NaN entries
+    (no test) stay NaN and do not count towards the family (statsmodels' ``multipletests``)."""
+    from statsmodels.stats.multitest import multipletests
+    p = np.asarray(p_values, dtype=np.float64).reshape(-1)
+    if np.any((p < 0) | (p > 1)):
+        raise CursedsimError(f"p-values must lie in 0-1, got {p[(p < 0) | (p > 1)][:3].tolist()}")
+    adjusted = np.full(p.shape, np.nan)
+    present = ~np.isnan(p)
+    if present.any():
+        adjusted[present] = multipletests(p[present], method="holm")[1]
+    return adjusted
+
+
+__all__ = ["holm", "is_exact", "mean_from_sums", "mean_se", "paired_difference", "paired_sample_size",
            "sample_size_for_difference", "se_from_sums", "summarize", "unpaired_difference", "wilson_interval"]

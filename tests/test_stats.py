@@ -183,3 +183,27 @@ def test_sample_size_for_difference_matches_the_normal_formula():
         stats.sample_size_for_difference(0.4, 0.4)
     with pytest.raises(CursedsimError, match="probability"):
         stats.sample_size_for_difference(1.2, 0.4)
+
+
+def test_holm_matches_the_step_down_rule_by_hand():
+    """Holm: sort p ascending, multiply the i-th (0-based) by m - i, take running maxima, clip at 1."""
+    from cursedsim.stats import holm
+    p = [0.01, 0.04, 0.03, 0.005, float("nan")]
+    order = [3, 0, 2, 1]   # 0.005, 0.01, 0.03, 0.04; m = 4 (NaN is no test)
+    by_hand, running = {}, 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, p[i] * (4 - rank)))
+        by_hand[i] = running
+    adjusted = holm(p)
+    assert [adjusted[i] for i in range(4)] == pytest.approx([by_hand[i] for i in range(4)])
+    assert np.isnan(adjusted[4])
+    assert adjusted[0] == pytest.approx(0.03) and adjusted[1] == pytest.approx(0.06)
+
+
+def test_holm_never_lowers_a_p_value_and_refuses_non_probabilities():
+    from cursedsim.stats import holm
+    rng = np.random.default_rng(3)
+    p = rng.uniform(size=17)
+    assert np.all(holm(p) >= p)
+    with pytest.raises(CursedsimError, match="0-1"):
+        holm([0.2, 1.5])

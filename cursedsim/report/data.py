@@ -131,9 +131,9 @@ class Runs:
     def provenance(self) -> dict[str, Any]:
         """The :class:`ReportData` fields of these runs (title, settings, version, sources, option docs
         and defaults, runs, games, seconds so far)."""
-        from cursedsim.cli import _option_docs
+        from cursedsim.describe import option_docs
         options = self.game.make_options(None)
-        docs = _option_docs(self.game.options_type)
+        docs = option_docs(self.game.options_type)
         return {"title": self.game.title, "n_games": self.n_games, "seed": self.seed, "version": self.version,
                 "code": self.code, "option_docs": docs,
                 "option_defaults": {name: getattr(options, name) for name in docs},
