@@ -102,6 +102,14 @@ def check_n_jobs(n_jobs: Any) -> int:
     return (os.cpu_count() or 1) if n_jobs == -1 else int(n_jobs)
 
 
+def check_first_game(first_game: Any, n_games: int) -> int:
+    """``first_game`` as a non-negative int whose run ends below MAX_GAMES, or a RunError."""
+    if not _is_int(first_game) or not 0 <= first_game <= MAX_GAMES - n_games:
+        raise RunError(f"first_game must be an integer from 0 to {MAX_GAMES - n_games:,} (games first_game.."
+                       f"first_game+n_games-1 must exist), got {shorten(first_game)}")
+    return int(first_game)
+
+
 def check_chunk_size(chunk_size: Any) -> int | None:
     """``chunk_size`` (None: choose one), or a RunError unless it is a positive integer (at most
     MAX_CHUNK_SIZE)."""
@@ -347,13 +355,14 @@ def _constant_column(value: Any, n: int):
 
 
 def build_frame(game: Game, outcomes: Mapping[str, np.ndarray], *, seed: int, players: int, policy: str,
-                option_columns: Mapping[str, Any], params: Mapping[str, float] | None = None) -> pd.DataFrame:
-    """The outcome frame of a run from its concatenated outcome arrays (games 0..n-1, in order)."""
+                option_columns: Mapping[str, Any], params: Mapping[str, float] | None = None,
+                first_game: int = 0) -> pd.DataFrame:
+    """The outcome frame of a run from its concatenated outcome arrays (games first_game.., in order)."""
     n = len(outcomes[game.outcome_columns[0]])
     columns: dict[str, Any] = {
         "game": pd.Categorical.from_codes(np.zeros(n, dtype=np.int8), categories=[game.name]),
         "seed": np.full(n, seed, dtype=np.uint64),
-        "game_index": np.arange(n, dtype=np.int64),
+        "game_index": np.arange(first_game, first_game + n, dtype=np.int64),
         "players": np.full(n, players, dtype=np.int8),
         "policy": pd.Categorical.from_codes(np.zeros(n, dtype=np.int8), categories=[policy]),
     }
@@ -752,11 +761,13 @@ class _Run:
     progress: bool | None
     dask_address: Any
     summary_only: bool
+    first_game: int = 0
 
     def config(self) -> dict[str, Any]:
         from cursedsim import __version__
         from cursedsim.numba_cache import source_digest
-        return _json_value({
+        offset = {"first_game": self.first_game} if self.first_game else {}   # run keys of 0.. runs unchanged
+        return _json_value({**offset,
             "game": self.game.name, "n_games": self.n_games, "players": self.players, "policy": self.policy,
             "params": self.overrides, "options": _options_dict(self.game, self.options, self.players),
             "seed": self.seed, "chunk_size": self.chunk_size, "cursedsim_version": __version__,
@@ -764,7 +775,10 @@ class _Run:
             "code": source_digest(self.game.name)})
 
     def task(self, start: int, stop: int) -> tuple:
-        return (self.game, self.seed, start, stop, self.players, self.options, self.policy, self.param_vector)
+        """The chunk of this run's games start..stop-1 (positions in the run; game indices first_game +)."""
+        first = self.first_game
+        return (self.game, self.seed, first + start, first + stop, self.players, self.options, self.policy,
+                self.param_vector)
 
 
 class _Frame:
@@ -788,7 +802,7 @@ class _Frame:
     def result(self) -> pd.DataFrame:
         run = self.run
         frame = build_frame(run.game, self.columns, seed=run.seed, players=run.players, policy=run.policy,
-                            option_columns=run.option_columns, params=run.overrides)
+                            option_columns=run.option_columns, params=run.overrides, first_game=run.first_game)
         self.columns = {}
         return frame
 
@@ -856,6 +870,7 @@ def _execute(run: _Run, out: str | None) -> Any:
         bar.advance(task_id, finished)
     try:
         for start, stop, arrays in results:
+            start, stop = start - run.first_game, stop - run.first_game   # back to positions in the run
             arrays = _check_chunk(game, start, stop, arrays)
             if out is not None:
                 rundir.write_chunk(_chunk_path(out, start, stop), arrays, _chunk_identity(key, start, stop))
@@ -882,8 +897,9 @@ def simulate(game: str | Game, n_games: int, *, players: int | None = None, poli
              options: Mapping[str, Any] | Any = None, params: Mapping[str, float] | None = None,
              seed: int = 0, n_jobs: int = 1, backend: str = "loky", chunk_size: int | None = None,
              out: str | os.PathLike | None = None, progress: bool | None = None,
-             dask_address: Any = None, summary_only: bool = False) -> Any:
-    """Play games ``0..n_games-1`` of a seeded run; one row per game (see docs/architecture.md).
+             dask_address: Any = None, summary_only: bool = False, first_game: int = 0) -> Any:
+    """Play games ``first_game..first_game+n_games-1`` (default ``0..n_games-1``) of a seeded run; one
+    row per game (see docs/architecture.md).
 
     players: player count (default: the game's ``default_players``). policy: a policy name (default:
     the game's default policy); params: overrides of its numeric parameters. options: rule options as a
@@ -897,6 +913,9 @@ def simulate(game: str | Game, n_games: int, *, players: int | None = None, poli
     ``streaming.RunSummary`` as it arrives and return that instead of the frame; memory stays bounded
     (10^8 games in a few hundred MB), and ``RunSummary.summarize()`` equals ``stats.summarize`` of the
     frame. Without it a run whose frame would not fit in the memory available is refused up front.
+
+    first_game: the index of the first game; runs of consecutive index ranges concatenate to the frame
+    of one run over their union (how ``--precision`` adds games: the same indices for the same answer).
 
     The frame is identical for any n_jobs, chunk_size, backend, resume or retry.
     """
@@ -913,6 +932,7 @@ def simulate(game: str | Game, n_games: int, *, players: int | None = None, poli
     progress = check_progress(progress)
     summary_only = check_flag(summary_only, "summary_only")
     dask_address = check_dask_address(dask_address, backend)
+    first_game = check_first_game(first_game, n_games)
     if out is not None:
         out = rundir.check_out(out)
     if chunk_size is None:
@@ -921,7 +941,7 @@ def simulate(game: str | Game, n_games: int, *, players: int | None = None, poli
         check_memory(game, n_games, what=f"the frame of {game.name}", probe=lambda: _play_chunk(
             game, seed, 0, 1, players, options, policy, param_vector)[2])
     run = _Run(game, n_games, seed, players, policy, param_vector, overrides, options, dict(option_columns), workers,
-               backend, chunk_size, progress, dask_address, summary_only)
+               backend, chunk_size, progress, dask_address, summary_only, first_game)
     if out is None:
         return _execute(run, None)
     with rundir.owned_directory(out, marker=RUN_FILE, config=run.config(), kind="run", free=_FREE_KEYS,

@@ -312,3 +312,24 @@ def test_replay_validates_its_input(coin):
         cursedsim.replay("coin", 1, 0, players=9)
     with pytest.raises(UnknownPolicyError, match="plain, greedy"):
         cursedsim.replay("coin", 1, 0, policy="nope")
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_runs_of_consecutive_index_ranges_concatenate_to_one_run(n_jobs, tmp_path):
+    """first_game: games 1000..3999 played on their own (in chunks, by workers, resumed from a run
+    directory) are rows 1000..3999 of the run over 0..3999, game_index included."""
+    whole = cursedsim.simulate("verflucht", 4000, players=3, seed=5, chunk_size=700)
+    head = cursedsim.simulate("verflucht", 1000, players=3, seed=5, n_jobs=n_jobs)
+    tail = cursedsim.simulate("verflucht", 3000, players=3, seed=5, first_game=1000, n_jobs=n_jobs,
+                              chunk_size=900, out=str(tmp_path / "tail"))
+    again = cursedsim.simulate("verflucht", 3000, players=3, seed=5, first_game=1000, out=str(tmp_path / "tail"))
+    pd.testing.assert_frame_equal(tail, again)
+    assert tail["game_index"].tolist() == list(range(1000, 4000))
+    joined = cursedsim.runner.concat_frames([head, tail])
+    pd.testing.assert_frame_equal(joined.reset_index(drop=True), whole)
+
+
+@pytest.mark.parametrize("first_game", [-1, 1.5, "3", 2 ** 63 - 10])
+def test_first_game_out_of_range_is_refused(first_game):
+    with pytest.raises(cursedsim.errors.RunError, match="first_game"):
+        cursedsim.simulate("verflucht", 100, players=3, first_game=first_game)
