@@ -55,6 +55,10 @@ class PlayersError(CursedsimError):
     """A player count the game does not support."""
 
 
+class CompareError(CursedsimError):
+    """A comparison's reference that names no contender, or more than one."""
+
+
 class RunError(CursedsimError):
     """Bad run settings: non-positive game counts, chunk sizes, job counts, or a mismatched resume."""
 
