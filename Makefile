@@ -1,30 +1,42 @@
-# make run / make test create .venv on first use (and reinstall when pyproject.toml changes).
+# make run / make test create .venv on first use (and reinstall when pyproject.toml changes). `run`
+# installs what a simulation needs; `test` adds the test tools. Each step says what it does, and pip
+# lists the packages as it installs them, so a first run is never silent.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+TEST_STAMP := $(VENV)/.installed-test
+PIP := $(BIN)/python -m pip install --disable-pip-version-check --progress-bar on
 
 .PHONY: run test bench results venv clean
 
 venv: $(STAMP)
 
 $(STAMP): pyproject.toml
+	@echo "make: [setup 1/2] creating $(VENV) with $(PYTHON) (first run only)"
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+	@echo "make: [setup 2/2] installing cursedsim and its dependencies into $(VENV) (first run only, about a minute)"
+	$(PIP) -e .
 	touch $(STAMP)
 
+$(TEST_STAMP): $(STAMP)
+	@echo "make: installing the test tools into $(VENV) (pytest, hypothesis, selenium, ...; first time only)"
+	$(PIP) -e '.[test]'
+	touch $(TEST_STAMP)
+
 run: $(STAMP)
+	@echo "make: simulating Verflucht! for 1-5 players, 100,000 games each (a first run compiles the kernel first)"
 	$(BIN)/cursedsim simulate verflucht --players 1-5 --games 100000 --jobs 2
 
-test: $(STAMP)
+test: $(TEST_STAMP)
 	$(BIN)/python -m pytest -n 2 -q
 
-bench: $(STAMP)
+bench: $(TEST_STAMP)
 	$(BIN)/python benchmarks/bench_verflucht.py
 	$(BIN)/python benchmarks/bench_cursed.py
 	$(BIN)/python benchmarks/bench_memory.py
 
-results: $(STAMP)
+results: $(TEST_STAMP)
 	$(BIN)/python experiments/verflucht_seals.py
 	$(BIN)/python experiments/verflucht_compare.py
 	$(BIN)/python experiments/verflucht_tune.py

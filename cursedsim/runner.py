@@ -731,13 +731,11 @@ def _warm_up(game: Game, seed: int, players: int, options: Any, policy: str, par
              verbose: bool) -> float:
     """Play one game in this process so the compiled kernel is in numba's cache; returns seconds
     (a first run compiles: tens of seconds; later ones load the cache: well under one)."""
+    from cursedsim.compile_notice import compiling
     t0 = time.perf_counter()
-    _play_chunk(game, seed, 0, 1, players, options, policy, param_vector)
-    seconds = time.perf_counter() - t0
-    if verbose and seconds > 1.0:
-        print(f"cursedsim: compiled the {game.name} kernel for policy {policy} in {seconds:.1f} s",
-              file=sys.stderr)
-    return seconds
+    with compiling(game.name, policy, enabled=verbose):
+        _play_chunk(game, seed, 0, 1, players, options, policy, param_vector)
+    return time.perf_counter() - t0
 
 
 # ---------------------------------------------------------------- public API
@@ -937,9 +935,12 @@ def simulate(game: str | Game, n_games: int, *, players: int | None = None, poli
         out = rundir.check_out(out)
     if chunk_size is None:
         chunk_size = default_chunk_size(n_games, 1 if backend == "sequential" else workers)
-    if not summary_only:
-        check_memory(game, n_games, what=f"the frame of {game.name}", probe=lambda: _play_chunk(
-            game, seed, 0, 1, players, options, policy, param_vector)[2])
+    if not summary_only:   # the probe plays game 0: on a cold cache, that compiles (and says so)
+        def probe() -> Mapping[str, Any]:
+            from cursedsim.compile_notice import compiling
+            with compiling(game.name, policy, enabled=progress is not False):
+                return _play_chunk(game, seed, 0, 1, players, options, policy, param_vector)[2]
+        check_memory(game, n_games, what=f"the frame of {game.name}", probe=probe)
     run = _Run(game, n_games, seed, players, policy, param_vector, overrides, options, dict(option_columns), workers,
                backend, chunk_size, progress, dask_address, summary_only, first_game)
     if out is None:
