@@ -59,6 +59,10 @@ class CompareError(CursedsimError):
     """A comparison's reference that names no contender, or more than one."""
 
 
+class PluginError(CursedsimError):
+    """A plugin (``--plugin`` or a ``cursedsim.policies`` entry point) that cannot be found or fails to load."""
+
+
 class RunError(CursedsimError):
     """Bad run settings: non-positive game counts, chunk sizes, job counts, or a mismatched resume."""
 
