@@ -11,11 +11,13 @@ Public API::
                                                           # one row per cell of a grid (sweep.py)
     tune(game, policy, *, players, options, space, candidates, start_games, final_games, reference, seed,
          ...) -> TuneResult                               # successive halving + held-out check (tune.py)
+    target(game, win_rate, *, vary, players, values, policy, options, tolerance, max_games, seed, ...)
+         -> TargetResult                                  # the value closest to a win rate (target.py)
     report(game, out, *, n_games, seed, n_jobs, ...) -> Report   # balance report, Markdown + HTML
     list_games() -> list[str]
     get_game(name) -> Game
 
-The functions ``compare``, ``sweep``, ``tune`` and ``report`` share their names with their modules; as attributes of
+The functions ``compare``, ``sweep``, ``target``, ``tune`` and ``report`` share their names with their modules; as attributes of
 the package they are the functions. Import anything else from the modules by name
 (``from cursedsim.tune import DEFAULT_SPACES``).
 """
@@ -33,7 +35,8 @@ from cursedsim.runner import replay, simulate  # noqa: E402
 from cursedsim.compare import compare  # noqa: E402
 from cursedsim.sweep import sweep  # noqa: E402
 from cursedsim.tune import tune  # noqa: E402
+from cursedsim.target import target  # noqa: E402
 from cursedsim.report import report  # noqa: E402  (light: figures and templates load on use)
 
 __all__ = ["__version__", "compare", "get_game", "list_games", "replay", "report", "simulate", "sweep",
-           "tune"]
+           "target", "tune"]

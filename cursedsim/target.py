@@ -1,0 +1,516 @@
+"""Targets, the inverse question: which value of an integer rule option (or of a policy parameter) gives
+the win rate closest to a target, per player count ("how many seals for 15% at 3 players?").
+
+Every candidate value plays the same games (common random numbers). Games are added in rounds of a fixed
+schedule, only to the candidates still undecided (``simulate(first_game=...)``: earlier games are never
+replayed); a candidate is dropped once it is clearly farther from the target than the current best, and
+the search stops when one candidate is left, when those left are as good as each other within a
+tolerance, or at the last round. The method is written down in docs/architecture.md ("target").
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import math
+import os
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from cursedsim import rundir, runner
+from cursedsim.errors import CursedsimError, OptionError, RunError, UnknownPolicyError, shorten
+from cursedsim.files import write_via
+from cursedsim.games import Game
+from cursedsim.stats import wilson_interval
+from cursedsim.sweep import Cell, cell_dir_name
+
+#: Games every candidate plays in the first round; each later round doubles the games played so far.
+START_GAMES = 10_000
+#: Games per candidate after which the search stops whatever is left.
+MAX_GAMES = 1_000_000
+#: Candidates whose distances from the target differ by less than this are "as good" (0.25 points).
+TOLERANCE = 0.0025
+#: Draws of the normal approximation that give each candidate's probability of being the closest.
+DRAWS = 10_000
+#: The default values of an integer option are its valid values around the default when these are a
+#: closed range of at most MAX_DEFAULT_VALUES values within PROBE of it ...
+PROBE = 1_000
+MAX_DEFAULT_VALUES = 101
+#: Status of a candidate at the end of a search.
+STATUSES = ("chosen", "tied", "open", "dropped")
+#: Why a search stopped.
+STOPS = ("one left", "within tolerance", "max games")
+TARGET_FILE = "target.json"
+CANDIDATES_FILE = "candidates.csv"
+CHOSEN_FILE = "chosen.csv"
+CELLS_DIR = "cells"
+#: Tag of the random stream of the draws (a SeedSequence entropy word next to the seed).
+TAG_DRAWS = 0x7A26E7
+
+
+# ---------------------------------------------------------------- what is varied, and over which values
+
+@dataclass(frozen=True)
+class Varied:
+    """What a target search varies: an integer rule option (``kind="option"``) or a numeric parameter of
+    the policy played (``kind="param"``)."""
+
+    kind: str
+    name: str
+    policy: str
+
+    @property
+    def label(self) -> str:
+        """``seals`` for an option, ``smart.slack`` for a parameter."""
+        return self.name if self.kind == "option" else f"{self.policy}.{self.name}"
+
+
+def int_options(game: Game) -> list[str]:
+    """The game's rule options that take integers (the ones a target can vary)."""
+    return [name for name, (base, _) in runner.option_kinds(game.options_type).items() if base is int]
+
+
+def resolve_varied(game: Game, vary: Any, policy: Any = None) -> Varied:
+    """``vary`` as a Varied: an integer option of ``game``, ``POLICY.PARAM`` or a parameter of ``policy``
+    (default: the game's policy). Errors name the integer options and the parameters there are."""
+    policy_name = runner.resolve_policy(game, policy, None)[0]
+    kinds = runner.option_kinds(game.options_type)
+    params = game.policy(policy_name).params
+    valid = (f"integer options of {game.name}: {', '.join(int_options(game)) or 'none'}; parameters of "
+             f"{policy_name}: {', '.join(params) or 'none'}")
+    if not isinstance(vary, str) or not vary.strip():
+        raise OptionError(f"vary must name an integer rule option or a policy parameter, got {shorten(vary)}; {valid}")
+    vary = vary.strip()
+    owner, dot, name = vary.rpartition(".")
+    if dot:
+        if policy is not None and owner != policy_name:
+            raise UnknownPolicyError(f"vary {vary!r} names a parameter of policy {owner!r}, but the policy played is "
+                                     f"{policy_name!r}; write {policy_name}.PARAM or leave out the policy")
+        policy_name = runner.resolve_policy(game, owner, None)[0]
+        params = game.policy(policy_name).params
+        if name not in params:
+            raise UnknownPolicyError(f"policy {policy_name!r} has no parameter {name!r}; valid parameters: "
+                                     f"{', '.join(params) or 'none'}")
+        return Varied("param", name, policy_name)
+    if vary in kinds:
+        if kinds[vary][0] is not int:
+            raise OptionError(f"option {vary!r} of {game.name} does not take integers; a target varies {valid}")
+        return Varied("option", vary, policy_name)
+    if vary in params:
+        return Varied("param", vary, policy_name)
+    raise OptionError(f"{game.name} has no integer option and {policy_name} no parameter {vary!r}; {valid}")
+
+
+def _setting(varied: Varied, value: Any, options: Mapping[str, Any], params: Mapping[str, float]):
+    """(options, params) of the candidate ``value``."""
+    if varied.kind == "option":
+        return {**options, varied.name: value}, dict(params)
+    return dict(options), {**params, varied.name: value}
+
+
+def _valid_option(game: Game, varied: Varied, value: int, options: Mapping[str, Any]) -> bool:
+    try:
+        runner.make_options(game, {**options, varied.name: value})
+    except CursedsimError:
+        return False
+    return True
+
+
+def default_values(game: Game, varied: Varied, options: Mapping[str, Any] | None = None,
+                   params: Mapping[str, float] | None = None) -> list:
+    """The candidates when none are given. An integer option: its valid values around its default (0 when
+    the default is None) when the option's own validation bounds them on both sides within PROBE and
+    they are at most MAX_DEFAULT_VALUES (Verflucht!'s seals: 0-10); otherwise, like a policy parameter,
+    the integers from 0 to twice the default (slack 2: 0-4). A CursedsimError asks for values where
+    neither gives a range (a default of 0 and no bounds)."""
+    options = dict(options or {})
+    if varied.kind == "option":
+        default = next(f.default for f in dataclasses.fields(game.options_type) if f.name == varied.name)
+        anchor = default if runner._is_int(default) else 0
+        if not _valid_option(game, varied, anchor, options):
+            anchor = next((v for v in range(anchor - PROBE, anchor + PROBE + 1)
+                           if _valid_option(game, varied, v, options)), None)
+            if anchor is None:
+                raise OptionError(f"no value of option {varied.name!r} within {PROBE} of its default is valid with "
+                                  f"the options given; give the values to try")
+        low = anchor
+        while low > anchor - PROBE and _valid_option(game, varied, low - 1, options):
+            low -= 1
+        high = anchor
+        while high < anchor + PROBE and _valid_option(game, varied, high + 1, options):
+            high += 1
+        bounded = low > anchor - PROBE and high < anchor + PROBE
+        if bounded and high - low + 1 <= MAX_DEFAULT_VALUES:
+            return list(range(low, high + 1))
+    else:
+        default = game.policy(varied.policy).params[varied.name]
+    if not runner._is_number(default) or round(default) == 0:
+        raise CursedsimError(f"{varied.label} has no range to try by default (default {default!r}, no bounds); give "
+                             f"the values, e.g. 0-10")
+    ends = sorted((0, int(round(2 * default))))
+    values = list(range(ends[0], ends[1] + 1))
+    if varied.kind == "option":
+        values = [v for v in values if _valid_option(game, varied, v, options)]
+    return values
+
+
+def check_values(game: Game, varied: Varied, values: Any, options: Mapping[str, Any],
+                 params: Mapping[str, float]) -> list:
+    """``values`` as a list of two or more distinct candidates, each a valid setting (ints for an option,
+    finite numbers for a parameter)."""
+    if isinstance(values, (str, bytes, Mapping)) or not isinstance(values, Iterable):
+        raise RunError(f"values must be a list of candidate values of {varied.label}, got {shorten(values)}")
+    values = list(values)
+    checked: list = []
+    for value in values:
+        if varied.kind == "option":
+            if not runner._is_int(value):
+                raise OptionError(f"option {varied.name!r} is an integer option; candidate {shorten(value)} is not an "
+                                  "integer")
+            runner.make_options(game, {**options, varied.name: int(value)})   # its own error names the range
+            value = int(value)
+        else:
+            value = runner.check_finite(value, f"candidate value of {varied.label}", UnknownPolicyError)
+        if value not in checked:
+            checked.append(value)
+    if len(checked) < 2:
+        raise RunError(f"a target needs two or more distinct values of {varied.label} to choose from, got "
+                       f"{shorten(values)}")
+    return checked
+
+
+def schedule(start_games: int, max_games: int) -> list[int]:
+    """Games per candidate after each round: start_games, doubling, the last round max_games."""
+    counts = [start_games]
+    while counts[-1] < max_games:
+        counts.append(min(2 * counts[-1], max_games))
+    return counts
+
+
+# ---------------------------------------------------------------- the decision statistics
+
+@dataclass(frozen=True)
+class PairSums:
+    """Sufficient statistics of two candidates' wins on the same ``n`` games: each one's wins and the
+    games both won."""
+
+    n: int
+    wins_a: int
+    wins_b: int
+    both: int
+
+    @classmethod
+    def of(cls, a: np.ndarray, b: np.ndarray) -> PairSums:
+        return cls(int(a.size), int(a.sum()), int(b.sum()), int(np.count_nonzero(a & b)))
+
+    def moments(self) -> tuple[float, float, float, float, float]:
+        """Mean win rates of a and b, their per-game variances and covariance (n - 1 in the denominator)."""
+        n = self.n
+        ma, mb = self.wins_a / n, self.wins_b / n
+        var_a = (self.wins_a - self.wins_a * ma) / (n - 1)
+        var_b = (self.wins_b - self.wins_b * mb) / (n - 1)
+        cov = (self.both - self.wins_a * mb) / (n - 1)
+        return ma, mb, var_a, var_b, cov
+
+
+def distance_bounds(pair: PairSums, target: float, z: float) -> tuple[float, float]:
+    """(lower, upper) confidence bounds on ``|p_a - target| - |p_b - target|``, each one-sided at the
+    normal quantile ``z``, from the per-game values of a paired linear combination.
+
+    For any signs s, s': ``|p_a - t| >= s (p_a - t)`` and ``|p_b - t| = max over s' of s' (p_b - t)``, so
+    the difference is at least ``min over s' of [s (p_a - t) - s' (p_b - t)]`` (s: the side of the target
+    a's estimate is on) and at most ``max over s of [s (p_a - t) - s_b (p_b - t)]`` (s_b: b's side).
+    Each bracket is the mean of the per-game values ``s win_a - s' win_b`` less a constant, with
+    standard error from the paired variances: the bounds hold whichever side of the target the true
+    rates lie on."""
+    ma, mb, var_a, var_b, cov = pair.moments()
+
+    def bound(s: int, s_b: int, direction: int) -> float:
+        mean = s * (ma - target) - s_b * (mb - target)
+        se = math.sqrt(max(var_a + var_b - 2 * s * s_b * cov, 0.0) / pair.n)
+        return mean + direction * z * se
+
+    side_a = 1 if ma >= target else -1
+    side_b = 1 if mb >= target else -1
+    low = min(bound(side_a, s_b, -1) for s_b in (1, -1))
+    high = max(bound(s, side_b, 1) for s in (1, -1))
+    return low, high
+
+
+def critical_z(confidence: float, candidates: int, rounds: int) -> float:
+    """The one-sided normal quantile of each bound: Bonferroni over 2 x (candidates - 1) x rounds tests
+    (each candidate against the best, either side of the target, at every round), so the closest
+    candidate is dropped with probability at most 1 - confidence over the whole search."""
+    from scipy.stats import norm
+    tests = 2 * max(candidates - 1, 1) * rounds
+    return float(norm.isf((1 - confidence) / tests))
+
+
+def closest_probabilities(blocks: Sequence[tuple[Sequence[int], np.ndarray]], candidates: int, target: float,
+                          rng: np.random.Generator, draws: int = DRAWS) -> np.ndarray:
+    """Each candidate's probability of being the closest to ``target`` under the normal approximation of
+    the win-rate estimates: ``blocks`` are the rounds' games, each (candidate indices, wins matrix games x
+    those candidates); a round's means are drawn from a multivariate normal with the round's paired
+    covariance (independent across rounds: other games), a candidate's rate is its rounds' means weighted
+    by games. A draw in which several candidates are equally close counts 1/k for each."""
+    totals = np.zeros((draws, candidates))
+    games = np.zeros(candidates)
+    for indices, wins in blocks:
+        values = wins.astype(np.float64)
+        n = values.shape[0]
+        cov = np.atleast_2d(np.cov(values, rowvar=False, ddof=1)) / n
+        eigenvalues, vectors = np.linalg.eigh(cov)
+        # roundoff below the largest eigenvalue's 1e-12 is no variance: identical candidates draw alike
+        scale = np.sqrt(np.where(eigenvalues > 1e-12 * max(eigenvalues.max(), 0.0), eigenvalues, 0.0))
+        sample = values.mean(axis=0) + rng.standard_normal((draws, len(indices))) @ (vectors * scale).T
+        totals[:, indices] += n * sample
+        games[indices] += n
+    distance = np.abs(totals / games - target)
+    closest = distance <= distance.min(axis=1, keepdims=True) + 1e-12
+    return (closest / closest.sum(axis=1, keepdims=True)).mean(axis=0)
+
+
+# ---------------------------------------------------------------- the search for one player count
+
+@dataclass
+class _Search:
+    """The wins of every candidate of one player count, block by block, and the decisions so far."""
+
+    values: list
+    wins: list[list[np.ndarray]] = field(default_factory=list)
+    blocks: list[tuple[list[int], np.ndarray]] = field(default_factory=list)
+    dropped: set[int] = field(default_factory=set)
+    tied: set[int] = field(default_factory=set)
+    best: int = 0
+    stop: str = ""
+
+    def __post_init__(self) -> None:
+        self.wins = [[] for _ in self.values]
+
+    @property
+    def active(self) -> list[int]:
+        return [i for i in range(len(self.values)) if i not in self.dropped]
+
+    def add(self, indices: list[int], block: list[np.ndarray]) -> None:
+        for i, wins in zip(indices, block):
+            self.wins[i].append(wins)
+        self.blocks.append((indices, np.column_stack(block)))
+
+    def games_won(self, i: int) -> tuple[int, int]:
+        return sum(w.size for w in self.wins[i]), sum(int(w.sum()) for w in self.wins[i])
+
+    def decide(self, target: float, tolerance: float, z: float, last: bool) -> bool:
+        """Drop the candidates clearly farther than the best; whether the search is over."""
+        active = self.active
+        wins = {i: np.concatenate(self.wins[i]) for i in active}
+        distance = {i: abs(wins[i].mean() - target) for i in active}
+        self.best = min(active, key=lambda i: (distance[i], i))
+        self.tied = set()
+        for i in active:
+            if i == self.best:
+                continue
+            low, high = distance_bounds(PairSums.of(wins[i], wins[self.best]), target, z)
+            if low > 0:
+                self.dropped.add(i)
+            elif high <= tolerance:
+                self.tied.add(i)
+        left = len(self.active)
+        if left == 1:
+            self.stop = STOPS[0]
+        elif len(self.tied) == left - 1:
+            self.stop = STOPS[1]
+        elif last:
+            self.stop = STOPS[2]
+        return bool(self.stop)
+
+    def status(self, i: int) -> str:
+        if i == self.best:
+            return "chosen"
+        return "dropped" if i in self.dropped else "tied" if i in self.tied else "open"
+
+
+# ---------------------------------------------------------------- the result
+
+@dataclass
+class TargetResult:
+    """The result of ``target``: ``candidates`` (one row per player count and value: games, wins,
+    win_rate, ci_low, ci_high, distance, p_closest, status), ``chosen`` (one row per player count: the
+    chosen value, its numbers, the values tied with it and still open, why the search stopped, the games
+    it played) and ``settings`` (what was searched, and how)."""
+
+    candidates: pd.DataFrame
+    chosen: pd.DataFrame
+    settings: dict[str, Any]
+
+    @property
+    def values(self) -> dict[int, Any]:
+        """Player count -> the chosen value."""
+        return dict(zip(self.chosen["players"], self.chosen["value"]))
+
+    def __repr__(self) -> str:
+        return (f"TargetResult: {self.settings['vary']} for a win rate of {100 * self.settings['win_rate']:g}%\n"
+                f"{self.chosen.to_string(index=False)}")
+
+
+def _value_text(value: Any) -> str:
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def _rows(search: _Search, players: int, target: float, p_closest: np.ndarray) -> tuple[list[dict], dict]:
+    rows = []
+    for i, value in enumerate(search.values):
+        n, wins = search.games_won(i)
+        low, high = wilson_interval(wins, n)
+        rows.append({"players": players, "value": value, "games": n, "wins": wins, "win_rate": wins / n,
+                     "ci_low": low, "ci_high": high, "distance": abs(wins / n - target),
+                     "p_closest": float(p_closest[i]), "status": search.status(i)})
+    chosen = dict(rows[search.best])
+    del chosen["status"]
+    chosen["tied"] = ", ".join(_value_text(search.values[i]) for i in sorted(search.tied))
+    chosen["open"] = ", ".join(_value_text(v) for i, v in enumerate(search.values) if search.status(i) == "open")
+    chosen["stop"] = search.stop
+    chosen["total_games"] = sum(row["games"] for row in rows)
+    return rows, chosen
+
+
+# ---------------------------------------------------------------- the API
+
+def target(game: str | Game, win_rate: float, *, vary: str, players: Any = None, values: Any = None,
+           policy: str | None = None, options: Mapping[str, Any] | None = None,
+           params: Mapping[str, float] | None = None, tolerance: float = TOLERANCE, start_games: int = START_GAMES,
+           max_games: int = MAX_GAMES, confidence: float = 0.95, seed: int = 0, n_jobs: int = 1,
+           backend: str = "loky", chunk_size: int | None = None, out: str | os.PathLike | None = None,
+           progress: bool | None = None, dask_address: Any = None,
+           on_round: Callable[[int, int, int, list], None] | None = None) -> TargetResult:
+    """Per player count, the value of ``vary`` whose win rate is closest to ``win_rate`` (a fraction:
+    0.15 for 15%).
+
+    vary: an integer rule option (``"seals"``), ``"POLICY.PARAM"`` or a parameter of ``policy``.
+    values: the candidates (default: ``default_values``: an option's validated range, else 0..2x the
+    default). policy, options, params: the policy played (default: the game's) and the fixed other
+    options and parameters. players: a player count or a list (default: the game's).
+
+    Every candidate plays games 0.. of ``seed``; round r brings the candidates still in play to
+    ``schedule(start_games, max_games)[r]`` games (adding games, never replaying). After each round a
+    candidate is dropped when its distance from the target is larger than the current best's with
+    confidence (``distance_bounds`` at ``critical_z``: Bonferroni over candidates, sides and rounds);
+    the search stops when one is left, when every other one left is within ``tolerance`` (a fraction:
+    0.0025 is 0.25 points) of the best with confidence, or after the last round. ``p_closest``: the
+    probability of being the closest under the normal approximation (``closest_probabilities``,
+    DRAWS draws, seeded by ``seed``).
+
+    out: a directory (marked by target.json, locked while in use) keeping every round's games of every
+    candidate as a resumable run, plus candidates.csv and chosen.csv; a rerun with the same game,
+    seed, policy, varied setting and fixed options and parameters reuses every round it shares (also
+    with another target, tolerance or max_games). on_round(players, round, rounds, values in play) is
+    called before each round. The rest is passed to ``simulate``; results are identical for any n_jobs,
+    chunk_size or backend.
+    """
+    game = runner.resolve_game(game)
+    if not runner._is_number(win_rate) or not 0 <= win_rate <= 1:
+        raise RunError(f"win_rate is a fraction in 0-1 (15% is 0.15), got {shorten(win_rate)}")
+    win_rate = float(win_rate)
+    varied = resolve_varied(game, vary, policy)
+    options = {} if options is None else dict(_mapping(options, "options", OptionError))
+    params = {} if params is None else dict(_mapping(params, "params", UnknownPolicyError))
+    if varied.name in (options if varied.kind == "option" else params):
+        raise RunError(f"{varied.label} is the varied setting: leave it out of the fixed "
+                       f"{'options' if varied.kind == 'option' else 'params'}")
+    runner.make_options(game, options)
+    runner.resolve_policy(game, varied.policy, params)
+    values = (default_values(game, varied, options, params) if values is None
+              else check_values(game, varied, values, options, params))
+    player_list = _players(game, players)
+    for name, value, low, high in (("tolerance", tolerance, 0, 1), ("confidence", confidence, 0, 1)):
+        if not runner._is_number(value) or not low <= value < high or (name == "confidence" and value == 0):
+            raise RunError(f"{name} must be a number in {'[0, 1)' if name == 'tolerance' else '(0, 1)'}, got "
+                           f"{shorten(value)}")
+    start_games = runner.check_n_games(start_games)
+    max_games = runner.check_n_games(max_games)
+    if start_games < 100 or max_games < start_games:
+        raise RunError(f"start_games must be at least 100 and at most max_games, got {start_games:,} and "
+                       f"{max_games:,}")
+    seed = runner.check_seed(seed)
+    workers = runner.check_n_jobs(n_jobs)
+    backend = runner.check_backend(backend)
+    runner.check_chunk_size(chunk_size)
+    progress = runner.check_progress(progress)
+    dask_address = runner.check_dask_address(dask_address, backend)
+    if out is not None:
+        out = rundir.check_out(out)
+
+    counts = schedule(start_games, max_games)
+    z = critical_z(confidence, len(values), len(counts))
+    settings = {"game": game.name, "win_rate": win_rate, "vary": varied.label, "kind": varied.kind,
+                "policy": varied.policy, "options": options, "params": params, "values": values,
+                "players": player_list, "seed": seed, "tolerance": tolerance, "confidence": confidence,
+                "schedule": counts, "z": z, "draws": DRAWS}
+    from cursedsim import __version__
+    identity = {"game": game.name, "seed": seed, "policy": varied.policy, "vary": varied.label,
+                "options": runner._json_value(options), "params": runner._json_value(params)}
+    directory = contextlib.nullcontext() if out is None else rundir.owned_directory(
+        out, marker=TARGET_FILE, config={**identity, "cursedsim_version": __version__}, kind="target",
+        same=tuple(identity))
+    one_cluster = backend == "dask" and dask_address is None
+    cluster = runner.dask_client(workers) if one_cluster else contextlib.nullcontext(dask_address)
+    rows: list[dict] = []
+    chosen: list[dict] = []
+    with directory, cluster as client:
+        for players in player_list:
+            search = _Search(list(values))
+            for r, stop in enumerate(counts):
+                first = counts[r - 1] if r else 0
+                active = search.active
+                if on_round is not None:
+                    on_round(players, r, len(counts), [values[i] for i in active])
+                block = []
+                for i in active:
+                    cell_options, cell_params = _setting(varied, values[i], options, params)
+                    run_dir = None if out is None else os.path.join(
+                        out, CELLS_DIR, cell_dir_name(Cell(varied.policy, players, cell_options, cell_params)),
+                        f"games-{first}-{stop}")
+                    frame = runner.simulate(game, stop - first, players=players, policy=varied.policy,
+                                            options=cell_options, params=cell_params or None, seed=seed,
+                                            n_jobs=n_jobs, backend=backend, chunk_size=chunk_size, out=run_dir,
+                                            progress=progress, dask_address=client, first_game=first)
+                    block.append(frame["win"].to_numpy(dtype=bool))
+                    del frame
+                search.add(active, block)
+                if search.decide(win_rate, tolerance, z, last=r == len(counts) - 1):
+                    break
+            rng = np.random.default_rng(np.random.SeedSequence([seed, players, TAG_DRAWS]))
+            p_closest = closest_probabilities(search.blocks, len(values), win_rate, rng)
+            cell_rows, cell_chosen = _rows(search, players, win_rate, p_closest)
+            rows += cell_rows
+            chosen.append(cell_chosen)
+        result = TargetResult(pd.DataFrame(rows), pd.DataFrame(chosen), settings)
+        if out is not None:
+            write_via(os.path.join(out, CANDIDATES_FILE), lambda tmp: result.candidates.to_csv(tmp, index=False))
+            write_via(os.path.join(out, CHOSEN_FILE), lambda tmp: result.chosen.to_csv(tmp, index=False))
+    return result
+
+
+def _mapping(value: Any, name: str, error: type[CursedsimError]) -> Mapping:
+    if not isinstance(value, Mapping):
+        raise error(f"{name} must map names to values, got {shorten(value)}")
+    return value
+
+
+def _players(game: Game, players: Any) -> list[int]:
+    if players is None:
+        return [runner.resolve_players(game, None)]
+    if isinstance(players, (str, bytes, Mapping)) or not isinstance(players, Iterable):
+        players = [players]
+    checked = [game.check_players(p) for p in players]
+    if not checked:
+        raise RunError(f"players must name at least one player count ({game.min_players}-{game.max_players})")
+    return list(dict.fromkeys(checked))
+
+
+__all__ = ["MAX_GAMES", "START_GAMES", "STATUSES", "STOPS", "TOLERANCE", "PairSums", "TargetResult", "Varied",
+           "check_values", "closest_probabilities", "critical_z", "default_values", "distance_bounds",
+           "int_options", "resolve_varied", "schedule", "target"]
