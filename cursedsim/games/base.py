@@ -66,8 +66,9 @@ def conventional_measures(outcome_columns: tuple[str, ...]) -> tuple[Measure, ..
 #: parameter vector) -> outcome arrays, one entry per game, keyed by column name.
 ChunkRunner = Callable[[int, int, int, int, Any, str, np.ndarray], dict[str, np.ndarray]]
 #: Signature of a game's replay: (seed, index, players, options, policy name or PolicySpec, parameter
-#: vector) -> log.
+#: vector) -> log. ``replay_events`` takes the same and returns the events (``cursedsim.events``).
 Replayer = Callable[[int, int, int, Any, str, np.ndarray], str]
+EventReplayer = Callable[[int, int, int, Any, str, np.ndarray], list[dict[str, Any]]]
 
 
 @dataclass(frozen=True)
@@ -96,6 +97,8 @@ class Game:
     description: str = ""
     default_players: int | None = None
     measures: tuple[Measure, ...] | None = None
+    #: The events of one game (``replay(..., format="events")``); None: the game replays as text only.
+    replay_events: EventReplayer | None = None
 
     def __post_init__(self):
         measures = conventional_measures(self.outcome_columns) if self.measures is None else tuple(self.measures)
