@@ -25,6 +25,8 @@ def get_game(name: str) -> Game:
     """The registered game ``name``, or an UnknownGameError naming the valid games."""
     if not isinstance(name, str) or name not in GAME_MODULES:
         raise UnknownGameError(f"unknown game {shorten(name)}; valid games: {', '.join(GAME_MODULES)}")
+    from cursedsim.plugins import load_entry_points
+    load_entry_points()   # the policies of installed plugins, on first use (cursedsim.plugins)
     if name not in _loaded:
         _loaded[name] = importlib.import_module(GAME_MODULES[name]).GAME
     return _loaded[name]
