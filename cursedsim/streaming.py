@@ -147,6 +147,30 @@ class RunSummary:
             column.add(values, win)
         self.n += int(win.size)
 
+    def merge(self, other: RunSummary) -> RunSummary:
+        """Fold the summary of another run of the same settings in (e.g. the next games of the run, played
+        with ``first_game``): counts, sums and histograms add, as if its chunks had been added here."""
+        if (other.game, other.seed, other.players, other.policy) != (self.game, self.seed, self.players, self.policy):
+            raise CursedsimError(f"cannot merge {other!r} into {self!r}: the runs' settings differ")
+        for name, theirs in other.columns.items():
+            mine = self.columns.get(name)
+            if mine is None:
+                mine = self.columns[name] = ColumnSummary(theirs.kind, theirs.exact)
+            for part in ("all", "won"):
+                a, b = getattr(mine, part), getattr(theirs, part)
+                setattr(mine, part, _Moments(a.count + b.count, a.total + b.total, a.squares + b.squares))
+            if mine.histogram is None or theirs.histogram is None:
+                mine.histogram = mine.won_histogram = None
+                continue
+            for target in ("histogram", "won_histogram"):
+                merged = getattr(mine, target)
+                for value, count in getattr(theirs, target).items():
+                    merged[value] = merged.get(value, 0) + count
+            if len(mine.histogram) > MAX_HISTOGRAM:
+                mine.histogram = mine.won_histogram = None
+        self.n += other.n
+        return self
+
     # ---------------------------------------------------------------- reading it
 
     @property
