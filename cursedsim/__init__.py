@@ -5,8 +5,8 @@ Public API::
     simulate(game, n_games, *, players, policy, options, params, seed, n_jobs, backend, chunk_size, out,
              progress) -> pandas.DataFrame   # one row per game
     replay(game, seed, index, *, players, policy, options, params) -> str   # the turn log of one game
-    compare(game, policies, n_games, *, players, options, seed, n_jobs, ...) -> Comparison  # paired, on
-                                                          # common random numbers (compare.py)
+    compare(game, policies, n_games, *, players, options, vary, reference, seed, ...) -> Comparison
+                                  # policies x option values on the same games: X - reference (compare.py)
     sweep(game, *, players, policies, options, params, n_games, seed, n_jobs, out, ...) -> pandas.DataFrame
                                                           # one row per cell of a grid (sweep.py)
     tune(game, policy, *, players, options, space, candidates, start_games, final_games, reference, seed,

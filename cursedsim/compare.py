@@ -1,6 +1,7 @@
-"""Compare policies on common random numbers: every policy plays the same (seed, game index) deals,
-so the difference between two policies is measured game by game (paired), with a much narrower
-interval than independent runs of the same size would give.
+"""Compare contenders on common random numbers: policies, rule option values or both, every one playing
+the same (seed, game index) deals, so the difference between two is measured game by game (paired),
+with a much narrower interval than independent runs of the same size would give. Differences are
+"X - reference" (or every pair), with Holm-adjusted p-values over the comparisons of one result.
 """
 
 from __future__ import annotations
@@ -9,93 +10,36 @@ import contextlib
 import itertools
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from cursedsim import rundir, runner
-from cursedsim.errors import RunError, UnknownPolicyError, shorten
+from cursedsim.contenders import Contender, contenders, cross, find_reference, option_values, parse_policies
+from cursedsim.errors import CompareError, RunError, shorten
 from cursedsim.games import Game
-from cursedsim.runner import resolve_game, resolve_policy, simulate
-from cursedsim.stats import paired_difference, paired_sample_size, summarize, unpaired_difference
+from cursedsim.runner import resolve_game, simulate
+from cursedsim.stats import holm, paired_difference, paired_sample_size, summarize, unpaired_difference
 
-
-@dataclass(frozen=True)
-class Contender:
-    """One side of a comparison: a label, a policy name and parameter overrides."""
-
-    label: str
-    policy: str
-    params: Mapping[str, float]
-
-
-def contenders(game: Game, policies: Sequence[Any]) -> list[Contender]:
-    """Policies given as names, ``"name:param=value,..."`` strings or dicts with ``policy``, optional
-    ``params`` and ``label``; labels must be distinct."""
-    valid = f"valid policies: {', '.join(game.policies)}"
-    if isinstance(policies, (str, bytes, Mapping)) or not isinstance(policies, Sequence):
-        raise UnknownPolicyError(f"policies must be a list of two or more policies (names, 'name:param=value' or "
-                                 f"dicts), got {shorten(policies)}; {valid}")
-    result = []
-    for item in policies:
-        if isinstance(item, Contender):
-            entry = item
-        elif isinstance(item, Mapping):
-            unknown = [key for key in item if key not in ("policy", "params", "label")]
-            if "policy" not in item or unknown:
-                raise UnknownPolicyError(f"a policy given as a dict takes the keys policy, params and label, got "
-                                         f"{shorten(item)}; {valid}")
-            params = item.get("params") or {}
-            if not isinstance(params, Mapping):
-                raise UnknownPolicyError(f"params of policy {shorten(item['policy'])} must map parameter names to "
-                                         f"numbers, got {shorten(params)}")
-            name = item["policy"]
-            if not isinstance(name, str):
-                raise UnknownPolicyError(f"unknown policy {shorten(name)}; {valid}")
-            label = item.get("label") or (name + _param_text(params))
-            if not isinstance(label, str):
-                raise UnknownPolicyError(f"the label of policy {name!r} must be a string, got {shorten(label)}")
-            entry = Contender(label, name, dict(params))
-        elif isinstance(item, str):
-            name, colon, rest = item.partition(":")
-            params = {}
-            if colon and not rest.strip():
-                raise UnknownPolicyError(f"policy {item!r} has a ':' but no parameters; use NAME or "
-                                         "NAME:param=value,...")
-            for part in rest.split(",") if colon else ():
-                key, sep, value = part.partition("=")
-                if not sep or not key.strip():
-                    raise UnknownPolicyError(f"policy parameter {part!r} in {item!r} is not NAME=VALUE")
-                try:
-                    params[key.strip()] = float(value)
-                except ValueError:
-                    raise UnknownPolicyError(f"parameter {key.strip()!r} in {item!r} takes a number, "
-                                             f"got {value.strip()!r}") from None
-            entry = Contender(item, name.strip(), params)
-        else:
-            raise UnknownPolicyError(f"a policy to compare must be a name or a dict, got {shorten(item)}; {valid}")
-        resolve_policy(game, entry.policy, entry.params)   # the name, parameter names and finite values
-        result.append(entry)
-    labels = [c.label for c in result]
-    if len(result) < 2 or len(set(labels)) != len(labels):
-        raise UnknownPolicyError(f"compare needs two or more distinct policies, got {labels}; {valid}")
-    return result
-
-
-def _param_text(params: Mapping[str, float]) -> str:
-    return (":" + ",".join(f"{k}={v:g}" for k, v in params.items())) if params else ""
+#: What ``pairs=`` may ask for: every contender against the reference, or every pair.
+PAIR_MODES = ("reference", "all")
 
 
 @dataclass
 class Comparison:
-    """The result of ``compare``: ``pairs`` (one row per pair of policies), ``policies`` (per-policy
-    summary) and the per-game ``frames`` by label."""
+    """The result of ``compare``: ``pairs`` (one row per comparison a - b: each contender minus the
+    reference, or every pair), ``policies`` (per-contender summary; its ``policy`` column holds the
+    contender's label), the per-game ``frames`` by label, the ``contenders``, the ``reference``'s label
+    (None for every pair) and the ``settings`` every run used."""
 
     pairs: pd.DataFrame
     policies: pd.DataFrame
     frames: dict[str, pd.DataFrame]
+    contenders: list[Contender] = field(default_factory=list)
+    reference: str | None = None
+    settings: dict[str, Any] = field(default_factory=dict)
 
     def __repr__(self) -> str:
         return f"Comparison of {', '.join(self.frames)}\n{self.pairs.to_string(index=False)}"
@@ -134,31 +78,49 @@ def pair_row(label_a: str, label_b: str, a: pd.DataFrame, b: pd.DataFrame, *, ha
     return row
 
 
-def compare(game: str | Game, policies: Sequence[Any], n_games: int, *, players: int | None = None,
-            options: Any = None, seed: int = 0, n_jobs: int = 1, backend: str = "loky",
+def compare(game: str | Game, policies: Sequence[Any] | None, n_games: int, *, players: int | None = None,
+            options: Any = None, vary: Mapping[str, Any] | None = None, reference: Any = None,
+            pairs: str = "reference", seed: int = 0, n_jobs: int = 1, backend: str = "loky",
             chunk_size: int | None = None, out: str | None = None, progress: bool | None = None,
             detect: float = 0.01, alpha: float = 0.05, power: float = 0.8, dask_address: Any = None) -> Comparison:
-    """Play every policy on the same games (seed, indices 0..n_games-1) and compare them in pairs.
+    """Play every contender on the same games (seed, indices 0..n_games-1) and compare each with the
+    reference (or, ``pairs="all"``, every pair).
 
-    ``pairs`` has, per pair (a, b): win rates, the paired difference a - b with its standard error,
-    (1 - alpha) interval and p-value, the unpaired interval the same games would give, the games a
-    paired (and an unpaired) comparison needs to detect a difference of ``detect`` with ``power``,
-    and, for games with a measure averaged over won games (the first of ``game.measures``: Verflucht!'s
-    score), its paired difference over the games both won (``both_won``, ``<column>_diff``,
-    ``<column>_ci_low``, ``<column>_ci_high``: ``score_diff`` etc. for Verflucht!). ``policies`` has ``stats.summarize`` of every policy's games with
-    the game's measures. ``out``: a directory (marked by compare.json, locked while in use) holding one
-    resumable run per policy. ``dask_address``: as ``simulate``'s (with ``backend="dask"``).
+    Contenders are every policy (None: the game's default) crossed with every combination of the
+    values in ``vary`` (``{"starting_item": ["random", "scroll"]}``), on top of the fixed ``options``;
+    labels say what differs (``smart / seals=5``). ``reference``: a label, or a policy or option value
+    that names exactly one contender (``"scroll"``, ``"starting_item=scroll"``, ``"baseline / 5"``);
+    None is the first contender. Every row of ``pairs`` is a - b with a the contender and b the
+    reference: win rates, the paired difference with its standard error, (1 - alpha) interval and
+    p-value, ``p_holm`` (Holm-adjusted over every row of this result), the unpaired interval the same
+    games would give, the games a paired (and an unpaired) comparison needs to detect a difference of
+    ``detect`` with ``power``, and, for games with a measure averaged over won games (the first of
+    ``game.measures``: Verflucht!'s score), its paired difference over the games both won
+    (``both_won``, ``<column>_diff``, ``<column>_ci_low``, ``<column>_ci_high``). ``policies`` has
+    ``stats.summarize`` of every contender's games with the game's measures (and the varied options'
+    values). ``out``: a directory (marked by compare.json, locked while in use) holding one resumable
+    run per contender. ``dask_address``: as ``simulate``'s (with ``backend="dask"``).
     """
     game = resolve_game(game)
-    sides = contenders(game, policies)
+    players = runner.resolve_players(game, players)
+    base = runner.make_options(game, options)
+    fixed = options if isinstance(options, Mapping) else {}
+    grid = option_values(game, vary, fixed)
+    named = parse_policies(game, [game.default_policy] if policies is None else policies)
+    sides = cross(game, named, grid) if grid else contenders(game, named)
+    if pairs not in PAIR_MODES:
+        raise CompareError(f"pairs must be one of {', '.join(PAIR_MODES)}, got {shorten(pairs)}")
+    if pairs == "all" and reference is not None:
+        raise CompareError("pairs='all' compares every pair and takes no reference; use pairs='reference'")
+    ref = find_reference(sides, reference) if pairs == "reference" else None
+    base_fields = runner._options_dict(game, base, players)   # the dataclass's fields (seals None stays None)
+    played = {side.label: runner.make_options(game, {**base_fields, **side.options}) for side in sides}
     n_games = runner.check_n_games(n_games)
     seed = runner.check_seed(seed)
     runner.check_n_jobs(n_jobs)
     backend = runner.check_backend(backend)
     runner.check_chunk_size(chunk_size)
     dask_address = runner.check_dask_address(dask_address, backend)
-    players = runner.resolve_players(game, players)
-    options = runner.make_options(game, options)
     progress = runner.check_progress(progress)
     for name, value, low, high in (("detect", detect, 0, 1), ("alpha", alpha, 1e-12, 0.5), ("power", power, 0.01, 1)):
         if not runner._is_number(value) or not low <= value < high or value == 0:
@@ -167,9 +129,10 @@ def compare(game: str | Game, policies: Sequence[Any], n_games: int, *, players:
         raise RunError(f"compare needs at least 2 games (paired intervals), got {n_games}")
     if out is not None:
         out = rundir.check_out(out)
-    runner.check_memory(game, n_games, copies=len(sides), what=f"the frames of {len(sides)} policies")
+        _check_dir_names(sides)
+    runner.check_memory(game, n_games, copies=len(sides), what=f"the frames of {len(sides)} contenders")
     config = {"kind": "compare", "game": game.name, "n_games": n_games, "seed": seed, "players": players,
-              "options": runner._json_value(runner._options_dict(game, options, players))}
+              "options": runner._json_value(base_fields)}
     directory = contextlib.nullcontext() if out is None else rundir.owned_directory(
         out, marker=COMPARE_FILE, config=config, kind="compare", same=tuple(config), adopt=_adopt_compare_dir)
     frames = {}
@@ -177,17 +140,34 @@ def compare(game: str | Game, policies: Sequence[Any], n_games: int, *, players:
         for side in sides:
             frames[side.label] = simulate(
                 game, n_games, players=players, policy=side.policy, params=side.params or None,
-                options=options, seed=seed, n_jobs=n_jobs, backend=backend, chunk_size=chunk_size,
+                options=played[side.label], seed=seed, n_jobs=n_jobs, backend=backend, chunk_size=chunk_size,
                 out=None if out is None else os.path.join(out, _dir_name(side.label)), progress=progress,
                 dask_address=dask_address)
     score = next((measure.column for measure in game.measures if measure.won_only), None)
+    compared = itertools.combinations(sides, 2) if ref is None else [(side, ref) for side in sides if side is not ref]
     rows = [pair_row(a.label, b.label, frames[a.label], frames[b.label], has_score=score is not None,
                      score=score or "score", detect=detect, alpha=alpha, power=power)
-            for a, b in itertools.combinations(sides, 2)]
-    summary = pd.concat([summarize(frame, measures=game.measures).assign(policy=label)
-                         for label, frame in frames.items()], ignore_index=True)
-    summary = summary[["policy"] + [c for c in summary.columns if c != "policy"]]
-    return Comparison(pd.DataFrame(rows), summary, frames)
+            for a, b in compared]
+    table = pd.DataFrame(rows)
+    table.insert(table.columns.get_loc("p_value") + 1, "p_holm", holm(table["p_value"]))
+    summary = pd.concat([summarize(frames[side.label], measures=game.measures)
+                         .assign(policy=side.label, **side.options) for side in sides], ignore_index=True)
+    first = ["policy", *grid]
+    summary = summary[first + [c for c in summary.columns if c not in first]]
+    settings = {"game": game.name, "players": players, "n_games": n_games, "seed": seed,
+                "options": {name: value for name, value in game.option_columns(base, players).items()
+                            if name not in grid}, "vary": grid,
+                "policies": [policy.label for policy in named], "pairs": pairs,
+                "reference": None if ref is None else ref.label, "detect": detect, "alpha": alpha, "power": power}
+    return Comparison(table, summary, frames, sides, settings["reference"], settings)
+
+
+def changed_options(game: Game, options: Any, players: int) -> dict[str, Any]:
+    """The options whose value (as the frame's option columns give it at ``players``) differs from the
+    rulebook's defaults."""
+    played = game.option_columns(runner.make_options(game, options), players)
+    default = game.option_columns(game.make_options(None), players)
+    return {name: value for name, value in played.items() if default.get(name) != value}
 
 
 #: The marker file of a compare directory.
@@ -202,3 +182,14 @@ def _adopt_compare_dir(directory: str, entries: list[str]) -> bool:
 
 def _dir_name(label: str) -> str:
     return "".join(ch if ch.isalnum() or ch in "-_=." else "_" for ch in label)
+
+
+def _check_dir_names(sides: list[Contender]) -> None:
+    """Every contender gets its own run directory (labels that differ only in characters a folder name
+    cannot hold would share one)."""
+    names = [_dir_name(side.label) for side in sides]
+    for i, name in enumerate(names):
+        if name in names[:i]:
+            other = sides[names.index(name)].label
+            raise CompareError(f"contenders {other!r} and {sides[i].label!r} would share the run directory "
+                               f"{name!r} under out; give them labels that differ in letters or digits")

@@ -412,7 +412,7 @@ def tune(game: str | Game, policy: str = "smart", *, players: int | None, option
         if with_default:
             final.append(Contender(f"{spec.name} (default)", spec.name, {}))
         result = compare(game, final, final_games, players=players, options=options_obj, seed=holdout_seed,
-                         n_jobs=n_jobs, backend=backend, progress=False)
+                         n_jobs=n_jobs, backend=backend, progress=False, pairs="all")
         if bar is not None:
             bar.advance(task, n_final * final_games)
     finally:

@@ -49,7 +49,7 @@ def policy_table(result, seed: int) -> pd.DataFrame:
 
 def compare_policies(n_games: int, seed: int, n_jobs: int) -> tuple[pd.DataFrame, pd.DataFrame]:
     t0 = time.perf_counter()
-    result = cursedsim.compare(GAME, list(CONTENDERS), n_games, seed=seed, n_jobs=n_jobs, progress=False)
+    result = cursedsim.compare(GAME, list(CONTENDERS), n_games, seed=seed, n_jobs=n_jobs, pairs="all", progress=False)
     rates = result.policies.set_index("policy")
     pairs = pairs_with_intervals(result)
     pairs.insert(0, "seed", seed)

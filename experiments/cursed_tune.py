@@ -58,7 +58,7 @@ def main(argv=None) -> None:
     contenders = [{"policy": p, "params": results[p].params, "label": f"{p} (tuned)"} for p in POLICIES]
     contenders += [{"policy": p, "label": f"{p} (defaults)"} for p in POLICIES]
     comparison = cursedsim.compare(GAME, contenders, args.final_games, seed=holdout_seed, n_jobs=args.jobs,
-                                   progress=False)
+                                   pairs="all", progress=False)
     pairs = pairs_with_intervals(comparison)
     pairs.insert(0, "seed", str(holdout_seed))
     for row in pairs.itertuples():

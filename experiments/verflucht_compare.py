@@ -28,7 +28,7 @@ def run(n_games: int, seed: int, n_jobs: int) -> pd.DataFrame:
     for players in PLAYERS:
         t0 = time.perf_counter()
         result = cursedsim.compare("verflucht", list(POLICIES), n_games, players=players, seed=seed, n_jobs=n_jobs,
-                                   progress=False)
+                                   pairs="all", progress=False)
         seals = int(result.frames[POLICIES[0]]["seals"].iat[0])
         pairs = pairs_with_intervals(result)
         pairs.insert(0, "seals", seals)

@@ -245,6 +245,10 @@ COMPARE = {
     "out": (OUTS, ["out", "director", "cannot"]), "progress": (ANYTHING, ["progress"]),
     "detect": (ANYTHING, ["detect"]), "alpha": (ANYTHING, ["alpha"]), "power": (ANYTHING, ["power"]),
     "dask_address": (ANYTHING, ["dask"]),
+    "vary": (st.one_of(st.dictionaries(st.sampled_from(["p_percent", "lucky", "seals", "nope"]),
+                                       st.one_of(ANYTHING, st.lists(ANYTHING, max_size=3)), max_size=2), ANYTHING),
+             ["option", "vary", "contenders"]),
+    "reference": (ANYTHING, ["reference"]), "pairs": (ANYTHING, ["pairs"]),
 }
 
 

@@ -204,7 +204,7 @@ def collect(out: str, *, n_games: int, seed: int, n_jobs: int, progress: bool | 
     # 1-2. the policies on the same games
     contenders = list(plan.policies[1:]) + [plan.reference]
     log(f"policies on common games: {len(contenders)} runs of {n_games:,} games")
-    comparison = runs.compare("policies", contenders)
+    comparison = runs.compare("policies", contenders, reference=plan.reference)
     tables: dict[str, list[pd.DataFrame]] = {"policies": [], "items_used": [], "ends": [], "souls": []}
     for policy in plan.policies:
         for key, table in _policy_tables(policy, comparison.frames[policy], plan.items, ends,

@@ -179,7 +179,7 @@ def collect(out: str, *, n_games: int, seed: int, n_jobs: int, progress: bool | 
     outcomes = [c for c in game_obj.outcome_columns if c != "game_index"]
     policy_rows, diff_rows, dist = [], [], {"scores": [], "turns": [], "losses": [], "loss_turns": []}
     for p in plan.players:
-        comparison = runs.compare(os.path.join("policies", f"p{p}"), contenders, players=p)
+        comparison = runs.compare(os.path.join("policies", f"p{p}"), contenders, players=p, reference=plan.reference)
         policy_rows.append(comparison.policies.assign(players=p, seals=_rulebook_seals(game_obj, p)))
         pairs = comparison.pairs[comparison.pairs["b"] == plan.reference]
         diff_rows.append(pairs.assign(players=p))
