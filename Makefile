@@ -41,8 +41,8 @@ results: $(TEST_STAMP)
 	$(BIN)/python experiments/verflucht_compare.py
 	$(BIN)/python experiments/verflucht_tune.py
 	$(BIN)/cursedsim report verflucht --out results/verflucht/report
-	$(BIN)/python experiments/cursed_policies.py
 	$(BIN)/python experiments/cursed_tune.py
+	$(BIN)/python experiments/cursed_policies.py
 	$(BIN)/python experiments/cursed_items.py
 	$(BIN)/cursedsim report cursed --out results/cursed/report
 
