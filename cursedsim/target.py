@@ -226,7 +226,8 @@ def distance_bounds(pair: PairSums, target: float, z: float) -> tuple[float, flo
     a's estimate is on) and at most ``max over s of [s (p_a - t) - s_b (p_b - t)]`` (s_b: b's side).
     Each bracket is the mean of the per-game values ``s win_a - s' win_b`` less a constant, with
     standard error from the paired variances: the bounds hold whichever side of the target the true
-    rates lie on."""
+    rates lie on. The upper bound is also at most the bound on ``|p_a - p_b|`` (the paired difference),
+    so candidates that win nearly the same games are found equally close."""
     ma, mb, var_a, var_b, cov = pair.moments()
 
     def bound(s: int, s_b: int, direction: int) -> float:
@@ -237,7 +238,8 @@ def distance_bounds(pair: PairSums, target: float, z: float) -> tuple[float, flo
     side_a = 1 if ma >= target else -1
     side_b = 1 if mb >= target else -1
     low = min(bound(side_a, s_b, -1) for s_b in (1, -1))
-    high = max(bound(s, side_b, 1) for s in (1, -1))
+    # and at most |p_a - p_b| (the reverse triangle inequality): tight for near-identical candidates
+    high = min(max(bound(s, side_b, 1) for s in (1, -1)), max(bound(1, 1, 1), bound(-1, -1, 1)))
     return low, high
 
 
