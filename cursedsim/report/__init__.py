@@ -7,8 +7,8 @@ self-contained HTML file.
 
 Shared modules, one job each: ``registry`` (which games have a report, and what a game's report
 provides), ``data`` (the resumable run folder ``<out>/runs`` and the runs through ``cursedsim.simulate``
-and ``cursedsim.compare.compare``, all with one seed), ``figures`` (``ReportFigure`` and the drawing
-helpers), ``content`` (number formats, settings, method and rule options as text), ``writer`` (jinja2
+and ``cursedsim.compare.compare``, all with one seed), ``progress`` (one progress bar for the whole
+report), ``figures`` (``ReportFigure`` and the drawing helpers), ``content`` (number formats, settings, method and rule options as text), ``writer`` (jinja2
 templates in ``templates/``, atomic writes), ``command`` (the ``cursedsim report`` click command).
 Each game's report is a package beside them (``verflucht/``, ``cursed/``: its plan and tables, its
 figures with their readings, its summary and settings), found through ``registry.REPORTS``.
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -38,10 +38,15 @@ DEFAULT_SEED = 2026
 DEFAULT_JOBS = -1
 
 
+#: ``tuned`` of :func:`report`: the repository's ``results/<game>/tuned.json`` when there is one.
+TUNED_DEFAULT = "default"
+
+
 @dataclass
 class Report:
     """A written report of ``game``: its folder and files, the figures with their readings, the summary
-    table (numbers), the data behind the figures and the seconds it took."""
+    table (numbers), the recommendations (text, or None), the data behind the figures, the run folder
+    (None once removed) and the seconds it took."""
 
     game: str
     out: str
@@ -51,6 +56,8 @@ class Report:
     summary: pd.DataFrame
     data: ReportData
     seconds: float
+    recommendations: dict[str, Any] | None = None
+    runs_dir: str | None = None
 
     @property
     def readings(self) -> dict[str, str]:
@@ -59,18 +66,25 @@ class Report:
 
 def report(game: str, out: str | os.PathLike, *, n_games: int = DEFAULT_GAMES, seed: int = DEFAULT_SEED,
            n_jobs: int = DEFAULT_JOBS, progress: bool | None = None,
-           log: Callable[[str], Any] | None = None, command: str | None = None) -> Report:
+           log: Callable[[str], Any] | None = None, command: str | None = None,
+           runs_dir: str | os.PathLike | None = None, keep_runs: bool = True, policies: Sequence[str] = (),
+           tuned: str | os.PathLike | None = TUNED_DEFAULT) -> Report:
     """Simulate, draw and write the balance report of ``game`` into the folder ``out``.
 
     ``n_games`` games per cell (every policy x setting the game's report varies), all with
-    ``seed``; ``n_jobs`` worker processes (-1: every core); ``progress``: progress bars as in
-    ``simulate`` (None: for long runs on a terminal); ``log``: called with a line per stage. Runs are
-    checkpointed under ``out/runs`` (rerunning resumes; runs of other settings or sources are
-    replaced). Writes ``report.md``, ``report.html``, ``figures/*.png`` and ``tables/*.csv``.
+    ``seed``; ``n_jobs`` worker processes (-1: every core); ``progress``: one progress bar for the
+    whole report (None: for big reports on a terminal); ``log``: called with a line per stage. Runs
+    are checkpointed under ``runs_dir`` (default ``out/runs``; rerunning resumes; runs of other
+    settings or sources are replaced); ``keep_runs=False`` removes them once the report is written.
+    ``policies``: more policies played next to the built-in ones (names or ``"name:param=value"``);
+    ``tuned``: a tuned-parameters file (``cursedsim tune --out``) whose policies join too, with their
+    parameters per player count; the default is the repository's ``results/<game>/tuned.json`` when it
+    exists, None for none. Writes ``report.md``, ``report.html``, ``figures/*.png`` and ``tables/*.csv``.
     """
-    from cursedsim.report import data, figures, writer
-    from cursedsim.report.registry import report_for
     from cursedsim.errors import RunError
+    from cursedsim.report import data, figures, writer
+    from cursedsim.report.progress import ReportProgress, want_bar
+    from cursedsim.report.registry import report_for
     from cursedsim.rundir import check_out
 
     started = time.perf_counter()
@@ -78,18 +92,70 @@ def report(game: str, out: str | os.PathLike, *, n_games: int = DEFAULT_GAMES, s
     data.check_settings(n_games, seed, n_jobs)
     try:
         out = check_out(out, "out")   # a path that is not a file
+        runs_dir = None if runs_dir is None else check_out(runs_dir, "runs_dir")
     except RunError as error:
         raise data.ReportError(str(error)) from None
+    runs = data.runs_folder(out, runs_dir)
+    tuned_file = _tuned_file(game_report.game, tuned)
+    policies = _policy_specs(policies)
+    if tuned_file:
+        from cursedsim.runner import resolve_game
+        data.load_tuned(tuned_file, resolve_game(game_report.game))   # a bad file fails before anything is played
     os.makedirs(out, exist_ok=True)
-    report_data = game_report.collect(out, n_games=n_games, seed=seed, n_jobs=n_jobs, progress=progress, log=log)
+    with ReportProgress(enabled=want_bar(progress, n_games * 100), log=log) as tracker:   # ~100 runs a report
+        choices = data.ReportChoices(runs_dir=runs_dir, policies=policies, tuned_file=tuned_file, tracker=tracker)
+        report_data = game_report.collect(out, n_games=n_games, seed=seed, n_jobs=n_jobs, progress=False,
+                                          log=tracker.message, choices=choices)
     (log or (lambda message: None))("figures and documents")
     drawn = figures.make_figures(report_data, game_report.figures)
-    command = command or f"cursedsim report {game_report.game} --out {out} --games {n_games} --seed {seed}"
-    context = game_report.context(report_data, out=out, command=command)
+    command = command or _command(game_report.game, out, n_games, seed, runs_dir, policies, tuned, tuned_file)
+    recommendations = game_report.recommendations(report_data) if game_report.recommendations else None
+    context = {**game_report.context(report_data, out=out, command=command), "recommendations": recommendations}
     written = writer.write_report(out, context, drawn, report_data.tables, game_report.table_notes)
+    if not keep_runs:
+        data.remove_runs(runs)
     return Report(game=game_report.game, out=out, markdown=written.markdown, html=written.html, figures=drawn,
                   summary=game_report.summary_table(report_data), data=report_data,
-                  seconds=time.perf_counter() - started)
+                  seconds=time.perf_counter() - started, recommendations=recommendations,
+                  runs_dir=runs if keep_runs else None)
 
 
-__all__ = ["DEFAULT_GAMES", "DEFAULT_JOBS", "DEFAULT_SEED", "Report", "report"]
+def _tuned_file(game: str, tuned: Any) -> str | None:
+    """The tuned-parameters file to read: ``tuned``, the default's (``data.default_tuned_file``) or
+    None; a named file that does not exist is a ReportError."""
+    from cursedsim.report.data import ReportError, default_tuned_file
+    if tuned is None:
+        return None
+    if isinstance(tuned, str) and tuned == TUNED_DEFAULT:
+        return default_tuned_file(game)
+    if not isinstance(tuned, (str, os.PathLike)):
+        raise ReportError(f"tuned must be a file path, None or {TUNED_DEFAULT!r}, got {type(tuned).__name__}")
+    if not os.path.isfile(tuned):
+        raise ReportError(f"tuned parameters {os.fspath(tuned)} not found (a file of `cursedsim tune --out`)")
+    return os.fspath(tuned)
+
+
+def _policy_specs(policies: Any) -> tuple[str, ...]:
+    """``policies`` as a tuple of strings (a single string is one policy)."""
+    from cursedsim.report.data import ReportError
+    if isinstance(policies, str):
+        policies = (policies,)
+    if not all(isinstance(p, str) for p in policies):
+        raise ReportError(f"policies must be names or 'name:param=value' strings, got {policies!r}")
+    return tuple(policies)
+
+
+def _command(game: str, out: str, n_games: int, seed: int, runs_dir: str | None, policies: Sequence[str],
+             tuned: Any, tuned_file: str | None) -> str:
+    """The command line that makes this report again."""
+    parts = [f"cursedsim report {game} --out {out} --games {n_games} --seed {seed}"]
+    parts += [f"--runs-dir {runs_dir}"] if runs_dir else []
+    parts += [f"--policy {p}" for p in policies]
+    if tuned is None:
+        parts.append("--tuned none")
+    elif not (isinstance(tuned, str) and tuned == TUNED_DEFAULT) and tuned_file:
+        parts.append(f"--tuned {tuned_file}")
+    return " ".join(parts)
+
+
+__all__ = ["DEFAULT_GAMES", "DEFAULT_JOBS", "DEFAULT_SEED", "TUNED_DEFAULT", "Report", "report"]

@@ -1,8 +1,10 @@
-"""What every game's report shares to simulate: the run folder ``<report>/runs`` (resumable, replaced
-when the settings or sources change), a :class:`Runs` helper that plays every run of a report through
-:func:`cursedsim.simulate` or :func:`cursedsim.compare.compare` with the report's one seed (common
-random numbers) and counts them, the fields every report's data has (:class:`ReportData`) and the
-paired reductions of one run against another on the same games.
+"""What every game's report shares to simulate: the run folder (``<report>/runs`` or ``--runs-dir``;
+resumable, replaced when the settings or sources change), a :class:`Runs` helper that plays every run
+of a report through :func:`cursedsim.simulate` or :func:`cursedsim.compare.compare` with the report's
+one seed (common random numbers), counts them and shows them on the report's one progress bar, what
+the user adds to a report's plan (:class:`ReportChoices`: more policies, a tuned-parameters file), the
+policies a report plays (:class:`ReportPolicy`), the fields every report's data has
+(:class:`ReportData`) and the paired reductions of one run against another on the same games.
 
 The game-specific plans and tables live in the game's own report package (``report/<game>/data.py``);
 only summaries leave them, the per-game frames stay in the run directories.
@@ -10,11 +12,14 @@ only summaries leave them, the per-game frames stay in the run directories.
 
 from __future__ import annotations
 
+import glob
+import hashlib
 import json
 import os
+import re
 import shutil
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,6 +28,7 @@ import pandas as pd
 
 from cursedsim.errors import CursedsimError, RunError
 from cursedsim.files import write_atomic
+from cursedsim.report.progress import ReportProgress
 
 #: Folder of a report's run directories (per-game Parquet chunks; not committed).
 RUNS_DIR = "runs"
@@ -55,27 +61,183 @@ class ReportData:
     tables: dict[str, pd.DataFrame] = field(default_factory=dict)
 
 
+# ---------------------------------------------------------------- what the user adds
+
+#: The label suffix of a tuned policy (the palette draws it in its policy's colour, darker).
+TUNED_SUFFIX = " (tuned)"
+
+
+@dataclass(frozen=True)
+class ReportChoices:
+    """What a report plays besides its own plan, and where.
+
+    runs_dir: the folder of the run directories (None: ``<out>/runs``); policies: policies added next
+    to the built-in ones (names, also a plugin's, or ``"name:param=value,..."``); tuned_file: a file of
+    tuned parameters (``cursedsim tune --out``; its policies join as ``"<policy> (tuned)"``), or None;
+    tracker: the report's one progress bar (None: no bar).
+    """
+
+    runs_dir: str | None = None
+    policies: tuple[str, ...] = ()
+    tuned_file: str | None = None
+    tracker: ReportProgress | None = None
+
+
+@dataclass(frozen=True)
+class ReportPolicy:
+    """A policy a report plays: its ``label`` (tables, legends, colours), the ``policy`` it runs and its
+    parameter overrides, the same at every player count (``params``) or per player count
+    (``by_players``, e.g. tuned; a player count missing there is not played); ``source`` says where it
+    came from (``built-in``, ``--policy`` or the tuned file)."""
+
+    label: str
+    policy: str
+    params: Mapping[str, float] = field(default_factory=dict)
+    by_players: Mapping[int, Mapping[str, float]] | None = None
+    source: str = "built-in"
+
+    def plays(self, players: int) -> bool:
+        """Whether it has parameters for ``players`` players."""
+        return self.by_players is None or players in self.by_players
+
+    def params_at(self, players: int) -> dict[str, float]:
+        """Its parameter overrides at ``players`` players."""
+        return dict(self.params if self.by_players is None else self.by_players[players])
+
+    def contender(self, players: int) -> dict[str, Any]:
+        """It as one side of ``compare`` at ``players`` players."""
+        return {"label": self.label, "policy": self.policy, "params": self.params_at(players)}
+
+    def run_name(self, players: int) -> str:
+        """A folder name for its runs at ``players`` players: the label as a slug, and a digest of
+        the parameters when it has some (other parameters never reuse a run of these)."""
+        return run_name(self.label, self.params_at(players))
+
+
+def run_name(label: str, params: Mapping[str, float] | None = None) -> str:
+    """``label`` as a folder name (``smart (tuned)`` -> ``smart-tuned``), with an 8-digit digest of
+    ``params`` when there are any."""
+    slug = re.sub(r"[^a-z0-9_.=+-]+", "-", label.lower()).strip("-") or "policy"
+    if not params:
+        return slug
+    digest = hashlib.sha256(json.dumps(sorted(params.items())).encode()).hexdigest()[:8]
+    return f"{slug.split(':')[0]}-{digest}"
+
+
+def default_tuned_file(game: str) -> str | None:
+    """The tuned parameters ``make results`` writes for ``game`` (``results/<game>/tuned.json`` in the
+    repository), or None when there is none (e.g. an installed package)."""
+    from cursedsim.report.content import REPO_ROOT
+    path = REPO_ROOT / "results" / game / "tuned.json"
+    return str(path) if path.is_file() else None
+
+
+def load_tuned(path: str, game: Any) -> list[ReportPolicy]:
+    """The tuned policies of a tuning file: the JSON ``cursedsim tune --out`` and ``tune_summary``
+    write (one policy: ``{"game", "policy", "players": {"3": {"params": {...}}, ...}}``) or a mapping
+    policy name -> such a document; parameters per player count. A ReportError names what is wrong."""
+    from cursedsim.runner import resolve_policy
+    try:
+        with open(path, encoding="utf-8") as f:
+            document = json.load(f)
+    except OSError as error:
+        raise ReportError(f"cannot read the tuned parameters {path}: {error.strerror or error}") from None
+    except ValueError as error:
+        raise ReportError(f"the tuned parameters {path} are not JSON ({error})") from None
+    if isinstance(document, dict) and "players" in document:
+        document = {document.get("policy"): document}
+    if not isinstance(document, dict) or not document:
+        raise ReportError(f"{path} holds no tuned parameters (expected the JSON of `cursedsim tune --out`)")
+    tuned = []
+    for name, entry in document.items():
+        players = entry.get("players") if isinstance(entry, dict) else None
+        if not isinstance(players, dict) or not players:
+            raise ReportError(f"{path}: entry {name!r} has no 'players' with tuned parameters per player count")
+        if entry.get("game", game.name) != game.name:
+            raise ReportError(f"{path} was tuned for {entry.get('game')!r}, not {game.name!r}")
+        policy = entry.get("policy", name)
+        by_players = {}
+        for count, result in players.items():
+            try:
+                count = int(count)
+                params = {k: float(v) for k, v in result["params"].items()}
+            except (TypeError, ValueError, KeyError, AttributeError):
+                raise ReportError(f"{path}: {policy!r} at {count!r} players has no parameters "
+                                  "(expected players: {count: {params: {name: number}}})") from None
+            try:
+                resolve_policy(game, policy, params)
+            except CursedsimError as error:
+                raise ReportError(f"{path}: {error}") from None
+            by_players[count] = params
+        tuned.append(ReportPolicy(f"{policy}{TUNED_SUFFIX}", policy, by_players=by_players, source=path))
+    return tuned
+
+
+def report_policies(game: Any, builtin: Sequence[str], choices: ReportChoices | None) -> list[ReportPolicy]:
+    """The policies a report plays: its ``builtin`` ones, then the tuned ones of ``choices.tuned_file``,
+    then ``choices.policies`` (one already there is not added twice); checked, labels distinct."""
+    from cursedsim.compare import contenders
+    result = [ReportPolicy(name, name) for name in builtin]
+    choices = choices or ReportChoices()
+    if choices.tuned_file:
+        result += load_tuned(choices.tuned_file, game)
+    extra = [spec for spec in dict.fromkeys(choices.policies) if spec not in {p.label for p in result}]
+    if extra:   # checked as compare checks its policies (names, parameters, values), after a built-in one
+        head = list(builtin[:1])
+        for side in contenders(game, head + extra)[len(head):]:
+            result.append(ReportPolicy(side.label, side.policy, dict(side.params), source="--policy"))
+    labels = [p.label for p in result]
+    if len(set(labels)) != len(labels):
+        raise ReportError(f"two policies of the report share a label: {labels}")
+    return result
+
+
 # ---------------------------------------------------------------- run directories
 
-def prepare_runs(out: str, marker: dict[str, Any]) -> str:
-    """``out/runs``, emptied when its runs were played with other settings or other sources (they
-    could not be resumed), created when missing; refuses a ``runs`` folder it did not make."""
-    runs = os.path.join(out, RUNS_DIR)
+def runs_folder(out: str, runs_dir: str | None = None) -> str:
+    """Where a report's runs go: ``runs_dir``, or ``<out>/runs``. ``runs_dir`` may not be the report
+    folder, hold it, or lie in its ``figures/`` or ``tables/`` (removing the runs would remove them)."""
+    if runs_dir is None:
+        return os.path.join(out, RUNS_DIR)
+    runs = os.path.realpath(runs_dir)
+    report = os.path.realpath(out)
+    inside = [os.path.join(report, name) for name in ("figures", "tables")]
+    if runs == report or report.startswith(runs + os.sep) or \
+            any(runs == d or runs.startswith(d + os.sep) for d in inside):
+        raise ReportError(f"--runs-dir {runs_dir} would mix the runs with the report in {out}; choose a folder "
+                          "outside it (or its own subfolder, like the default runs/)")
+    return os.fspath(runs_dir)
+
+
+def prepare_runs(out: str, marker: dict[str, Any], runs_dir: str | None = None) -> str:
+    """The run folder (``runs_dir`` or ``out/runs``), emptied when its runs were played with other
+    settings or other sources (they could not be resumed), created when missing; refuses a folder it
+    did not make, or one holding another game's report runs."""
+    runs = runs_folder(out, runs_dir)
     path = os.path.join(runs, RUNS_MARKER)
+    where = "--runs-dir" if runs_dir is not None else "--out"
     if os.path.isdir(runs) and os.listdir(runs):
         if not os.path.isfile(path):
-            raise ReportError(f"{runs} exists and was not made by a report; choose another --out")
+            raise ReportError(f"{runs} exists and was not made by a report; choose another {where}")
         try:
             with open(path) as f:
                 old = json.load(f)
         except (OSError, ValueError):
             old = None
+        if isinstance(old, dict) and old.get("game") not in (None, marker.get("game")):
+            raise ReportError(f"{runs} holds the runs of the {old['game']} report; choose another {where}")
         if old != marker:
             shutil.rmtree(runs)
     os.makedirs(runs, exist_ok=True)
     if not os.path.isfile(path):
         write_atomic(path, json.dumps(marker, indent=1))
     return runs
+
+
+def remove_runs(folder: str) -> None:
+    """Remove a report's run folder (``--no-keep-runs``): only one marked as a report's."""
+    if os.path.isfile(os.path.join(folder, RUNS_MARKER)):
+        shutil.rmtree(folder)
 
 
 def check_settings(n_games: int, seed: int, n_jobs: int) -> tuple[int, int]:
@@ -91,42 +253,58 @@ def check_settings(n_games: int, seed: int, n_jobs: int) -> tuple[int, int]:
 
 class Runs:
     """The runs of one report: every one plays games ``0 .. n_games-1`` with ``seed`` into a run
-    directory under ``out/runs`` (so an interrupted report resumes), and is counted.
+    directory under the run folder (so an interrupted report resumes), is counted, and advances the
+    report's one progress bar (``choices.tracker``; the runs themselves show none).
 
-    Creating it prepares ``out/runs`` (see :func:`prepare_runs`); check the plan before.
+    Creating it prepares the run folder (see :func:`prepare_runs`); check the plan before. ``total``:
+    the runs the plan plays (for "run k of N").
     """
 
     def __init__(self, game: Any, out: str, *, n_games: int, seed: int, n_jobs: int,
-                 progress: bool | None = None, log: Callable[[str], Any] | None = None) -> None:
+                 progress: bool | None = None, log: Callable[[str], Any] | None = None,
+                 choices: ReportChoices | None = None, total: int | None = None) -> None:
         from cursedsim import __version__
         from cursedsim.numba_cache import source_digest
+        choices = choices or ReportChoices()
         self.game = game
         self.n_games = n_games
         self.seed = seed
         self.n_jobs = n_jobs
-        self.progress = progress
-        self.log = log or (lambda message: None)
+        self.tracker = choices.tracker or ReportProgress(enabled=False, log=log)
+        self.log = self.tracker.message
         self.version = __version__
         self.code = source_digest(game.name)
         self.started = time.perf_counter()
         self.count = 0
         self.folder = prepare_runs(out, {"game": game.name, "n_games": n_games, "seed": seed,
-                                         "version": __version__, "code": self.code})
+                                         "version": __version__, "code": self.code}, choices.runs_dir)
+        self.tracker.begin(total or 0, n_games)
+
+    def _played(self, path: str, runs: int, label: str, play: Callable[[], Any]) -> Any:
+        """``play()`` counted as ``runs`` runs on the bar (resumed when all their frames are there)."""
+        from cursedsim.runner import FRAME_FILE
+        folder = os.path.join(self.folder, path)
+        resumed = len(glob.glob(os.path.join(glob.escape(folder), "**", FRAME_FILE), recursive=True)) >= runs
+        self.tracker.run(label, runs, resumed)
+        result = play()
+        self.tracker.done()
+        self.count += runs
+        return result
 
     def simulate(self, path: str, **kwargs: Any) -> pd.DataFrame:
         """One run (``simulate``'s keyword arguments: players, policy, params, options) in
-        ``runs/<path>``."""
+        ``<runs>/<path>``."""
         from cursedsim.runner import simulate
-        self.count += 1
-        return simulate(self.game, self.n_games, seed=self.seed, n_jobs=self.n_jobs, progress=self.progress,
-                        out=os.path.join(self.folder, path), **kwargs)
+        return self._played(path, 1, path, lambda: simulate(
+            self.game, self.n_games, seed=self.seed, n_jobs=self.n_jobs, progress=False,
+            out=os.path.join(self.folder, path), **kwargs))
 
     def compare(self, path: str, policies: Sequence[Any], **kwargs: Any):
-        """``compare.compare`` of ``policies`` on the same games (one run each) in ``runs/<path>``."""
+        """``compare.compare`` of ``policies`` on the same games (one run each) in ``<runs>/<path>``."""
         from cursedsim.compare import compare
-        self.count += len(policies)
-        return compare(self.game, list(policies), self.n_games, seed=self.seed, n_jobs=self.n_jobs,
-                       out=os.path.join(self.folder, path), progress=self.progress, **kwargs)
+        return self._played(path, len(policies), path, lambda: compare(
+            self.game, list(policies), self.n_games, seed=self.seed, n_jobs=self.n_jobs,
+            out=os.path.join(self.folder, path), progress=False, **kwargs))
 
     def provenance(self) -> dict[str, Any]:
         """The :class:`ReportData` fields of these runs (title, settings, version, sources, option docs
@@ -174,5 +352,37 @@ def paired_win_change(alt: pd.DataFrame, default: pd.DataFrame, outcome_columns:
             "games_changed": float(games_changed(alt, default, outcome_columns).mean())}
 
 
-__all__ = ["RUNS_DIR", "RUNS_MARKER", "ReportData", "ReportError", "Runs", "check_settings", "concat",
-           "games_changed", "paired_win_change", "prepare_runs"]
+#: The level at which a (Holm-adjusted) p-value counts as significant.
+ALPHA = 0.05
+
+
+def with_holm(table: pd.DataFrame, p_column: str = "p_value") -> pd.DataFrame:
+    """``table`` with ``p_holm``: its p-values Holm-adjusted over all its rows (one family; rows without a
+    p-value stay NaN and do not count) and ``survives``: ``p_holm`` below ALPHA."""
+    from cursedsim.stats import holm
+    adjusted = holm(table[p_column].to_numpy(np.float64)) if len(table) else np.array([])
+    return table.assign(p_holm=adjusted, survives=adjusted < ALPHA)
+
+
+def difference_of_differences(changes: Mapping[str, np.ndarray], reference: str | None = None) -> list[dict[str, Any]]:
+    """Whether an effect depends on the policy: ``changes`` maps each policy to its per-game change
+    (option - default, on the same games); per policy other than ``reference`` (default: the first),
+    the paired difference of the two policies' changes, game by game (``diff`` = effect with the policy
+    - effect with the reference, its t interval and ``p_value``; ``effect``, ``effect_reference``)."""
+    from cursedsim.stats import paired_difference
+    reference = reference if reference is not None else next(iter(changes))
+    rows = []
+    for policy, change in changes.items():
+        if policy == reference:
+            continue
+        d = paired_difference(change, changes[reference])
+        rows.append({"policy": policy, "reference": reference, "effect": float(np.mean(change)),
+                     "effect_reference": float(np.mean(changes[reference])), "diff": d["diff"], "se": d["se"],
+                     "ci_low": d["ci_low"], "ci_high": d["ci_high"], "p_value": d["p_value"]})
+    return rows
+
+
+__all__ = ["ALPHA", "RUNS_DIR", "RUNS_MARKER", "TUNED_SUFFIX", "ReportChoices", "ReportData", "ReportError",
+           "ReportPolicy", "Runs", "check_settings", "concat", "default_tuned_file", "difference_of_differences",
+           "games_changed", "load_tuned", "paired_win_change", "prepare_runs", "remove_runs", "report_policies",
+           "run_name", "runs_folder", "with_holm"]

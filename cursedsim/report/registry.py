@@ -31,14 +31,19 @@ class UnknownReportGameError(ReportError, UnknownGameError):
 class GameReport:
     """One game's report.
 
-    collect: ``(out, *, n_games, seed, n_jobs, progress, log) -> ReportData``: checks the settings, plays
-        every run under ``out/runs`` (resumable) and reduces them to the data's tables;
+    collect: ``(out, *, n_games, seed, n_jobs, progress, log, choices) -> ReportData``: checks the
+        settings, plays every run through ``data.Runs`` (resumable run folder, one progress bar;
+        ``choices``: a ``data.ReportChoices`` with the run folder, added policies, tuned file) and
+        reduces them to the data's tables;
     figures: the figure functions, in order (data -> ReportFigure, each with its reading);
     context: ``(data, *, out, command) -> dict``: the template variables besides the figures;
     summary_table: ``data -> DataFrame``: the summary as numbers (``Report.summary``);
     summary_text: ``(data, *, compact) -> dict``: the summary as text (heading, title, columns, rows,
         labels, note), for the documents and (compact) the terminal;
-    table_notes: what each CSV table of ``data.tables`` holds.
+    table_notes: what each CSV table of ``data.tables`` holds;
+    recommendations: ``data -> dict | None``: the answers a designer acts on, shown first in the report
+        and on the terminal, as text like ``summary_text`` (heading, title, columns, rows, labels, note);
+        None: the report has no such section.
     """
 
     game: str
@@ -48,6 +53,7 @@ class GameReport:
     summary_table: Callable[[Any], Any]
     summary_text: Callable[..., dict[str, Any]]
     table_notes: Mapping[str, str]
+    recommendations: Callable[[Any], dict[str, Any] | None] | None = None
 
 
 def report_games() -> tuple[str, ...]:

@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from cursedsim.report.data import (
+    ReportChoices,
     ReportData,
     Runs,
     check_settings,
@@ -176,7 +177,8 @@ def _sweep_rows(policy: str, param: str, wins: dict[float, np.ndarray]) -> list[
 # ---------------------------------------------------------------- collect
 
 def collect(out: str, *, n_games: int, seed: int, n_jobs: int, progress: bool | None = None,
-            log: Callable[[str], Any] | None = None, plan: Plan = PLAN) -> CursedData:
+            log: Callable[[str], Any] | None = None, plan: Plan = PLAN,
+            choices: ReportChoices | None = None) -> CursedData:
     """Play every run of the plan (``n_games`` games each, one ``seed``) with run directories under
     ``out/runs`` and reduce them to the tables of :class:`CursedData`."""
     from cursedsim.runner import resolve_game
@@ -197,7 +199,8 @@ def collect(out: str, *, n_games: int, seed: int, n_jobs: int, progress: bool | 
         game_obj.make_options({name: value})
     defaults = game_obj.make_options(None)
     log = log or (lambda message: None)
-    runs = Runs(game_obj, out, n_games=n_games, seed=seed, n_jobs=n_jobs, progress=progress, log=log)
+    runs = Runs(game_obj, out, n_games=n_games, seed=seed, n_jobs=n_jobs, progress=progress, log=log,
+                choices=choices, total=plan.run_count)
     outcomes = [c for c in game_obj.outcome_columns if c != "game_index"]
     ends = tuple(game_obj.outcome_categories["end"])
 

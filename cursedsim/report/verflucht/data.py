@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from cursedsim.report.data import ReportData, Runs, check_settings, concat, paired_win_change
+from cursedsim.report.data import ReportChoices, ReportData, Runs, check_settings, concat, paired_win_change
 
 
 @dataclass(frozen=True)
@@ -40,6 +40,12 @@ class Plan:
     @property
     def reference(self) -> str:
         return self.policies[0]
+
+    @property
+    def run_count(self) -> int:
+        """The runs the plan plays."""
+        contenders = len(dict.fromkeys(self.challengers + self.policies))
+        return len(self.players) * (len(self.policies) * (len(self.seals) + len(self.options)) + contenders)
 
 
 PLAN = Plan(
@@ -140,7 +146,8 @@ def _rulebook_seals(game, players: int) -> int:
 # ---------------------------------------------------------------- collect
 
 def collect(out: str, *, n_games: int, seed: int, n_jobs: int, progress: bool | None = None,
-            log: Callable[[str], Any] | None = None, plan: Plan = PLAN) -> VerfluchtData:
+            log: Callable[[str], Any] | None = None, plan: Plan = PLAN,
+            choices: ReportChoices | None = None) -> VerfluchtData:
     """Play every run of the plan (``n_games`` games each, one ``seed``) with run directories under
     ``out/runs`` and reduce them to the tables of :class:`VerfluchtData`."""
     from cursedsim.runner import resolve_game
@@ -157,7 +164,8 @@ def collect(out: str, *, n_games: int, seed: int, n_jobs: int, progress: bool | 
     for seals in plan.seals:
         game_obj.make_options({"seals": seals})
     log = log or (lambda message: None)
-    runs = Runs(game_obj, out, n_games=n_games, seed=seed, n_jobs=n_jobs, progress=progress, log=log)
+    runs = Runs(game_obj, out, n_games=n_games, seed=seed, n_jobs=n_jobs, progress=progress, log=log,
+                choices=choices, total=plan.run_count)
 
     # 1. win rate by seals, per player count and policy
     log(f"win rate by seals: {len(plan.policies) * len(plan.players) * len(plan.seals)} runs of {n_games:,} games")
