@@ -1,12 +1,14 @@
 """What is each Cursed!? item worth? The win rate when the game starts with that item.
 
-For threshold (k=2) and counting (margin -0.25, its best stopping margin), plays the same 1,000,000
-games (common random numbers) with the rulebook's random starting item, with no starting item
+For the policies of the report's figure 4 (``PLAN.item_policies``: threshold and counting, with their
+defaults), plays the same 1,000,000 games (common random numbers) with the rulebook's random starting
+item, with no starting item
 (``starting_items=0``) and with each of the ten items forced as the starting item (the study setting
 ``starting_item``: game i's deal with that card taken first, docs/rules/cursed.md). Writes
 ``results/cursed/starting_items.csv``: per policy and start, the win rate with its Wilson 95% interval,
-the paired difference from the random start with its 95% interval, and the mean souls; and the figure
-``results/cursed/starting_items.png``.
+the paired difference from the random start with its 95% interval, its p-value and Holm-adjusted
+p-value (over every start and policy), and the mean souls; and the figure
+``results/cursed/starting_items.png`` (each policy in its colour of every figure, ``palette.policy_color``).
 """
 
 from __future__ import annotations
@@ -22,11 +24,13 @@ from matplotlib.figure import Figure
 
 import cursedsim
 from cursedsim.games.cursed.rules import ITEM_NAMES, ITEM_SLUGS
-from cursedsim.stats import paired_difference, wilson_interval
+from cursedsim.palette import policy_color
+from cursedsim.report.cursed.data import PLAN
+from cursedsim.stats import holm, paired_difference, wilson_interval
 
 GAME = "cursed"
-#: (label, policy, parameter overrides)
-POLICIES = (("threshold", "threshold", {}), ("counting:margin=-0.25", "counting", {"margin": -0.25}))
+#: (label, policy, parameter overrides): the report's item policies with their defaults
+POLICIES = tuple((policy, policy, {}) for policy in PLAN.item_policies)
 #: (label, rule options) of every start; the first is the reference of the paired differences.
 STARTS = (("random item", {}), ("no item", {"starting_items": 0})) + tuple(
     (name, {"starting_item": slug}) for name, slug in zip(ITEM_NAMES, ITEM_SLUGS))
@@ -48,12 +52,14 @@ def run(n_games: int, seed: int, n_jobs: int) -> pd.DataFrame:
             rows.append({"policy": label, "start": start, "option": ",".join(f"{k}={v}" for k, v in options.items()),
                          "n": n_games, "wins": int(win.sum()), "win_rate": win.mean(), "ci_low": float(low),
                          "ci_high": float(high), "diff": diff["diff"], "diff_ci_low": diff["ci_low"],
-                         "diff_ci_high": diff["ci_high"], "mean_souls": frame["souls"].mean()})
+                         "diff_ci_high": diff["ci_high"],
+                         "p_value": diff["p_value"] if options else np.nan, "mean_souls": frame["souls"].mean()})
         best = max((r for r in rows if r["policy"] == label and r["option"].startswith("starting_item")),
                    key=lambda r: r["diff"])
         print(f"{label}: random start {100 * rows[-len(STARTS)]['win_rate']:.2f}%; best start {best['start']} "
               f"{100 * best['diff']:+.2f} pp ({time.perf_counter() - t0:.0f} s)", flush=True)
     table = pd.DataFrame(rows)
+    table.insert(table.columns.get_loc("p_value") + 1, "p_holm", holm(table["p_value"]))
     table.insert(0, "seed", seed)
     return table
 
@@ -66,7 +72,8 @@ def plot(table: pd.DataFrame) -> Figure:
     for ax, (label, _, _) in zip(np.atleast_1d(axes), POLICIES):
         cells = table[(table["policy"] == label) & (table["start"] != STARTS[0][0])].sort_values("diff")
         y = np.arange(len(cells))
-        ax.barh(y, 100 * cells["diff"], color=["0.55" if s == "no item" else "C0" for s in cells["start"]])
+        ax.barh(y, 100 * cells["diff"], color=policy_color(label),
+                hatch=["//" if s == "no item" else "" for s in cells["start"]], edgecolor="white")
         ax.errorbar(100 * cells["diff"], y, xerr=[100 * (cells["diff"] - cells["diff_ci_low"]),
                                                   100 * (cells["diff_ci_high"] - cells["diff"])],
                     fmt="none", ecolor="k", lw=1)

@@ -8,6 +8,11 @@ the policy's own defaults on ``--final-games`` held-out games (a derived seed th
 stream with the search). Finally ``compare`` plays the two tuned policies and both defaults on the
 same held-out games, so "which is best" is answered on games no choice was made on.
 
+The search seed (2027) is not the seed of ``cursed_policies.py`` and of the report (2026), and shares
+no random stream with their games (checked): the tuned policies join those comparisons (read from
+``tuned.json``, the one place their parameters are kept) on games they were not chosen on. Run this
+script before them (``make results`` does).
+
 Writes ``results/cursed/tuned.json`` (per policy: the tuned parameters, seeds and held-out differences),
 ``results/cursed/tune_holdout.csv`` (per tuned policy and role on the held-out games) and
 ``results/cursed/tuned_compare.csv`` (the final paired comparison).
@@ -22,11 +27,16 @@ import pandas as pd
 from common import pairs_with_intervals, results_dir, shown, write_csv, write_json  # experiments/common.py
 
 import cursedsim
-from cursedsim.tune import tune_summary
+from cursedsim.tune import TAG_HOLDOUT, check_disjoint_seeds, derive_seed, tune_summary
 
 GAME = "cursed"
 POLICIES = ("threshold", "counting")
 REFERENCE = "threshold"
+#: The search seed, and the seed of the comparisons the tuned policies join (cursed_policies.py, the report).
+SEED = 2027
+COMPARISON_SEED = 2026
+#: Games of either seed checked to share no random stream (more than any of these scripts plays).
+GAMES_CHECKED = 1 << 24
 
 
 def main(argv=None) -> None:
@@ -34,10 +44,12 @@ def main(argv=None) -> None:
     parser.add_argument("--candidates", type=int, default=32)
     parser.add_argument("--start-games", type=int, default=20_000, help="games per candidate in the first round")
     parser.add_argument("--final-games", type=int, default=1_000_000, help="held-out games per policy")
-    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--seed", type=int, default=SEED, help="the search seed")
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args(argv)
     out = results_dir(GAME)
+    for seed in (args.seed, derive_seed(args.seed, TAG_HOLDOUT)):   # search and held-out games
+        check_disjoint_seeds(seed, COMPARISON_SEED, GAMES_CHECKED)
 
     results, holdouts = {}, []
     for policy in POLICIES:

@@ -7,6 +7,8 @@ goes through :class:`cursedsim.report.data.Runs` (one seed, resumable run direct
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -16,18 +18,25 @@ import numpy as np
 import pandas as pd
 
 from cursedsim.report.data import (
+    ALPHA,
     ReportChoices,
     ReportData,
+    ReportPolicy,
     Runs,
     check_settings,
     concat,
+    difference_of_differences,
     games_changed,
     paired_win_change,
+    report_policies,
+    with_holm,
 )
 
 #: The ``start`` label of the runs with the rulebook's random starting item and with none.
 RANDOM_START = "random"
 NO_START = "none"
+#: Cursed!? is a solo game: every run has one player.
+PLAYERS = 1
 
 
 @dataclass(frozen=True)
@@ -98,8 +107,12 @@ class CursedData(ReportData):
     """The numbers behind every figure of the Cursed!? report (small frames; see ``collect``)."""
 
     plan: Plan
-    #: each policy's parameters as played (name -> value), by policy
+    #: the policies of figure 1 and the summary, by label: the plan's, then the tuned and added ones
+    labels: tuple[str, ...]
+    #: each policy's parameters as played (name -> value), by label
     policy_params: dict[str, dict[str, float]]
+    #: where each policy came from (built-in, --policy, the tuned file), by label
+    policy_sources: dict[str, str]
     #: per policy: n, wins, win_rate, ci_low, ci_high (Wilson) and mean outcomes
     policies: pd.DataFrame
     #: paired differences policy - reference (compare's pair rows, a = the policy, b = the reference)
@@ -111,19 +124,26 @@ class CursedData(ReportData):
     #: per (policy, souls 0..win): games and share
     souls: pd.DataFrame
     #: per (policy, param, value): win rate with its Wilson interval and the paired difference from the
-    #: policy's best value (``diff``, ``diff_ci_low``, ``diff_ci_high``; 0 at the best)
+    #: policy's best value (``diff``, ``diff_ci_low``, ``diff_ci_high``; 0 at the best), ``p_value`` and
+    #: ``p_holm`` (Holm over every non-best value of the figure)
     stop_sweep: pd.DataFrame
     #: per (policy, start): win rate with its Wilson interval and the paired difference from the
-    #: random start (``diff``, ``diff_ci_low``, ``diff_ci_high``, ``games_changed``)
+    #: random start (``diff``, ``diff_ci_low``, ``diff_ci_high``, ``games_changed``), ``p_value`` and
+    #: ``p_holm`` (Holm over every start x policy)
     start_items: pd.DataFrame
-    #: paired differences option value - default per (option, value, policy)
+    #: paired differences option value - default per (option, value, policy), with ``p_holm`` and
+    #: ``survives`` (Holm over every reading x policy)
     sensitivity: pd.DataFrame
+    #: per (option, value, policy): the option's effect with the policy minus its effect with the first
+    #: sensitivity policy (``reference``), paired on the same games, with ``p_holm`` and ``survives``
+    #: (Holm over the readings)
+    dependence: pd.DataFrame
 
     def __post_init__(self) -> None:
         self.tables = {"policies": self.policies, "policy_differences": self.policy_diffs,
                        "items_used": self.items_used, "ends": self.ends, "souls": self.souls,
                        "stop_sweep": self.stop_sweep, "starting_items": self.start_items,
-                       "rule_sensitivity": self.sensitivity}
+                       "rule_sensitivity": self.sensitivity, "rule_policy_dependence": self.dependence}
 
 
 # ---------------------------------------------------------------- reductions
@@ -141,10 +161,10 @@ def rate_row(wins: np.ndarray) -> dict[str, float]:
 
 
 def _paired(a: np.ndarray, b: np.ndarray) -> dict[str, float]:
-    """The paired difference a - b of two boolean arrays: diff, diff_ci_low, diff_ci_high."""
+    """The paired difference a - b of two boolean arrays: diff, diff_ci_low, diff_ci_high, p_value."""
     from cursedsim.stats import paired_difference
     d = paired_difference(a.astype(np.float64), b.astype(np.float64))
-    return {"diff": d["diff"], "diff_ci_low": d["ci_low"], "diff_ci_high": d["ci_high"]}
+    return {"diff": d["diff"], "diff_ci_low": d["ci_low"], "diff_ci_high": d["ci_high"], "p_value": d["p_value"]}
 
 
 def _policy_tables(policy: str, frame: pd.DataFrame, items: tuple[str, ...], ends: tuple[str, ...],
@@ -166,12 +186,36 @@ def _policy_tables(policy: str, frame: pd.DataFrame, items: tuple[str, ...], end
     return {"policies": summary, "items_used": used, "ends": end_table, "souls": souls_table}
 
 
+def compared_policies(game: Any, choices: ReportChoices | None = None, plan: Plan = PLAN) -> list[ReportPolicy]:
+    """The policies of figure 1 (and of ``experiments/cursed_policies.py``): the plan's, then the tuned
+    ones of ``choices.tuned_file`` and the added ones, each right after the built-in policy it runs."""
+    played = report_policies(game, plan.policies, choices)
+    builtin = [p for p in played if p.source == "built-in"]
+    ordered = []
+    for policy in builtin:
+        ordered += [policy] + [p for p in played if p.source != "built-in" and p.policy == policy.policy]
+    return ordered + [p for p in played if p not in ordered]
+
+
+def _compare_folder(played: list[ReportPolicy], plan: Plan) -> str:
+    """The run folder of figure 1's comparison: ``policies`` for the plan's own policies, with a digest
+    of every contender when others join (other tuned parameters never reuse these runs)."""
+    if [p.label for p in played] == list(plan.policies):
+        return "policies"
+    key = json.dumps([[p.label, p.policy, sorted(p.params_at(PLAYERS).items())] for p in played])
+    return f"policies-{hashlib.sha256(key.encode()).hexdigest()[:8]}"
+
+
 def _sweep_rows(policy: str, param: str, wins: dict[float, np.ndarray]) -> list[dict[str, Any]]:
-    """Win rate per parameter value, and each value's paired difference from the best one."""
+    """Win rate per parameter value, and each value's paired difference from the best one (with its
+    p-value; none for the best itself)."""
     rates = {value: w.mean() for value, w in wins.items()}
     best = max(rates, key=lambda value: (rates[value], -abs(value)))
-    return [{"policy": policy, "param": param, "value": value, **rate_row(w), "best": value == best,
+    rows = [{"policy": policy, "param": param, "value": value, **rate_row(w), "best": value == best,
              **_paired(w, wins[best])} for value, w in wins.items()]
+    for row in rows:   # the best value against itself is no comparison
+        row["p_value"] = np.nan if row["best"] else row["p_value"]
+    return rows
 
 
 # ---------------------------------------------------------------- collect
@@ -199,18 +243,20 @@ def collect(out: str, *, n_games: int, seed: int, n_jobs: int, progress: bool | 
         game_obj.make_options({name: value})
     defaults = game_obj.make_options(None)
     log = log or (lambda message: None)
+    played = compared_policies(game_obj, choices, plan)
+    labels = tuple(p.label for p in played)
     runs = Runs(game_obj, out, n_games=n_games, seed=seed, n_jobs=n_jobs, progress=progress, log=log,
-                choices=choices, total=plan.run_count)
+                choices=choices, total=plan.run_count + len(played) - len(plan.policies))
     outcomes = [c for c in game_obj.outcome_columns if c != "game_index"]
     ends = tuple(game_obj.outcome_categories["end"])
 
-    # 1-2. the policies on the same games
-    contenders = list(plan.policies[1:]) + [plan.reference]
-    log(f"policies on common games: {len(contenders)} runs of {n_games:,} games")
-    comparison = runs.compare("policies", contenders, reference=plan.reference)
+    # 1-2. the policies on the same games (tuned and added ones next to the plan's)
+    log(f"policies on common games: {len(played)} runs of {n_games:,} games")
+    comparison = runs.compare(_compare_folder(played, plan), [p.contender(PLAYERS) for p in played],
+                              reference=plan.reference)
     tables: dict[str, list[pd.DataFrame]] = {"policies": [], "items_used": [], "ends": [], "souls": []}
-    for policy in plan.policies:
-        for key, table in _policy_tables(policy, comparison.frames[policy], plan.items, ends,
+    for label in labels:
+        for key, table in _policy_tables(label, comparison.frames[label], plan.items, ends,
                                          defaults.win_souls).items():
             tables[key].append(table)
     souls = concat(tables["souls"])
@@ -231,7 +277,7 @@ def collect(out: str, *, n_games: int, seed: int, n_jobs: int, progress: bool | 
     wins = {m: runs.simulate(os.path.join("stop", f"counting-margin{m:+g}"), policy="counting",
                              params={"margin": m})["win"].to_numpy() for m in plan.margins}
     sweep_rows += _sweep_rows("counting", "margin", wins)
-    stop_sweep = pd.DataFrame(sweep_rows)
+    stop_sweep = with_holm(pd.DataFrame(sweep_rows))
 
     # 4. the value of each starting item, against the random start on the same games
     starts = [(item, {"starting_item": item}) for item in plan.items] + [(NO_START, {"starting_items": 0})]
@@ -240,33 +286,42 @@ def collect(out: str, *, n_games: int, seed: int, n_jobs: int, progress: bool | 
     for policy in plan.item_policies:
         default = default_frames[policy]
         start_rows.append({"policy": policy, "start": RANDOM_START, **rate_row(default["win"].to_numpy()),
-                           "diff": 0.0, "diff_ci_low": 0.0, "diff_ci_high": 0.0, "games_changed": 0.0})
+                           "diff": 0.0, "diff_ci_low": 0.0, "diff_ci_high": 0.0, "p_value": np.nan,
+                           "games_changed": 0.0})
         for start, options in starts:
             frame = runs.simulate(os.path.join("start", f"{start}-{policy}"), policy=policy, options=options)
             start_rows.append({"policy": policy, "start": start, **rate_row(frame["win"].to_numpy()),
                                **_paired(frame["win"].to_numpy(), default["win"].to_numpy()),
                                "games_changed": float(games_changed(frame, default, outcomes).mean())})
             del frame
-    start_items = pd.DataFrame(start_rows)
+    start_items = with_holm(pd.DataFrame(start_rows))
 
     # 5. every ambiguous rule against its default, on the same games
     log(f"rule options: {len(plan.options) * len(plan.sensitivity_policies)} runs of {n_games:,} games")
-    sens_rows = []
+    sens_rows, dependence_rows = [], []
     for name, value in plan.options:
+        changes = {}
         for policy in plan.sensitivity_policies:
             frame = runs.simulate(os.path.join("options", f"{name}-{value}".lower(), policy), policy=policy,
                                   options={name: value})
+            default = default_frames[policy]
             sens_rows.append({"option": name, "value": value, "policy": policy,
-                              **paired_win_change(frame, default_frames[policy], outcomes)})
+                              **paired_win_change(frame, default, outcomes)})
+            changes[policy] = frame["win"].to_numpy(np.float64) - default["win"].to_numpy(np.float64)
             del frame
-    sensitivity = pd.DataFrame(sens_rows)
+        dependence_rows += [{"option": name, "value": value, **row} for row in difference_of_differences(changes)]
+    sensitivity = with_holm(pd.DataFrame(sens_rows))
+    dependence = with_holm(pd.DataFrame(dependence_rows))
 
-    policy_params = {policy: {key: float(v) for key, v in game_obj.policy(policy).params.items()}
-                     for policy in plan.policies}
+    policy_params = {p.label: {key: float(v) for key, v in
+                               {**game_obj.policy(p.policy).params, **p.params_at(PLAYERS)}.items()}
+                     for p in played}
     return CursedData(
-        **runs.provenance(), plan=plan, policy_params=policy_params, policies=concat(tables["policies"]),
+        **runs.provenance(), plan=plan, labels=labels, policy_params=policy_params,
+        policy_sources={p.label: p.source for p in played}, policies=concat(tables["policies"]),
         policy_diffs=diffs, items_used=concat(tables["items_used"]), ends=concat(tables["ends"]), souls=souls,
-        stop_sweep=stop_sweep, start_items=start_items, sensitivity=sensitivity)
+        stop_sweep=stop_sweep, start_items=start_items, sensitivity=sensitivity, dependence=dependence)
 
 
-__all__ = ["NO_START", "PLAN", "RANDOM_START", "CursedData", "Plan", "collect"]
+__all__ = ["NO_START", "PLAN", "PLAYERS", "RANDOM_START", "CursedData", "Plan", "collect",
+           "compared_policies"]

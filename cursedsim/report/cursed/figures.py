@@ -11,11 +11,11 @@ import numpy as np
 import pandas as pd
 
 from cursedsim.report.cursed.data import NO_START, RANDOM_START, CursedData
+from cursedsim.report.cursed.sensitivity import adjusted_reading, holm_table, verdicts
+from cursedsim.report.data import TUNED_SUFFIX
+from cursedsim.palette import policy_color
 from cursedsim.report.figures import ReportFigure, TextTable, new_figure, option_label, panels, pct, points
-from cursedsim.report.figures import color as _palette
 
-#: One colour per policy, the same in every figure.
-POLICY_COLORS = {"threshold": "#1f77b4", "counting": "#ff7f0e", "no_items": "#2ca02c", "random": "#7f7f7f"}
 #: How each way a game ends reads in a sentence ("the game ends ...") and as a column header.
 END_TEXT = {"eight_souls": "with the winning soul", "pile_empty": "when the draw pile runs out",
             "final_monster": "at a final monster"}
@@ -25,10 +25,6 @@ END_HEADERS = {"eight_souls": "won (eight_souls)", "pile_empty": "pile empty (pi
 SMALL_EFFECT = 0.005
 
 
-def _color(policy: str, index: int = 0) -> str:
-    return _palette(POLICY_COLORS, policy, index)
-
-
 def _err(center, low, high) -> np.ndarray:
     """Error bar lengths (below, above) of intervals around ``center``, never negative (rounding)."""
     center, low, high = (np.atleast_1d(np.asarray(v, dtype=np.float64)) for v in (center, low, high))
@@ -36,15 +32,20 @@ def _err(center, low, high) -> np.ndarray:
 
 
 def policy_label(data: CursedData, policy: str) -> str:
-    """``threshold (k=2)``: a policy with its parameter as played (the stopping one, not the item rules')."""
+    """``threshold (k=2)``, ``counting (tuned, margin=-0.2)``: a policy with its stopping parameter as
+    played (not the item rules'); a label that already gives parameters stays as it is."""
     params = data.policy_params.get(policy, {})
+    if ":" in policy:
+        return policy
+    tuned = policy.endswith(TUNED_SUFFIX)
+    name = policy[:-len(TUNED_SUFFIX)] if tuned else policy
     for key in ("k", "margin"):
         if key in params:
-            return f"{policy} ({key}={params[key]:g})"
+            return f"{name} ({'tuned, ' if tuned else ''}{key}={params[key]:.3g})"
     return policy
 
 
-def _item_names() -> dict[str, str]:
+def item_names() -> dict[str, str]:
     from cursedsim.games.cursed.rules import ITEM_NAMES, ITEM_SLUGS
     return {**dict(zip(ITEM_SLUGS, ITEM_NAMES)), NO_START: "no starting item", RANDOM_START: "a random item"}
 
@@ -65,17 +66,17 @@ def win_rate_by_policy(data: CursedData) -> ReportFigure:
     plan = data.plan
     rates = data.policies.set_index("policy")
     diffs = data.policy_diffs.set_index("a")
-    others = [p for p in plan.policies if p != plan.reference]
-    figure = new_figure(11.5, 0.55 * len(plan.policies) + 1.4)
+    others = [p for p in data.labels if p != plan.reference]
+    figure = new_figure(11.5, 0.55 * len(data.labels) + 1.4)
     left, right = panels(figure, 2, sharey=False)
-    y = np.arange(len(plan.policies))[::-1]
-    for i, (yi, policy) in enumerate(zip(y, plan.policies)):
+    y = np.arange(len(data.labels))[::-1]
+    for yi, policy in zip(y, data.labels):
         row = rates.loc[policy]
         rate, low, high = 100 * row["win_rate"], 100 * row["ci_low"], 100 * row["ci_high"]
-        left.barh(yi, rate, height=0.6, color=_color(policy, i))
+        left.barh(yi, rate, height=0.6, color=policy_color(policy))
         left.errorbar(rate, yi, xerr=_err(rate, low, high), fmt="none", ecolor="0.2", capsize=3)
         left.annotate(f"{rate:.1f}%", (high, yi), xytext=(5, 0), textcoords="offset points", va="center", fontsize=9)
-    left.set_yticks(y, [policy_label(data, p) for p in plan.policies])
+    left.set_yticks(y, [policy_label(data, p) for p in data.labels])
     left.set_xlim(0, 100 * rates["ci_high"].max() * 1.2 + 1)
     left.set_xlabel("win rate (%), 95% Wilson interval")
     left.set_title("games won")
@@ -84,7 +85,7 @@ def win_rate_by_policy(data: CursedData) -> ReportFigure:
         row = diffs.loc[policy]
         d, low, high = 100 * row["diff"], 100 * row["ci_low"], 100 * row["ci_high"]
         right.errorbar(d, yi, xerr=_err(d, low, high), fmt="o", capsize=4,
-                       color=_color(policy, plan.policies.index(policy)))
+                       color=policy_color(policy))
         right.annotate(f"{d:+.1f}", (d, yi), xytext=(0, 7), textcoords="offset points", ha="center", fontsize=9)
     right.axvline(0, color="0.3", lw=1)
     right.set_yticks(y_other, others)
@@ -116,14 +117,14 @@ def _join(parts: list[str]) -> str:
 
 def _items_table(data: CursedData) -> TextTable:
     plan = data.plan
-    names = _item_names()
+    names = item_names()
     used = data.items_used.set_index(["policy", "item"])
-    rows = [[names[item]] + [f"{used.loc[(policy, item), 'per_game']:.3f}" for policy in plan.policies]
+    rows = [[names[item]] + [f"{used.loc[(policy, item), 'per_game']:.3f}" for policy in data.labels]
             for item in plan.items]
     total = [f"{data.items_used.loc[data.items_used['policy'] == policy, 'per_game'].sum():.3f}"
-             for policy in plan.policies]
+             for policy in data.labels]
     rows.append(["all items"] + total)
-    return TextTable("Items used per game", ["item"] + list(plan.policies), rows,
+    return TextTable("Items used per game", ["item"] + list(data.labels), rows,
                      "Mean uses per game (tables/items_used.csv, with the share of games using each item); "
                      "Mimic!: met as an item and fought, whatever the policy.")
 
@@ -132,7 +133,7 @@ def _ends_table(data: CursedData) -> TextTable:
     plan = data.plan
     ends = data.ends.set_index(["policy", "end"])
     kinds = list(dict.fromkeys(data.ends["end"]))
-    rows = [[policy] + [f"{100 * ends.loc[(policy, end), 'share']:.1f}" for end in kinds] for policy in plan.policies]
+    rows = [[policy] + [f"{100 * ends.loc[(policy, end), 'share']:.1f}" for end in kinds] for policy in data.labels]
     return TextTable("How games end (% of games)", ["policy"] + [END_HEADERS.get(end, end) for end in kinds], rows,
                      "eight_souls: the winning soul was captured; pile_empty: a round found no monster to draw; "
                      "final_monster: a fight's damage exceeded the cards left (tables/ends.csv, with intervals).")
@@ -152,7 +153,7 @@ def souls_distribution(data: CursedData) -> ReportFigure:
     for i, policy in enumerate(policies):
         cell = souls[souls["policy"] == policy].sort_values("souls")
         x = cell["souls"].to_numpy() + (i - (len(policies) - 1) / 2) * width
-        ax.bar(x, 100 * cell["share"], width * 0.95, color=_color(policy, plan.policies.index(policy)),
+        ax.bar(x, 100 * cell["share"], width * 0.95, color=policy_color(policy),
                label=policy_label(data, policy))
     ax.set_xticks(range(top + 1), [str(s) if s < top else f"{s} (won)" for s in range(top + 1)])
     ax.set_xlabel("souls captured at the end of the game")
@@ -193,7 +194,7 @@ def when_to_stop(data: CursedData) -> ReportFigure:
     left, right = panels(figure, 2)
     for i, policy in enumerate(plan.stop_policies):
         cell = sweep[(sweep["policy"] == policy) & (sweep["param"] == "k")].sort_values("value")
-        c = _color(policy, plan.policies.index(policy) if policy in plan.policies else i)
+        c = policy_color(policy)
         left.plot(cell["value"], 100 * cell["win_rate"], marker="o", ms=4, color=c, label=policy)
         left.fill_between(cell["value"], 100 * cell["ci_low"], 100 * cell["ci_high"], color=c, alpha=0.25, lw=0)
         best = cell[cell["best"]].iloc[0]
@@ -206,13 +207,13 @@ def when_to_stop(data: CursedData) -> ReportFigure:
     left.set_title("fixed stopping threshold")
     left.legend(fontsize=8, loc="upper right")
     counting = sweep[(sweep["policy"] == "counting") & (sweep["param"] == "margin")].sort_values("value")
-    c = _color("counting", plan.policies.index("counting") if "counting" in plan.policies else 1)
+    c = policy_color("counting")
     right.plot(counting["value"], 100 * counting["win_rate"], marker="o", ms=4, color=c, label="counting")
     right.fill_between(counting["value"], 100 * counting["ci_low"], 100 * counting["ci_high"], color=c, alpha=0.25,
                        lw=0)
     ref = sweep[(sweep["policy"] == plan.reference) & sweep["best"]]
     if len(ref):
-        right.axhline(100 * ref["win_rate"].iloc[0], color=_color(plan.reference), ls="--", lw=1,
+        right.axhline(100 * ref["win_rate"].iloc[0], color=policy_color(plan.reference), ls="--", lw=1,
                       label=f"{plan.reference}, best k={ref['value'].iloc[0]:g}")
     right.set_xlabel("margin (counting draws while one more weapon lowers the\n"
                      "expected damage by more than this: lower draws more)")
@@ -249,7 +250,7 @@ def item_value(data: CursedData) -> ReportFigure:
     rulebook's random starting item, sorted by value."""
     plan = data.plan
     table = data.start_items
-    names = _item_names()
+    names = item_names()
     policies = list(plan.item_policies)
     first = policies[0]
     ordered = (table[(table["policy"] == first) & (table["start"] != RANDOM_START)]
@@ -258,7 +259,7 @@ def item_value(data: CursedData) -> ReportFigure:
     figure = new_figure(11.5, 0.32 * len(ordered) + 1.6)
     left, right = panels(figure, 2)
     for i, policy in enumerate(policies):
-        c = _color(policy, plan.policies.index(policy) if policy in plan.policies else i)
+        c = policy_color(policy)
         rows = table[(table["policy"] == policy) & (table["start"] != RANDOM_START)]
         offset = (i - (len(policies) - 1) / 2) * 0.25
         ys = np.array([y[s] for s in rows["start"]]) + offset
@@ -319,9 +320,9 @@ def rule_sensitivity(data: CursedData) -> ReportFigure:
     figure = new_figure(11.5, 0.3 * n + 1.5)
     left, right = panels(figure, 2)
     for i, policy in enumerate(policies):
-        c = _color(policy, plan.policies.index(policy) if policy in plan.policies else i)
+        c = policy_color(policy)
         offset = (i - (len(policies) - 1) / 2) * 0.3
-        ys, d, lo, hi, changed = [], [], [], [], []
+        ys, d, lo, hi, changed, kept = [], [], [], [], [], []
         for j, (name, value) in enumerate(plan.options):
             row = _sens_row(table, name, value, policy)
             ys.append(n - 1 - j + offset)
@@ -329,22 +330,31 @@ def rule_sensitivity(data: CursedData) -> ReportFigure:
             lo.append(100 * row["ci_low"])
             hi.append(100 * row["ci_high"])
             changed.append(100 * row["games_changed"])
-        d, lo, hi = np.array(d), np.array(lo), np.array(hi)
-        left.errorbar(d, ys, xerr=_err(d, lo, hi), fmt="o", ms=4, capsize=2, color=c, label=policy)
+            kept.append(bool(row["survives"]))
+        d, lo, hi, ys, kept = np.array(d), np.array(lo), np.array(hi), np.array(ys), np.array(kept)
+        left.errorbar(d, ys, xerr=_err(d, lo, hi), fmt="none", capsize=2, ecolor=c)
+        left.plot(d[kept], ys[kept], "o", ms=4, color=c, label=f"{policy} (survives Holm)")
+        left.plot(d[~kept], ys[~kept], "o", ms=4, mfc="white", color=c, label=f"{policy} (does not)")
         right.barh(ys, changed, height=0.28, color=c, label=policy)
     left.axvline(0, color="0.3", lw=1)
-    left.set_yticks(range(n), labels[::-1], fontsize=8)
+    dependent = set(verdicts(data).query("policy_dependent")["reading"])
+    ticks = [label + (" †" if label.replace(" = ", "=") in dependent else "") for label in labels]
+    left.set_yticks(range(n), ticks[::-1], fontsize=8)
     left.set_xlabel("win rate change (points), paired 95% interval")
-    left.legend(fontsize=8, loc="lower left")
+    left.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=2)
     right.set_xlabel("games whose outcome changes (%)")
     right.set_xlim(0, 100)
     right.tick_params(labelleft=False)
-    reading = _sensitivity_reading(plan, table)
+    reading = _sensitivity_reading(plan, table)[:-1] + "; " + adjusted_reading(data) + "."
     about = ("Each ambiguous rule (a named option, see the rules document) was played in another reading on "
              "the same games as the default. Left: the paired change of the win rate, option − default, with "
-             "its 95% interval; right: the share of games whose outcome (win, souls, rounds, damage, items "
-             "used, ...) changes at all.")
-    return ReportFigure("rule_sensitivity", "Sensitivity to the rulebook's ambiguities", about, figure, reading)
+             "its 95% interval, a filled dot when it survives Holm's adjustment over every reading and policy "
+             "(open: it does not), † when the reading's effect depends on the policy; right: the share of "
+             "games whose outcome (win, souls, rounds, damage, items used, ...) changes at all. The table "
+             "under the figure gives every effect, its adjusted p-value and the difference between the "
+             "policies.")
+    return ReportFigure("rule_sensitivity", "Sensitivity to the rulebook's ambiguities", about, figure, reading,
+                        tables=[holm_table(data)])
 
 
 def _sens_row(table: pd.DataFrame, name: str, value, policy: str) -> pd.Series:
