@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from cursedsim import precision as precise
 from cursedsim import rundir, runner
 from cursedsim.contenders import Contender, contenders, cross, find_reference, option_values, parse_policies
 from cursedsim.errors import CompareError, RunError, shorten
@@ -78,11 +79,12 @@ def pair_row(label_a: str, label_b: str, a: pd.DataFrame, b: pd.DataFrame, *, ha
     return row
 
 
-def compare(game: str | Game, policies: Sequence[Any] | None, n_games: int, *, players: int | None = None,
-            options: Any = None, vary: Mapping[str, Any] | None = None, reference: Any = None,
-            pairs: str = "reference", seed: int = 0, n_jobs: int = 1, backend: str = "loky",
+def compare(game: str | Game, policies: Sequence[Any] | None, n_games: int | None = None, *,
+            players: int | None = None, options: Any = None, vary: Mapping[str, Any] | None = None,
+            reference: Any = None, pairs: str = "reference", seed: int = 0, n_jobs: int = 1, backend: str = "loky",
             chunk_size: int | None = None, out: str | None = None, progress: bool | None = None,
-            detect: float = 0.01, alpha: float = 0.05, power: float = 0.8, dask_address: Any = None) -> Comparison:
+            detect: float = 0.01, alpha: float = 0.05, power: float = 0.8, dask_address: Any = None,
+            precision: float | None = None, max_games: int = precise.MAX_GAMES) -> Comparison:
     """Play every contender on the same games (seed, indices 0..n_games-1) and compare each with the
     reference (or, ``pairs="all"``, every pair).
 
@@ -100,6 +102,13 @@ def compare(game: str | Game, policies: Sequence[Any] | None, n_games: int, *, p
     ``stats.summarize`` of every contender's games with the game's measures (and the varied options'
     values). ``out``: a directory (marked by compare.json, locked while in use) holding one resumable
     run per contender. ``dask_address``: as ``simulate``'s (with ``backend="dask"``).
+
+    precision: instead of ``n_games``, play batches of games (every contender the same ones) until
+    every paired difference's interval has at most this half-width (a fraction: 0.001 is ±0.1 points),
+    or until ``max_games`` (then with a warning); the schedule is ``precision.py``'s (the next total is
+    the games so far times (half-width / precision)^2, on the same grid). ``settings`` then holds the
+    games it took (``n_games``), ``precision``, ``max_games`` and ``reached``; with ``out`` every
+    contender's directory holds one resumable run per batch.
     """
     game = resolve_game(game)
     players = runner.resolve_players(game, players)
@@ -115,7 +124,14 @@ def compare(game: str | Game, policies: Sequence[Any] | None, n_games: int, *, p
     ref = find_reference(sides, reference) if pairs == "reference" else None
     base_fields = runner._options_dict(game, base, players)   # the dataclass's fields (seals None stays None)
     played = {side.label: runner.make_options(game, {**base_fields, **side.options}) for side in sides}
-    n_games = runner.check_n_games(n_games)
+    if (n_games is None) == (precision is None):
+        raise RunError("give compare either n_games (games per contender) or precision (the 95% half-width of "
+                       "every paired difference), not " + ("both" if precision is not None else "neither"))
+    if precision is None:
+        n_games = runner.check_n_games(n_games)
+    else:
+        precision = precise.check_precision(precision)
+        max_games = precise.check_max_games(max_games)
     seed = runner.check_seed(seed)
     runner.check_n_jobs(n_jobs)
     backend = runner.check_backend(backend)
@@ -125,30 +141,58 @@ def compare(game: str | Game, policies: Sequence[Any] | None, n_games: int, *, p
     for name, value, low, high in (("detect", detect, 0, 1), ("alpha", alpha, 1e-12, 0.5), ("power", power, 0.01, 1)):
         if not runner._is_number(value) or not low <= value < high or value == 0:
             raise RunError(f"{name} must be a number in [{low:g}, {high:g}) above 0, got {shorten(value)}")
-    if n_games < 2:
-        raise RunError(f"compare needs at least 2 games (paired intervals), got {n_games}")
+    if (n_games if precision is None else max_games) < 2:
+        raise RunError(f"compare needs at least 2 games (paired intervals), got "
+                       f"{n_games if precision is None else f'max_games {max_games}'}")
     if out is not None:
         out = rundir.check_out(out)
         _check_dir_names(sides)
-    runner.check_memory(game, n_games, copies=len(sides), what=f"the frames of {len(sides)} contenders")
+    if precision is None:   # with precision: before every batch
+        runner.check_memory(game, n_games, copies=len(sides), what=f"the frames of {len(sides)} contenders")
     config = {"kind": "compare", "game": game.name, "n_games": n_games, "seed": seed, "players": players,
               "options": runner._json_value(base_fields)}
+    same = tuple(config) + (() if precision is None else ("precision",))
+    if precision is not None:
+        config.update(precision=precision, max_games=max_games)
     directory = contextlib.nullcontext() if out is None else rundir.owned_directory(
-        out, marker=COMPARE_FILE, config=config, kind="compare", same=tuple(config), adopt=_adopt_compare_dir)
-    frames = {}
-    with directory:
-        for side in sides:
-            frames[side.label] = simulate(
-                game, n_games, players=players, policy=side.policy, params=side.params or None,
-                options=played[side.label], seed=seed, n_jobs=n_jobs, backend=backend, chunk_size=chunk_size,
-                out=None if out is None else os.path.join(out, _dir_name(side.label)), progress=progress,
-                dask_address=dask_address)
+        out, marker=COMPARE_FILE, config=config, kind="compare", same=same, adopt=_adopt_compare_dir)
     score = next((measure.column for measure in game.measures if measure.won_only), None)
-    compared = itertools.combinations(sides, 2) if ref is None else [(side, ref) for side in sides if side is not ref]
-    rows = [pair_row(a.label, b.label, frames[a.label], frames[b.label], has_score=score is not None,
-                     score=score or "score", detect=detect, alpha=alpha, power=power)
-            for a, b in compared]
-    table = pd.DataFrame(rows)
+    compared = list(itertools.combinations(sides, 2) if ref is None else
+                    [(side, ref) for side in sides if side is not ref])
+    frames: dict[str, pd.DataFrame] = {}
+    result: dict[str, pd.DataFrame] = {}
+
+    def play(start: int, stop: int) -> tuple[float, float]:
+        """Every contender plays games start..stop-1; (widest paired half-width, games it needs)."""
+        if precision is not None:
+            runner.check_memory(game, stop, copies=len(sides), what=f"the frames of {len(sides)} contenders "
+                                                                   f"after {stop:,} games")
+        for side in sides:
+            side_out = None if out is None else os.path.join(out, _dir_name(side.label))
+            part = simulate(
+                game, stop - start, players=players, policy=side.policy, params=side.params or None,
+                options=played[side.label], seed=seed, n_jobs=n_jobs, backend=backend, chunk_size=chunk_size,
+                out=side_out if precision is None else precise.batch_dir(side_out, start, stop), progress=progress,
+                dask_address=dask_address, first_game=start)
+            frames[side.label] = part if start == 0 else runner.concat_frames([frames[side.label], part])
+        table = pd.DataFrame([pair_row(a.label, b.label, frames[a.label], frames[b.label], has_score=score is not None,
+                                       score=score or "score", detect=detect, alpha=alpha, power=power)
+                              for a, b in compared])
+        result["table"] = table
+        half = float(((table["ci_high"] - table["ci_low"]) / 2).max())
+        return half, stop * (half / precision) ** 2 if precision else 0.0
+
+    reached = None
+    with directory:
+        if precision is None:
+            play(0, n_games)
+        else:
+            label = f"compare {game.name} p={players}"
+            first = precise.first_total(precision, max_games, precise.paired_games(1.0, precision))
+            batches = precise.play_batches(play, precision, max_games, first, label,
+                                           precise.status_printer(label, precision, progress))
+            n_games, reached = batches[-1].stop, batches[-1].half_width <= precision
+    table = result["table"]
     table.insert(table.columns.get_loc("p_value") + 1, "p_holm", holm(table["p_value"]))
     summary = pd.concat([summarize(frames[side.label], measures=game.measures)
                          .assign(policy=side.label, **side.options) for side in sides], ignore_index=True)
@@ -159,6 +203,8 @@ def compare(game: str | Game, policies: Sequence[Any] | None, n_games: int, *, p
                             if name not in grid}, "vary": grid,
                 "policies": [policy.label for policy in named], "pairs": pairs,
                 "reference": None if ref is None else ref.label, "detect": detect, "alpha": alpha, "power": power}
+    if precision is not None:
+        settings.update(precision=precision, max_games=max_games, reached=reached)
     return Comparison(table, summary, frames, sides, settings["reference"], settings)
 
 

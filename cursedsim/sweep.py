@@ -4,7 +4,8 @@ cell, all on the same seed (common random numbers across cells: cell A's game ``
 
 With ``out``, every cell is a resumable ``simulate`` run directory under ``out/cells/`` and the table is
 written atomically to ``out/sweep.csv``; running the same sweep again resumes it (finished cells are
-read back, unfinished ones continue from their last chunk).
+read back, unfinished ones continue from their last chunk). With ``precision`` instead of ``n_games``
+every cell plays batches until its win rate's 95% half-width is that narrow (``precision.py``).
 """
 
 from __future__ import annotations
@@ -23,8 +24,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from cursedsim import precision as precise
 from cursedsim import rundir, runner
-from cursedsim.errors import CursedsimError, OptionError, UnknownPolicyError, shorten
+from cursedsim.errors import CursedsimError, OptionError, RunError, UnknownPolicyError, shorten
 from cursedsim.files import write_via
 from cursedsim.games import Game
 from cursedsim.stats import summarize
@@ -187,9 +189,11 @@ def _cell_row(game: Game, cell: Cell, frame: pd.DataFrame, seed: int, param_name
 # ---------------------------------------------------------------- the sweep
 
 def sweep(game: str | Game, *, players: Any = None, policies: Any = None, options: Mapping[str, Any] | None = None,
-          params: Mapping[str, Mapping[str, Any]] | None = None, n_games: int, seed: int = 0, n_jobs: int = 1,
-          backend: str = "loky", chunk_size: int | None = None, out: str | os.PathLike | None = None,
-          progress: bool | None = None, dask_address: Any = None, summary_only: bool = False) -> pd.DataFrame:
+          params: Mapping[str, Mapping[str, Any]] | None = None, n_games: int | None = None, seed: int = 0,
+          n_jobs: int = 1, backend: str = "loky", chunk_size: int | None = None,
+          out: str | os.PathLike | None = None, progress: bool | None = None, dask_address: Any = None,
+          summary_only: bool = False, precision: float | None = None,
+          max_games: int = precise.MAX_GAMES) -> pd.DataFrame:
     """Simulate every cell of a grid and return one row per cell.
 
     players: a player count or a list of them (default: the game's). policies: a policy name or a list
@@ -214,9 +218,22 @@ def sweep(game: str | Game, *, players: Any = None, policies: Any = None, option
     ``backend="dask"`` starts one local cluster for the whole sweep. summary_only: every cell streams
     (``simulate(summary_only=True)``: bounded memory, no games.parquet per cell; the same table).
     progress: one bar over all cells (None: for sweeps of 200,000+ games on a terminal).
+
+    precision: instead of ``n_games``, play every cell until its win rate's 95% Wilson half-width is at
+    most this (a fraction: 0.001 is ±0.1 points), in batches on a fixed schedule
+    (``precision.simulate_to_precision``), or until ``max_games`` (then with a warning); ``n`` is the
+    games the cell took and the column ``precision_reached`` says whether it got there. The cells still
+    share their random streams game by game; with ``out`` a rerun reuses finished batches.
     """
     game = runner.resolve_game(game)
-    n_games = runner.check_n_games(n_games)
+    if (n_games is None) == (precision is None):
+        raise RunError("give the sweep either n_games (games per cell) or precision (the 95% half-width each "
+                       "cell plays to), not " + ("both" if precision is not None else "neither"))
+    if precision is None:
+        n_games = runner.check_n_games(n_games)
+    else:
+        precision = precise.check_precision(precision)
+        max_games = precise.check_max_games(max_games)
     seed = runner.check_seed(seed)
     workers = runner.check_n_jobs(n_jobs)
     backend = runner.check_backend(backend)
@@ -228,10 +245,12 @@ def sweep(game: str | Game, *, players: Any = None, policies: Any = None, option
     param_names = list(dict.fromkeys(name for cell in cells for name in cell.params))
     if out is not None:
         out = rundir.check_out(out)
-    if not summary_only:   # one cell's frame at a time
+    if not summary_only and precision is None:   # one cell's frame at a time (checked per batch with precision)
         runner.check_memory(game, n_games, what=f"a cell's frame of {game.name}")
 
-    total = n_games * len(cells)
+    # with precision the total is unknown: the bar counts games without an end
+    cell_games = n_games if precision is None else min(max_games, precise.grid_games(precise.wilson_games(0.5, precision)))
+    total = cell_games * len(cells)
     show = runner._want_progress(progress, total)
     if show:   # a long first compile is reported here, not hidden behind the bar
         first = cells[0]
@@ -240,32 +259,43 @@ def sweep(game: str | Game, *, players: Any = None, policies: Any = None, option
                         verbose=True)
 
     from cursedsim import __version__
+    to_precision = {} if precision is None else {"precision": precision, "max_games": max_games}
     directory = contextlib.nullcontext() if out is None else rundir.owned_directory(
-        out, marker=SWEEP_FILE, config={"game": game.name, "n_games": n_games, "seed": seed,
+        out, marker=SWEEP_FILE, config={"game": game.name, "n_games": n_games, "seed": seed, **to_precision,
                                         "cursedsim_version": __version__},
-        kind="sweep", same=("game", "n_games", "seed"))
+        kind="sweep", same=("game", "n_games", "seed", "precision"))
     one_cluster = backend == "dask" and dask_address is None and len(cells) > 1   # one cluster for the whole sweep
     cluster = runner.dask_client(workers) if one_cluster else contextlib.nullcontext(dask_address)
     bar = None
     rows = []
     with directory, cluster as client:
         if show:
-            bar, task = runner._progress_bar(total, f"sweep {game.name}: {len(cells)} cells")
+            bar, task = runner._progress_bar(None if precision is not None else total,
+                                             f"sweep {game.name}: {len(cells)} cells")
             bar.start()
         try:
             for k, cell in enumerate(cells):
+                name = f"sweep {game.name} {k + 1}/{len(cells)}: {cell.policy} p={cell.players}"
                 if bar is not None:
-                    bar.update(task, description=f"sweep {game.name} {k + 1}/{len(cells)}: {cell.policy} "
-                                                 f"p={cell.players}")
-                result = runner.simulate(
-                    game, n_games, players=cell.players, policy=cell.policy, options=dict(cell.options),
-                    params=dict(cell.params) or None, seed=seed, n_jobs=n_jobs, backend=backend,
-                    chunk_size=chunk_size, out=None if out is None else os.path.join(out, CELLS_DIR, cell_dir_name(cell)),
-                    progress=False, dask_address=client, summary_only=summary_only)
+                    bar.update(task, description=name)
+                settings = dict(players=cell.players, policy=cell.policy, options=dict(cell.options),
+                                params=dict(cell.params) or None, seed=seed, n_jobs=n_jobs, backend=backend,
+                                chunk_size=chunk_size, progress=False, dask_address=client, summary_only=summary_only,
+                                out=None if out is None else os.path.join(out, CELLS_DIR, cell_dir_name(cell)))
+                if precision is None:
+                    result = runner.simulate(game, n_games, **settings)
+                    played = n_games
+                else:
+                    run = precise.simulate_to_precision(
+                        game, precision, max_games=max_games, label=_cell_label(game, cell),
+                        on_batch=None if bar is None else _bar_status(bar, task, name, precision), **settings)
+                    result, played = run.result, run.batches[-1].stop - run.batches[-1].start
                 rows.append(_cell_row(game, cell, result, seed, param_names))
+                if precision is not None:
+                    rows[-1]["precision_reached"] = run.reached
                 del result
                 if bar is not None:
-                    bar.advance(task, n_games)
+                    bar.advance(task, played)
         finally:
             if bar is not None:
                 bar.stop()
@@ -273,6 +303,22 @@ def sweep(game: str | Game, *, players: Any = None, policies: Any = None, option
         if out is not None:
             write_via(os.path.join(out, TABLE_FILE), lambda tmp: table.to_csv(tmp, index=False))
     return table
+
+
+def _cell_label(game: Game, cell: Cell) -> str:
+    """A cell in one line of a message: ``verflucht smart p=3 seals=4 slack=2``."""
+    values = [f"{name}={_number_text(value)}" for name, value in [*cell.options.items(), *cell.params.items()]]
+    return " ".join([game.name, cell.policy, f"p={cell.players}", *values])
+
+
+def _bar_status(bar: Any, task: Any, name: str, precision: float):
+    """An ``on_batch`` for a cell: the bar counts the batch's games and names the half-width so far
+    against the target."""
+    def on_batch(batch: precise.Batch, stop: int) -> None:
+        bar.advance(task, batch.stop - batch.start)
+        bar.update(task, description=f"{name}: ±{100 * batch.half_width:.3g} pts (target {100 * precision:.3g}) "
+                                     f"after {batch.stop:,} games")
+    return on_batch
 
 
 __all__ = ["Cell", "cell_dir_name", "expand_grid", "summarize_cell", "sweep"]
