@@ -364,9 +364,9 @@ def test_rerun_resumes_from_the_run_folder(small_report, tmp_path):
 
 @pytest.fixture(scope="module")
 def small_cursed(tmp_path_factory):
-    """A real Cursed!? report with few games per cell, made once per test process."""
+    """A real Cursed!? report with few games per cell (built-in policies only), made once per test process."""
     out = tmp_path_factory.mktemp("cursed_report")
-    return report("cursed", out, n_games=SMALL_GAMES, seed=SMALL_SEED, n_jobs=1, progress=False)
+    return report("cursed", out, n_games=SMALL_GAMES, seed=SMALL_SEED, n_jobs=1, progress=False, tuned=None)
 
 
 def _table(result, name: str) -> pd.DataFrame:
@@ -508,7 +508,8 @@ def test_cursed_rerun_resumes_from_the_run_folder(small_cursed):
     frames = sorted(runs.rglob("games.parquet"))
     assert len(frames) == CURSED_PLAN.run_count
     stamps = {path: path.stat().st_mtime_ns for path in frames}
-    again = report("cursed", small_cursed.out, n_games=SMALL_GAMES, seed=SMALL_SEED, n_jobs=1, progress=False)
+    again = report("cursed", small_cursed.out, n_games=SMALL_GAMES, seed=SMALL_SEED, n_jobs=1, progress=False,
+                   tuned=None)
     assert {path: path.stat().st_mtime_ns for path in frames} == stamps   # nothing played again
     assert again.readings == small_cursed.readings
     pd.testing.assert_frame_equal(again.summary, small_cursed.summary)
