@@ -18,7 +18,7 @@ import pandas as pd
 
 from cursedsim import precision as precise
 from cursedsim import rundir, runner
-from cursedsim.contenders import Contender, contenders, cross, find_reference, option_values, parse_policies
+from cursedsim.contenders import Contender, contenders, find_reference, lineup
 from cursedsim.errors import CompareError, RunError, shorten
 from cursedsim.games import Game
 from cursedsim.runner import resolve_game, simulate
@@ -114,9 +114,7 @@ def compare(game: str | Game, policies: Sequence[Any] | None, n_games: int | Non
     players = runner.resolve_players(game, players)
     base = runner.make_options(game, options)
     fixed = options if isinstance(options, Mapping) else {}
-    grid = option_values(game, vary, fixed)
-    named = parse_policies(game, [game.default_policy] if policies is None else policies)
-    sides = cross(game, named, grid) if grid else contenders(game, named)
+    named, grid, sides = lineup(game, policies, vary, fixed)
     if pairs not in PAIR_MODES:
         raise CompareError(f"pairs must be one of {', '.join(PAIR_MODES)}, got {shorten(pairs)}")
     if pairs == "all" and reference is not None:

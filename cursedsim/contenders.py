@@ -153,6 +153,15 @@ def cross(game: Game, policies: list[Contender], grid: Mapping[str, list[Any]]) 
     return result
 
 
+def lineup(game: Game, policies: Sequence[Any] | None, vary: Any, fixed: Mapping[str, Any]
+           ) -> tuple[list[Contender], dict[str, list[Any]], list[Contender]]:
+    """(the policies, the varied options' values, the contenders) of a comparison: every policy (None: the
+    game's default) crossed with the values of ``vary``, checked before any game is played."""
+    grid = option_values(game, vary, fixed)
+    named = parse_policies(game, [game.default_policy] if policies is None else policies)
+    return named, grid, (cross(game, named, grid) if grid else contenders(game, named))
+
+
 def find_reference(sides: list[Contender], reference: Any) -> Contender:
     """The contender ``reference`` names: its label, or parts of labels that only it has (a policy, an
     option value ``scroll`` or ``starting_item=scroll``, several joined by ``/``); None is the first."""
@@ -184,5 +193,5 @@ def _names_of(side: Contender) -> set[str]:
     return names
 
 
-__all__ = ["LABEL_JOIN", "Contender", "contenders", "cross", "find_reference", "option_values", "param_text",
-           "parse_policies"]
+__all__ = ["LABEL_JOIN", "Contender", "contenders", "cross", "find_reference", "lineup", "option_values",
+           "param_text", "parse_policies"]
