@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from cursedsim import rundir
+from cursedsim import events, rundir
 from cursedsim.errors import (CursedsimError, OptionError, RunError, UnknownGameError, UnknownPolicyError, shorten,
                               warn)
 from cursedsim.games import Game, get_game, list_games
@@ -951,9 +951,13 @@ def simulate(game: str | Game, n_games: int, *, players: int | None = None, poli
 
 
 def replay(game: str | Game, seed: int, index: int, *, players: int | None = None, policy: str | None = None,
-           options: Mapping[str, Any] | Any = None, params: Mapping[str, float] | None = None) -> str:
-    """The readable turn log of game ``index`` of a run with ``seed``: the game ``simulate`` played as
-    the row with that ``game_index`` (same players, policy, params and options)."""
+           options: Mapping[str, Any] | Any = None, params: Mapping[str, float] | None = None,
+           format: str = "text"):
+    """Game ``index`` of a run with ``seed``: the game ``simulate`` played as the row with that
+    ``game_index`` (same players, policy, params and options). ``format`` (``events.FORMATS``): "text"
+    the readable turn log, "json" its events as JSON lines, "events" a list of dicts, "frame" a
+    DataFrame with one row per event (docs/architecture.md#replay-events)."""
+    format = events.check_format(format)
     game = resolve_game(game)
     seed = check_seed(seed)
     if not _is_int(index) or not 0 <= index <= MAX_GAMES:
@@ -961,7 +965,11 @@ def replay(game: str | Game, seed: int, index: int, *, players: int | None = Non
     players = resolve_players(game, players)
     policy, param_vector, _ = resolve_policy(game, policy, params)
     options = make_options(game, options)
-    return game.replay(seed, int(index), players, options, policy, param_vector)
+    if format == "text":
+        return game.replay(seed, int(index), players, options, policy, param_vector)
+    if game.replay_events is None:
+        raise RunError(f"{game.name} replays as text only: format {format!r} needs its events")
+    return events.convert(game.replay_events(seed, int(index), players, options, policy, param_vector), format)
 
 
 __all__ = ["BACKENDS", "build_frame", "check_memory", "concat_frames", "dask_client", "default_chunk_size",

@@ -14,7 +14,7 @@ import numpy as np
 
 from cursedsim.errors import UnknownPolicyError
 from cursedsim.games.base import Game, Measure, PolicySpec
-from cursedsim.games.cursed import kernel, reference, rules
+from cursedsim.games.cursed import kernel, reference, rules, turnlog
 from cursedsim.games.cursed.policies import POLICIES
 from cursedsim.games.cursed.state import option_tuple
 
@@ -67,15 +67,18 @@ def run_chunk(seed: int, start: int, count: int, players: int, options: rules.Ru
     return kernel.run_chunk(seed, start, count, option_tuple(options), spec.policy_id, params, play=play)
 
 
+def replay_events(seed: int, index: int, players: int, options: rules.RuleOptions, policy: str | PolicySpec,
+                  params: np.ndarray) -> list[dict]:
+    """The events of game ``index`` of the run ``seed`` (``turnlog.EVENTS``), played by the reference
+    engine: the game the kernel played as that row."""
+    spec = policy_spec(policy)
+    return reference.replay_events(seed, index, options, reference_policy(spec, params), spec.name)
+
+
 def replay(seed: int, index: int, players: int, options: rules.RuleOptions, policy: str | PolicySpec,
            params: np.ndarray) -> str:
-    """The turn log of game ``index`` of the run ``seed``, played by the reference engine (the same game
-    the kernel played as that row)."""
-    spec = policy_spec(policy)
-    log = reference.replay_log(seed, index, options, reference_policy(spec, params))
-    first, _, rest = log.partition("\n")
-    first = first[:first.index(" · policy ")] + f" · policy {spec.name}" + first[first.index(" · end:"):]
-    return first + "\n" + rest
+    """The turn log of game ``index`` of the run ``seed``, rendered from its events."""
+    return turnlog.text(replay_events(seed, index, players, options, policy, params))
 
 
 def option_columns(options: rules.RuleOptions, players: int) -> dict:
@@ -94,6 +97,7 @@ GAME = Game(
     default_players=1,
     run_chunk=run_chunk,
     replay=replay,
+    replay_events=replay_events,
     option_columns=option_columns,
     outcome_columns=rules.OUTCOME_COLUMNS,
     outcome_categories={"end": rules.END_NAMES, "start_item": rules.ITEM_SLUGS},

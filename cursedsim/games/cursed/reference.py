@@ -12,7 +12,8 @@ The :class:`Table` holds one game and has one method per rule step (``pile_check
 ``open_chest``, ``gain_item``, ...). Policies decide (``reference_policies.py``): at each *decision
 point* (a fight's, or between fights) an :class:`Action`, at each attack an :class:`AttackChoice`, on an
 attack going over the monster's power whether to spend a Soul Crystal. The table enforces the rules and
-raises :class:`IllegalDecision` on anything else.
+raises :class:`IllegalDecision` on anything else. A table that logs records one event per step
+(``events``, vocabulary in ``turnlog.py``); the turn log is rendered from them.
 
 State, and how the kernel holds it (card ids 0-29, see ``rules.py``; layout in ``state.py``):
 
@@ -47,10 +48,13 @@ the canonical action list take the lowest card id (``held``). Orders that matter
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
 from cursedsim import rng
+from cursedsim.events import make_event, policy_label
+from cursedsim.games.cursed import turnlog
 from cursedsim.games.cursed.rules import (
     BEWITCHING_RELIC,
     BIG_TURKEY_DINNER,
@@ -71,9 +75,9 @@ from cursedsim.games.cursed.rules import (
     FLYING,
     FRENZY_FACTOR,
     FRENZY_POTION,
-    ITEM_NAMES,
     ITEM_OF_CARD,
     ITEM_SLUGS,
+    KIND_NAMES,
     LARGE_BACKPACK,
     MELEE,
     MIMIC,
@@ -94,8 +98,6 @@ from cursedsim.games.cursed.rules import (
     WHETSTONE_BONUS,
     RuleOptions,
     is_split,
-    item_text,
-    monster_text,
     weapon_text,
 )
 
@@ -208,15 +210,13 @@ class Outcome:
     used_large_backpack: int
     #: Mimic! cards met as items (each one is fought at once).
     used_mimic: int
+    #: The turn log (rendered from ``events``) and the events, when the game was played with a log.
     log: tuple[str, ...] = ()
+    events: tuple[dict, ...] = ()
 
     def columns(self) -> dict[str, int | bool]:
         """The outcome as {column: value}, in ``rules.OUTCOME_COLUMNS`` order."""
         return {column: getattr(self, column) for column in OUTCOME_DTYPES}
-
-
-def _cards(cards) -> str:
-    return ", ".join(f"#{c}" for c in cards)
 
 
 # ---------------------------------------------------------------- the table
@@ -247,7 +247,9 @@ class Table:
         #: True at the decision points between fights (``items_between_fights``)
         self.between = False
         self.logging = log
-        self.log: list[str] = []
+        #: (seed, game index) of a dealt game, stamped on its events; None for a table laid out by hand
+        self.origin: tuple[int | None, int | None] = (None, None)
+        self.events: list[dict] = []
         self._clear_fight()
 
     def _clear_fight(self) -> None:
@@ -271,21 +273,41 @@ class Table:
         self.whettable: list[int] = []
 
     @classmethod
-    def deal(cls, seed: int, index: int, options: RuleOptions | None = None, *, log: bool = False) -> Table:
+    def deal(cls, seed: int, index: int, options: RuleOptions | None = None, *, log: bool = False,
+             label: str | None = None) -> Table:
         """"Shuffle the deck of cards": the pile is ``[0, 1, ..., 29]`` shuffled by Fisher-Yates on the
-        deck stream of (seed, index); its last card is the top."""
+        deck stream of (seed, index); its last card is the top. ``label`` names the policy in the set-up
+        event."""
         table = cls(options, deck_rng=rng.Stream(seed, index, rng.STREAM_DECK), log=log)
+        table.origin = (seed, index)
         table.pile = list(range(N_CARDS))
         table.shuffle(table.pile)
-        table.say(f"set-up · {N_CARDS} cards shuffled · win at {table.options.win_souls} souls")
+        if log:
+            table.record("rule", "setup", win_souls=table.options.win_souls, policy=label,
+                         options=dataclasses.asdict(table.options))
         return table
 
-    # ------------------------------------------------------------ small helpers
+    # ------------------------------------------------------------ events and the log
 
-    def say(self, line: str) -> None:
-        """Add a line to the turn log (when the table keeps one)."""
+    def record(self, actor: str, action: str, cards=(), **fields) -> None:
+        """Add an event (``turnlog.EVENTS``) with the state after it, when the table keeps a log."""
         if self.logging:
-            self.log.append(line)
+            self.events.append(make_event(self.origin, len(self.events), self.rounds, actor, action, cards,
+                                          fields, self.summary()))
+
+    def summary(self) -> dict:
+        """The state an event carries: the monster fought, its power and the weapon total, the pile,
+        discard and souls counts, the held items and the Large Backpack weapons."""
+        return {"monster": self.monster if self.monster >= 0 else None, "power": self.power, "total": self.total,
+                "pile": len(self.pile), "discard": len(self.discard), "souls": len(self.souls),
+                "items": sorted(self.items), "backpack": sorted(self.stored)}
+
+    @property
+    def log(self) -> list[str]:
+        """The turn log so far, one line per event that has one (rendered from ``events``)."""
+        return turnlog.log_lines(self.events)
+
+    # ------------------------------------------------------------ small helpers
 
     def shuffle(self, cards: list[int]) -> None:
         """Fisher-Yates in place on the deck stream: for i = n-1 down to 1, j = below(i + 1), swap
@@ -378,8 +400,7 @@ class Table:
         if card in self.pile:
             self.pile.remove(card)
             self.pile.append(card)
-            self.say(f"study setting starting_item={ITEM_SLUGS[item]}: #{card} {item_text(card)}"
-                     f" moved to the top of the pile")
+            self.record("rule", "force_start_item", [card], item=ITEM_SLUGS[item])
 
     def take_starting_items(self, policy: Policy, policy_rng: rng.Stream) -> None:
         """"Take one card and place it item side up in the items area": the top card of the pile,
@@ -398,11 +419,11 @@ class Table:
                     if ITEM_OF_CARD[card] != MIMIC:
                         break
                     self.pile.insert(0, card)
-                    self.say(f"starting item #{card} Mimic! goes under the pile")
+                    self.record("rule", "mimic_under", [card])
                     card = self.pile.pop()
             if self.start_item == NO_START_ITEM:
                 self.start_item = ITEM_OF_CARD[card]
-            self.say(f"starting item #{card} {item_text(card)} · pile {len(self.pile)}")
+            self.record("player", "starting_item", [card], item=ITEM_SLUGS[ITEM_OF_CARD[card]])
             self.gain_item(card, policy, policy_rng)
 
     # ------------------------------------------------------------ a round
@@ -442,9 +463,10 @@ class Table:
                 break
             action = policy.fight(self, legal, policy_rng)
             self.check_action(action, legal)
+            self.record_decision(action, legal)
             if action.kind == STOP:
                 break
-            self.use_item(action.card, action.target, prefix="between fights: ")
+            self.use_item(action.card, action.target)
         self.between = False
         self.discard.extend(self.used)
         self.used = []
@@ -452,13 +474,7 @@ class Table:
     def draw_monster(self) -> int:
         """The top card of the (not empty) pile as this round's monster."""
         self.rounds += 1
-        card = self.pile.pop()
-        if self.logging:
-            held = ", ".join(item_text(c) for c in sorted(self.items)) or "-"
-            stored = f" · backpack [{_cards(sorted(self.stored))}]" if self.stored else ""
-            self.say(f"round {self.rounds} · #{card} {monster_text(card)} · pile {len(self.pile)}"
-                     f" · souls {self.souls_count} · items [{held}]{stored}")
-        return card
+        return self.pile.pop()
 
     # ------------------------------------------------------------ a fight
 
@@ -470,10 +486,14 @@ class Table:
         self.is_mimic = is_mimic
         if is_mimic:
             self.power = self.options.mimic_power
+            self.record("monster", "mimic", [card], power=self.power)
         else:
             self.power = CARD_POWER[card]
             self.trait = CARD_TRAIT[card]
             self.chest = CARD_CHEST[card]
+            if self.logging:
+                self.record("monster", "monster", [card], power=self.power,
+                            trait=TRAIT_NAMES[self.trait] if self.trait != NO_TRAIT else None, chest=bool(self.chest))
 
     def fight(self, card: int, is_mimic: bool, policy: Policy, policy_rng: rng.Stream) -> bool:
         """Fight ``card``: decision points until the fight closes, then the damage and the capture (or
@@ -487,6 +507,7 @@ class Table:
             else:
                 action = policy.fight(self, legal, policy_rng)
                 self.check_action(action, legal)
+                self.record_decision(action, legal)
             close = self.apply(action, policy, policy_rng)
         if close == CLOSE_SMOKE:
             self.escape()
@@ -501,6 +522,12 @@ class Table:
             return False
         self.capture()
         return True
+
+    def record_decision(self, action: Action, legal: list[Action]) -> None:
+        """The ``decide`` event of a decision point: the policy's action and the open ones."""
+        if self.logging:
+            self.record("player", "decide", choice=str(action), open=[str(a) for a in legal],
+                        between=self.between)
 
     def legal_actions(self) -> list[Action]:
         """The actions open at a decision point (a fight's, or between fights), in the canonical order (a
@@ -575,7 +602,7 @@ class Table:
             return self.attack(action.card, True, policy, policy_rng)
         if action.kind == USE:
             return self.use_item(action.card, action.target)
-        self.say(f"  stop at {self.total}/{self.power}")
+        self.record("player", "stop")
         return CLOSE_STOP
 
     # ------------------------------------------------------------ items at a decision point
@@ -588,54 +615,52 @@ class Table:
         self.used_count[item] += 1
         return item
 
-    def use_item(self, card: int, target: int = -1, prefix: str = "  ") -> int | None:
-        """Use a held item at a decision point (``prefix`` starts its log line); returns how the fight
+    def use_item(self, card: int, target: int = -1) -> int | None:
+        """Use a held item at a decision point (a fight's, or between fights); returns how the fight
         closes, or None."""
         item = self.spend(card)
-        name = f"{prefix}use #{card} {ITEM_NAMES[item]}"
+        close = packet = None
         if item == SCROLL_OF_PURGE_LIFE:
             # "Instantly kill a monster when used, ignoring any monster traits" (the printed card: captures the soul)
-            self.say(f"{name} → captured, no damage")
-            return CLOSE_CAPTURE
-        if item == SMOKE_BOMB:
-            self.say(name)
-            return CLOSE_SMOKE
-        if item == SHIELD:
+            close = CLOSE_CAPTURE
+        elif item == SMOKE_BOMB:
+            close = CLOSE_SMOKE
+        elif item == SHIELD:
             self.blocked += SHIELD_BLOCK
-            self.say(f"{name}: blocks up to {self.blocked} damage this fight")
         elif item == BIG_TURKEY_DINNER:
-            self.eat_turkey(name)
+            packet = self.eat_turkey()
         elif item == LARGE_BACKPACK:
             # "Take a weapon card from the discard pile and keep it with your items"
             self.discard.remove(target)
             self.stored.append(target)
-            self.say(f"{name}: takes #{target} {weapon_text(target)} from the discard pile")
         elif item == WHETSTONE and target >= 0:
             # whetstone_in_play: "+3 damage to a single weapon" already in play
             self.whettable.remove(target)
             self.total += WHETSTONE_BONUS
-            self.say(f"{name} on #{target} {weapon_text(target)}: +{WHETSTONE_BONUS} → {self.total}/{self.power}")
             if self.total == self.power:
-                self.say("  → captured, no damage")
-                return CLOSE_CAPTURE
+                close = CLOSE_CAPTURE
         elif item == WHETSTONE:
             self.whetstone_armed = True
-            self.say(f"{name}: +{WHETSTONE_BONUS} on the next attack")
         elif item == FRENZY_POTION:
             self.frenzy_armed = True
-            self.say(f"{name}: the first attack hits double and ignores traits")
-        return None
+        if self.logging:
+            self.record("player", "use", [card] if target < 0 else [card, target], item=ITEM_SLUGS[item],
+                        target=target if target >= 0 else None, between=self.between,
+                        blocked=self.blocked if item == SHIELD else None, packet=packet)
+            if item == WHETSTONE and close == CLOSE_CAPTURE:
+                self.record("rule", "whetstone_capture")
+        return close
 
-    def eat_turkey(self, name: str = "Big Turkey Dinner") -> None:
+    def eat_turkey(self) -> list[int]:
         """"Shuffle discard pile, take 3 cards, place them at the bottom of your draw pile": the discard
         pile is shuffled, its top ``k = min(turkey_cards, len)`` cards go, as a packet in their order,
-        under the pile (pile = discard[-k:] + pile)."""
+        under the pile (pile = discard[-k:] + pile). Returns the packet."""
         self.shuffle(self.discard)
         k = min(self.options.turkey_cards, len(self.discard))
         packet = self.discard[len(self.discard) - k:]
         del self.discard[len(self.discard) - k:]
         self.pile[0:0] = packet
-        self.say(f"{name}: discard shuffled, {_cards(packet) or 'nothing'} under the pile → pile {len(self.pile)}")
+        return packet
 
     # ------------------------------------------------------------ an attack
 
@@ -696,37 +721,21 @@ class Table:
         self.check_attack_choice(card, choice, open_)
         first_capture = self.overshoot_captures()
         self.attacks += 1
-        notes = []
-        relic = choice.relic
-        whetstone = choice.whetstone or self.whetstone_armed
-        frenzy = choice.frenzy or self.frenzy_armed
+        relic = bool(choice.relic)
+        whetstone = bool(choice.whetstone or self.whetstone_armed)
+        frenzy = bool(choice.frenzy or self.frenzy_armed)
+        spent = []
         for item, chosen in ((BEWITCHING_RELIC, choice.relic), (WHETSTONE, choice.whetstone),
                              (FRENZY_POTION, choice.frenzy)):
             if chosen:
-                self.spend(self.held(item))
+                spent.append(self.held(item))
+                self.spend(spent[-1])
         self.whetstone_armed = self.frenzy_armed = False
         base = CARD_POWER[card] if relic else self.weapon_value(card, choice)
         kinds = choice.kind if open_.kind else self.weapon_kinds(card, choice)
         value = base + (WHETSTONE_BONUS if whetstone else 0)
         if frenzy:
             value *= FRENZY_FACTOR
-        text = ""
-        if self.logging:
-            text = f"{'backpack' if from_backpack else 'draw'} #{card} {weapon_text(card)}"
-            kind_text = "melee" if kinds == MELEE else "ranged"
-            paired_kind = is_split(card) and self.options.dagger_value == "choose_kind"
-            if relic:
-                notes.append(f"Bewitching Relic: monster side {base}")
-                if paired_kind:
-                    notes.append(f"as {kind_text}")
-            elif is_split(card):
-                notes.append(f"as {base} {kind_text}" if paired_kind else f"as {base}")
-            if open_.kind:
-                notes.append(f"as {kind_text}")
-            if whetstone:
-                notes.append(f"Whetstone +{WHETSTONE_BONUS}")
-            if frenzy:
-                notes.append("Frenzy x2")
         ignores = relic or frenzy
         cancelled = False
         if not self.trait_spent and (not ignores or self.options.ignoring_attack_spends_trait):
@@ -734,33 +743,35 @@ class Table:
             if self.trait_cancels(kinds, parity):
                 self.trait_spent = True
                 cancelled = not ignores
-                if cancelled:
-                    notes.append(f"{TRAIT_NAMES[self.trait]}: deals 0")
         effective = 0 if cancelled else value
         new_total = self.total + effective
+        facts = None
+        if self.logging:
+            facts = {"open": [name for name in AttackOptions._fields if getattr(open_, name)], "base": int(base),
+                     "kind": KIND_NAMES[kinds],
+                     "kind_follows_value": is_split(card) and self.options.dagger_value == "choose_kind",
+                     "relic": relic, "whetstone": whetstone, "frenzy": frenzy, "spent": spent,
+                     "cancelled_by": TRAIT_NAMES[self.trait] if cancelled else None, "value": int(effective)}
         if new_total > self.power and first_capture:
             self.weapons.append(card)
-            self._say_attack(text, notes,
-                             f"{new_total} > {self.power} with a single weapon → captured, no damage")
+            self._record_attack(card, from_backpack, facts, "overshoot_capture", new_total)
             return CLOSE_CAPTURE
         raw_total = self.total + value  # ignoring traits
-        if (raw_total > self.power and self.held(SOUL_CRYSTAL) >= 0
-                and policy.crystal(self, card, raw_total, policy_rng)):
+        crystal_offered = raw_total > self.power and self.held(SOUL_CRYSTAL) >= 0
+        if crystal_offered and policy.crystal(self, card, raw_total, policy_rng):
             crystal = self.held(SOUL_CRYSTAL)
             self.spend(crystal)
             self.weapons.append(card)
-            self._say_attack(text, notes,
-                             f"{raw_total} > {self.power}: Soul Crystal #{crystal} → captured, no damage")
+            self._record_attack(card, from_backpack, facts, "crystal_capture", raw_total, True, crystal)
             return CLOSE_CAPTURE
         if new_total > self.power:
             # "Drawing a weapon that takes you over the monster's power is discarded."
             self.discard.append(card)
             self.busts += 1
             if self.options.bust == "soul_lost":
-                self._say_attack(text, notes, f"{new_total} > {self.power}: bust, discarded, the soul is lost")
+                self._record_attack(card, from_backpack, facts, "soul_lost", new_total, crystal_offered)
                 return CLOSE_LOST
-            self._say_attack(text, notes,
-                             f"{new_total} > {self.power}: bust, discarded → {self.total}/{self.power}")
+            self._record_attack(card, from_backpack, facts, "bust", new_total, crystal_offered)
             return None
         self.weapons.append(card)
         self.total = new_total
@@ -769,14 +780,19 @@ class Table:
         if self.trait == EXPLODES and (not ignores or self.options.ignoring_attack_spends_trait):
             self.trait_spent = True
         if self.total == self.power:
-            self._say_attack(text, notes, f"{self.total}/{self.power} → captured, no damage")
+            self._record_attack(card, from_backpack, facts, "capture", new_total, crystal_offered)
             return CLOSE_CAPTURE
-        self._say_attack(text, notes, f"{self.total}/{self.power} · pile {len(self.pile)}")
+        self._record_attack(card, from_backpack, facts, "landed", new_total, crystal_offered)
         return None
 
-    def _say_attack(self, text: str, notes: list[str], result: str) -> None:
+    def _record_attack(self, card: int, from_backpack: bool, facts: dict | None, result: str, total: int,
+                       crystal_offered: bool = False, crystal: int = -1) -> None:
+        """The ``draw`` or ``play`` event of an attack: ``facts`` (how it was made), its ``result``
+        (``turnlog.ATTACK_RESULTS``) and the total it made."""
         if self.logging:
-            self.say(f"  {text}{' (' + ', '.join(notes) + ')' if notes else ''} → {result}")
+            cards = [card, *facts["spent"], *([crystal] if crystal >= 0 else [])]
+            self.record("player", "play" if from_backpack else "draw", cards, **facts, total=int(total),
+                        result=result, crystal_offered=crystal_offered, crystal=crystal if crystal >= 0 else None)
 
     # ------------------------------------------------------------ closing a fight
 
@@ -785,7 +801,7 @@ class Table:
         you take", less what Shields block. Returns the damage."""
         damage = self.damage_due
         if self.blocked and self.gap > 0:
-            self.say(f"  damage {self.gap} - {min(self.blocked, self.gap)} blocked = {damage}")
+            self.record("rule", "block", gap=self.gap, blocked=min(self.blocked, self.gap), damage=damage)
         return damage
 
     def take_damage(self, damage: int) -> None:
@@ -799,21 +815,19 @@ class Table:
             self.discard.append(card)
             moved.append(card)
         self.damage_taken += damage
-        self.say(f"  damage {damage}: {_cards(moved)} discarded → pile {len(self.pile)}")
+        self.record("rule", "damage", moved, damage=damage)
 
     def capture(self) -> None:
         """"Capture the monster's soul by putting the captured monster into the captured souls pile and
         put any items and weapons used into the discard pile": the monster to the souls (a Mimic! to the
         discard pile with ``mimic_soul=False``), then the used items in use order, then the weapons in
         attack order, to the discard pile. The winning soul ends the game (unless ``play_on_after_win``)."""
-        if self.is_mimic and not self.options.mimic_soul:
-            self.discard.append(self.monster)
-        else:
-            self.souls.append(self.monster)
+        monster, to_discard = self.monster, self.is_mimic and not self.options.mimic_soul
+        (self.discard if to_discard else self.souls).append(monster)
         self.discard.extend(self.used)
         self.discard.extend(self.weapons)
         self._clear_fight()
-        self.say(f"  soul captured → souls {self.souls_count} · discard {len(self.discard)}")
+        self.record("rule", "capture", [monster], to="discard" if to_discard else "souls")
         if self.souls_count >= self.options.win_souls and not self.options.play_on_after_win:
             self.finish(END_EIGHT_SOULS)
 
@@ -830,23 +844,24 @@ class Table:
         self.pile.extend(returned)
         self.shuffle(self.pile)
         self._clear_fight()
-        self.say(f"  escaped: {_cards(returned)} shuffled into the pile → pile {len(self.pile)}")
+        self.record("rule", "escape", returned)
 
     def lose_soul(self) -> None:
         """``bust="soul_lost"``: "you cannot deal more damage than the monster has, or the soul is lost":
         the monster, then the used items in use order, then the weapons in attack order, to the discard
         pile."""
-        self.discard.append(self.monster)
+        monster = self.monster
+        self.discard.append(monster)
         self.discard.extend(self.used)
         self.discard.extend(self.weapons)
         self._clear_fight()
-        self.say(f"  soul lost → discard {len(self.discard)}")
+        self.record("rule", "soul_lost", [monster])
 
     def final_monster(self, damage: int, lost: bool = False) -> None:
         """"On the final monster, if the damage is more than the cards left in the draw pile, its soul
         is not captured and the game ends." With ``final_monster_captures`` the whole pile is discarded
         and the soul captured before the game ends (not after a bust that lost the soul)."""
-        self.say(f"  final monster: damage {damage} > {len(self.pile)} cards left")
+        self.record("rule", "final_monster", damage=damage)
         if self.options.final_monster_captures and not lost:
             self.take_damage(len(self.pile))
             self.capture()
@@ -859,19 +874,15 @@ class Table:
         """"If the monster guarded an item chest you gain an item": the discard pile is shuffled and its
         top card taken (``chest_loot="discard"``), or the top card of the draw pile is taken
         (``"draw_pile"``); nothing when that pile is empty."""
-        if self.options.chest_loot == "discard":
-            if not self.discard:
-                self.say("  chest: the discard pile is empty, no loot")
-                return
-            self.shuffle(self.discard)
-            card = self.discard.pop()
-            self.say(f"  chest: discard shuffled, loot #{card} {item_text(card)}")
-        else:
-            if not self.pile:
-                self.say("  chest: the draw pile is empty, no loot")
-                return
-            card = self.pile.pop()
-            self.say(f"  chest: loot #{card} {item_text(card)} from the pile → pile {len(self.pile)}")
+        source = self.options.chest_loot
+        cards = self.discard if source == "discard" else self.pile
+        if not cards:
+            self.record("rule", "chest", source=source, loot=None)
+            return
+        if source == "discard":
+            self.shuffle(cards)
+        card = cards.pop()
+        self.record("rule", "chest", [card], source=source, loot=card)
         self.gain_item(card, policy, policy_rng)
 
     def gain_item(self, card: int, policy: Policy, policy_rng: rng.Stream) -> None:
@@ -881,19 +892,14 @@ class Table:
             self.items.append(card)
             return
         self.used_count[MIMIC] += 1
-        self.say(f"Mimic! #{card} attacks: monster {self.options.mimic_power}")
         self.fight(card, True, policy, policy_rng)
 
     # ------------------------------------------------------------ the game
 
     def finish(self, end: int) -> None:
+        """The game ends (``rules.END_*``): won with at least ``win_souls`` souls, else lost."""
         self.end = end
-        if not self.logging:
-            return
-        result = "WIN" if self.won else "LOSS"
-        why = {END_EIGHT_SOULS: "", END_PILE_EMPTY: "the draw pile is empty · ",
-               END_FINAL_MONSTER: "final monster, soul not captured · "}[end]
-        self.say(f"{result}: {why}{self.souls_count} souls · round {self.rounds} · pile {len(self.pile)}")
+        self.record("rule", "win" if self.won else "loss", end=END_NAMES[end])
 
     @property
     def won(self) -> bool:
@@ -920,32 +926,32 @@ class Table:
         return Outcome(win=self.won, souls=self.souls_count, rounds=self.rounds, damage_taken=self.damage_taken,
                        cards_left=len(self.pile), end=self.end, start_item=self.start_item,
                        weapons_drawn=self.weapons_drawn,
-                       busts=self.busts, **used, log=tuple(self.log))
+                       busts=self.busts, **used, log=tuple(self.log), events=tuple(self.events))
 
 
 # ---------------------------------------------------------------- public entry points
 
-def play(seed: int, index: int, options: RuleOptions, policy: Policy, *, log: bool = False) -> Outcome:
+def play(seed: int, index: int, options: RuleOptions, policy: Policy, *, log: bool = False,
+         label: str | None = None) -> Outcome:
     """Play game ``index`` of a run with ``seed`` to the end: shuffle, starting items, rounds. With
-    ``log=True`` the outcome carries the turn log."""
-    table = Table.deal(seed, index, options, log=log)
+    ``log=True`` the outcome carries the events and the turn log (``label`` names the policy there, by
+    default ``events.policy_label``)."""
+    table = Table.deal(seed, index, options, log=log, label=label or policy_label(policy))
     policy_rng = rng.Stream(seed, index, rng.STREAM_POLICY)
     table.take_starting_items(policy, policy_rng)
     table.play_game(policy, policy_rng)
     return table.outcome()
 
 
-def policy_label(policy: Policy) -> str:
-    """A policy's name for log headers: its ``label`` attribute, else its class name."""
-    return getattr(policy, "label", None) or type(policy).__name__
+def replay_events(seed: int, index: int, options: RuleOptions, policy: Policy, label: str | None = None) -> list[dict]:
+    """The events of game ``index`` of a run with ``seed`` (``turnlog.EVENTS``), in order."""
+    return list(play(seed, index, options, policy, log=True, label=label).events)
 
 
-def replay_log(seed: int, index: int, options: RuleOptions, policy: Policy) -> str:
-    """The readable turn log of game ``index`` of a run with ``seed``, one event a line."""
-    outcome = play(seed, index, options, policy, log=True)
-    header = (f"Cursed!? · seed {seed} · game {index} · policy {policy_label(policy)}"
-              f" · end: {END_NAMES[outcome.end]}")
-    return "\n".join((header, *outcome.log))
+def replay_log(seed: int, index: int, options: RuleOptions, policy: Policy, label: str | None = None) -> str:
+    """The readable turn log of game ``index`` of a run with ``seed``: a header, then one line per event
+    (rendered from the events)."""
+    return turnlog.text(replay_events(seed, index, options, policy, label))
 
 
 def play_chunk(seed: int, start: int, count: int, options: RuleOptions, policy: Policy):

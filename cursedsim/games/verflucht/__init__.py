@@ -8,7 +8,7 @@ import dataclasses
 import numpy as np
 
 from cursedsim.games.base import Game, Measure, PolicySpec
-from cursedsim.games.verflucht import kernel, reference, rules
+from cursedsim.games.verflucht import kernel, reference, rules, turnlog
 from cursedsim.games.verflucht.policies import POLICIES
 from cursedsim.games.verflucht.state import option_vector
 
@@ -44,14 +44,18 @@ def run_chunk(seed: int, start: int, count: int, players: int, options: rules.Ru
                             spec.policy_id, params, play=play)
 
 
+def replay_events(seed: int, index: int, players: int, options: rules.RuleOptions, policy: str | PolicySpec,
+                  params: np.ndarray) -> list[dict]:
+    """The events of game ``index`` of the run ``seed`` (``turnlog.EVENTS``), played by the reference
+    engine: the game the kernel played as that row."""
+    spec = policy_spec(policy)
+    return reference.replay_events(seed, index, players, options, reference_policy(spec, params), spec.name)
+
+
 def replay(seed: int, index: int, players: int, options: rules.RuleOptions, policy: str | PolicySpec,
            params: np.ndarray) -> str:
-    """The turn log of game ``index`` of the run ``seed``, played by the reference engine."""
-    spec = policy_spec(policy)
-    log = reference.replay_log(seed, index, players, options, reference_policy(spec, params))
-    first, _, rest = log.partition("\n")
-    first = first[:first.index(" · policy ")] + f" · policy {spec.name}" + first[first.index(" · end:"):]
-    return first + "\n" + rest
+    """The turn log of game ``index`` of the run ``seed``, rendered from its events."""
+    return turnlog.text(replay_events(seed, index, players, options, policy, params))
 
 
 def option_columns(options: rules.RuleOptions, players: int) -> dict:
@@ -72,6 +76,7 @@ GAME = Game(
     default_players=3,
     run_chunk=run_chunk,
     replay=replay,
+    replay_events=replay_events,
     option_columns=option_columns,
     outcome_columns=kernel.OUTCOME_COLUMNS,
     outcome_categories={"end": rules.END_NAMES},

@@ -10,7 +10,8 @@ The :class:`Table` holds the state of one game and has one method per rulebook s
 ``check_attack``, ``resolve_attack``, ``use_seal``, ``banish``, ``last_turns``, ``final_seals``,
 ``score``). Policies decide (``reference_policies.py``); the table enforces the rules and raises
 :class:`IllegalDecision` on any decision the rulebook does not allow. Facts (card codes, seals by player
-count, end codes) come from ``rules.py``.
+count, end codes) come from ``rules.py``. A table that logs records one event per step (``events``,
+vocabulary in ``turnlog.py``); the turn log is rendered from them.
 
     >>> from cursedsim.games.verflucht.reference import play, replay_log
     >>> from cursedsim.games.verflucht.reference_policies import BaselinePolicy
@@ -21,6 +22,7 @@ count, end codes) come from ``rules.py``.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from numbers import Integral
@@ -28,6 +30,9 @@ from typing import TYPE_CHECKING
 
 from cursedsim import rng
 from cursedsim.errors import PlayersError
+from cursedsim.events import make_event, policy_label
+from cursedsim.games.verflucht import turnlog
+from cursedsim.games.verflucht.turnlog import player_name, plus, values_text
 from cursedsim.games.verflucht.rules import (
     DISPLAY_LIMIT,
     END_GROUP,
@@ -41,6 +46,7 @@ from cursedsim.games.verflucht.rules import (
     N_CARDS,
     N_CREATURES,
     RuleOptions,
+    card_name,
 )
 
 if TYPE_CHECKING:
@@ -70,27 +76,24 @@ class Outcome:
     end: int
     #: Attacks faced, including the one that lost the game.
     attacks: int
+    #: The turn log (rendered from ``events``) and the events, when the game was played with a log.
     log: tuple[str, ...] = ()
+    events: tuple[dict, ...] = ()
 
 
 # ---------------------------------------------------------------- small readable helpers
-
-def player_name(player: int) -> str:
-    """Players are 0..P-1 inside, P1..P5 in the log."""
-    return f"P{player + 1}"
-
 
 def creature_code(value: int) -> int:
     """The card code of the Creature of ``value`` (codes 0-39 are Creatures 1-40)."""
     return value - 1
 
 
-def _values(values: Iterable[int], sep: str = ", ") -> str:
-    return sep.join(str(v) for v in values)
+def _creature_names(values: Iterable[int]) -> list[str]:
+    return [card_name(creature_code(v)) for v in values]
 
 
-def _plus(values: Iterable[int]) -> str:
-    return "+".join(str(v) for v in values)
+def _item_names(values: Iterable[int]) -> list[str]:
+    return [card_name(FIRST_ITEM_CODE + v - 1) for v in values]
 
 
 def group_of(display: set[int], creature: int) -> list[int]:
@@ -173,39 +176,46 @@ class Table:
         self.end: int | None = None
         self.final_score: int | None = None
         self.logging = log
-        self.log: list[str] = []
+        #: (seed, game index) of a dealt game, stamped on its events; None for a table laid out by hand
+        self.origin: tuple[int | None, int | None] = (None, None)
+        self.events: list[dict] = []
 
     @classmethod
     def deal(cls, seed: int, index: int, players: int, options: RuleOptions | None = None, *,
-             log: bool = False) -> Table:
+             log: bool = False, label: str | None = None) -> Table:
         """Set-up: "Mix and shuffle all the Creatures and Items together and put them on the table all
-        jumbled together"; lay out the Seals.
+        jumbled together"; lay out the Seals. ``label`` names the policy in the set-up event.
 
         The face-down cards are the codes [0, 1, ..., 79]; their order on the list means nothing,
         because every draw picks one of them at random with the deck stream of (seed, index).
         """
         deck_rng = rng.Stream(seed, index, rng.STREAM_DECK)
         table = cls(players, options, deck_rng=deck_rng, log=log)
+        table.origin = (seed, index)
         table.face_down = list(range(N_CARDS))
-        table.say(f"set-up · {players} player{'s' if players > 1 else ''} · {table.seals_left} green seals"
-                  f" · {len(table.face_down)} face-down cards · P1 begins")
+        if log:
+            table.record("rule", "setup", players=players, seals=table.seals_left, policy=label,
+                         options=dataclasses.asdict(table.options))
         return table
 
-    # ------------------------------------------------------------ log
+    # ------------------------------------------------------------ events and the log
 
-    def say(self, line: str) -> None:
-        """Add a line to the turn log (when the table keeps one)."""
+    def record(self, actor: str, action: str, cards: Iterable[str] = (), **fields) -> None:
+        """Add an event (``turnlog.EVENTS``) with the state after it, when the table keeps a log."""
         if self.logging:
-            self.log.append(line)
+            self.events.append(make_event(self.origin, len(self.events), self.turns, actor, action, cards,
+                                          fields, self.summary()))
 
-    def _display_text(self) -> str:
-        return f"display [{_values(sorted(self.display))}]"
+    def summary(self) -> dict:
+        """The state an event carries: cards left to draw, Seals left, the display and every hand
+        (players may say which Creatures they can banish, so a co-operative log shows every hand)."""
+        return {"face_down": len(self.face_down), "seals_left": self.seals_left,
+                "display": sorted(self.display), "hands": [sorted(hand) for hand in self.hands]}
 
-    def _hands_text(self) -> str:
-        """Every player's hand: players may say which Creatures they can banish, so a co-operative
-        log shows what each of them holds when an attack is answered."""
-        return "hands: " + " · ".join(f"{player_name(p)} [{_values(sorted(hand))}]"
-                                      for p, hand in enumerate(self.hands))
+    @property
+    def log(self) -> list[str]:
+        """The turn log so far, one line per event that has one (rendered from ``events``)."""
+        return turnlog.log_lines(self.events)
 
     # ------------------------------------------------------------ step 1: draw
 
@@ -227,16 +237,12 @@ class Table:
         if code < FIRST_ITEM_CODE:
             value = code + 1
             self.display.add(value)
-            if self.logging:
-                self.say(f"turn {self.turns} · {player_name(self.active)} draws Creature {value}"
-                         f" ({len(self.face_down)} left) → {self._display_text()}")
         else:
             value = code - FIRST_ITEM_CODE + 1
-            hand = self.hands[self.active]
-            hand.add(value)
-            if self.logging:
-                self.say(f"turn {self.turns} · {player_name(self.active)} draws Item {value}"
-                         f" ({len(self.face_down)} left) → hand [{_values(sorted(hand))}]")
+            self.hands[self.active].add(value)
+        if self.logging:
+            self.record(player_name(self.active), "draw", [card_name(code)],
+                        kind="creature" if code < FIRST_ITEM_CODE else "item", value=value)
         return code
 
     # ------------------------------------------------------------ step 2: attack check
@@ -290,26 +296,24 @@ class Table:
         The whole choice is checked before any card moves. Returns False when the game is lost.
         """
         attackers = tuple(attackers)
-        kind = (f"group attack {'-'.join(str(v) for v in sorted(attackers))}" if is_group
-                else f"sixth-creature attack by {attackers[0]}")
+        kind = turnlog.attack_kind(attackers, is_group)
         plan = self._check_attack_choice(attackers, is_group, choice, kind)
         self.attacks += 1
-        self.say(self._hands_text())
-        parts = []
+        if self.logging:
+            self.record("creatures", "attack", _creature_names(attackers), attackers=list(attackers),
+                        group=is_group, seal_allowed=self.seal_allowed(attackers, is_group),
+                        can_banish_all=self.plan_exists(attackers, is_group))
         for player, creatures, items in plan:
             self._discard(player, creatures, items)
-            if self.logging:
-                parts.append(f"{player_name(player)} banishes {_plus(sorted(creatures))}"
-                             f" with {_plus(sorted(items))}")
+        if self.logging:
+            self.record(player_name(self.active), "answer",
+                        [name for _, creatures, items in plan
+                         for name in (*_creature_names(sorted(creatures)), *_item_names(sorted(items)))],
+                        attackers=list(attackers), group=is_group, seal=bool(choice.seal),
+                        plan=[{"player": player_name(player), "creatures": sorted(creatures), "items": sorted(items)}
+                              for player, creatures, items in plan])
         if choice.seal:
-            rest = [c for c in attackers if c in self.display]
-            if self.seals_left == 0:
-                parts.append("no seal left for the rest" if plan else "no seal left")
-            else:
-                parts.append("a seal for the rest" if plan else "answered with a seal")
-            self.say(f"{kind}: {'; '.join(parts)}")
-            return self.use_seal(rest, is_group, kind)
-        self.say(f"{kind}: {'; '.join(parts)} → {self._display_text()}")
+            return self.use_seal([c for c in attackers if c in self.display], is_group, attackers)
         return True
 
     def _check_attack_choice(self, attackers: tuple[int, ...], is_group: bool, choice: AttackChoice,
@@ -348,7 +352,7 @@ class Table:
             for creature in creatures:
                 if creature not in attackers:
                     raise IllegalDecision(f"{kind}: {creature} is not an attacking Creature"
-                                          f" (attackers {_values(sorted(attackers))})")
+                                          f" (attackers {values_text(sorted(attackers))})")
                 if creature in taken:
                     raise IllegalDecision(
                         f"{kind}: Creature {creature} is taken by {player_name(taken[creature])} and"
@@ -356,12 +360,12 @@ class Table:
                 taken[creature] = player
             if sum(items) < sum(creatures):
                 raise IllegalDecision(
-                    f"{kind}: {player_name(player)}'s items {_plus(items)} = {sum(items)} are less than"
-                    f" the Creatures {_plus(creatures)} = {sum(creatures)}")
+                    f"{kind}: {player_name(player)}'s items {plus(items)} = {sum(items)} are less than"
+                    f" the Creatures {plus(creatures)} = {sum(creatures)}")
             plan.append((player, creatures, items))
         if not seal and len(taken) != len(attackers):
             missing = [c for c in attackers if c not in taken]
-            raise IllegalDecision(f"{kind}: Creature(s) {_values(missing)} neither banished nor sealed")
+            raise IllegalDecision(f"{kind}: Creature(s) {values_text(missing)} neither banished nor sealed")
         if seal and taken and len(taken) == len(attackers):
             raise IllegalDecision(f"{kind}: every attacker is banished, there is nothing left for the Seal")
         return plan
@@ -371,12 +375,12 @@ class Table:
         if not items:
             raise IllegalDecision(f"{what}: {player_name(player)} banishes with no Item")
         if len(set(items)) != len(items):
-            raise IllegalDecision(f"{what}: {player_name(player)} plays an Item twice ({_plus(items)})")
+            raise IllegalDecision(f"{what}: {player_name(player)} plays an Item twice ({plus(items)})")
         missing = [v for v in items if v not in self.hands[player]]
         if missing:
             raise IllegalDecision(
-                f"{what}: Item {_values(missing)} not in {player_name(player)}'s hand"
-                f" [{_values(sorted(self.hands[player]))}]")
+                f"{what}: Item {values_text(missing)} not in {player_name(player)}'s hand"
+                f" [{values_text(sorted(self.hands[player]))}]")
 
     def _discard(self, player: int, creatures: Iterable[int], items: Iterable[int]) -> None:
         """"Put that Creature and all Items used to banish it aside, in a face-up discard pile.\""""
@@ -388,10 +392,10 @@ class Table:
             hand.remove(item)
             self.discard_items.add(item)
 
-    def use_seal(self, creatures: Sequence[int], is_group: bool, kind: str) -> bool:
+    def use_seal(self, creatures: Sequence[int], is_group: bool, attackers: Sequence[int]) -> bool:
         """Break a green Seal and shuffle the attacking ``creatures`` back into the face-down cards;
-        with no green Seal left the game is lost. Returns False on a loss; ``kind`` names the attack
-        in the log.
+        with no green Seal left the game is lost. Returns False on a loss; ``attackers`` (the whole
+        attack) are for the events.
 
         A Seal is offered with none left only when the items cannot banish every attacker
         (:meth:`seal_allowed`), so a loss always means "not able to banish all the attackers".
@@ -402,8 +406,9 @@ class Table:
         if self.seals_left == 0:
             self.end = END_GROUP if is_group else END_SIXTH
             if self.logging:
-                self.say(f"LOSS: {kind}: {self._cannot_banish(creatures, is_group)}"
-                         f" and no green seal is left")
+                self.record("rule", "loss", _creature_names(creatures), end=END_NAMES[self.end],
+                            attackers=list(attackers), group=is_group, creatures=creatures,
+                            eligible=[player_name(p) for p in self.eligible(is_group)])
             return False
         self.seals_left -= 1
         self.seals_used += 1
@@ -412,26 +417,15 @@ class Table:
             self.display.remove(creature)
             face_down.append(creature_code(creature))
         if self.logging:
-            self.say(f"seal used ({self.seals_left} left): {_values(creatures)} shuffled back"
-                     f" ({len(face_down)} face-down) → {self._display_text()}")
+            self.record("rule", "seal", _creature_names(creatures), creatures=creatures)
         return True
-
-    def _cannot_banish(self, creatures: Sequence[int], is_group: bool) -> str:
-        """Why ``creatures`` stay: whose items cannot banish them, with the hand totals."""
-        eligible = self.eligible(is_group)
-        if len(eligible) == 1:
-            who = eligible[0]
-            return (f"{player_name(who)}'s items (total {sum(self.hands[who])}) cannot banish"
-                    f" {_plus(sorted(creatures, reverse=True))}")
-        totals = ", ".join(f"{player_name(p)} {sum(self.hands[p])}" for p in eligible)
-        return f"the items (totals {totals}) cannot banish {_plus(sorted(creatures, reverse=True))}"
 
     # ------------------------------------------------------------ step 4: voluntary banishing
 
-    def banish(self, player: int, decision: Banish) -> None:
+    def banish(self, player: int, decision: Banish, last_turn: bool = False) -> None:
         """"Only you can banish Creatures during your turn": ``player`` (who must be the active
         player) banishes one display Creature with one or more of their Items of total >= its value.
-        "You have to banish each Creature separately."
+        "You have to banish each Creature separately." (``last_turn`` is for the event.)
         """
         creature = decision.creature
         items = tuple(decision.items)
@@ -441,14 +435,21 @@ class Table:
                 f"{what}: only {player_name(self.active)}, whose turn it is, may banish; not"
                 f" {player_name(player)}")
         if creature not in self.display:
-            raise IllegalDecision(f"{what}: no Creature {creature} in the {self._display_text()}")
+            raise IllegalDecision(f"{what}: no Creature {creature} in the display [{values_text(sorted(self.display))}]")
         self._check_items(player, items, what)
         if sum(items) < creature:
-            raise IllegalDecision(f"{what}: items {_plus(items)} = {sum(items)} are less than {creature}")
+            raise IllegalDecision(f"{what}: items {plus(items)} = {sum(items)} are less than {creature}")
+        could_banish = self.could_banish(player) if self.logging else None
         self._discard(player, (creature,), items)
         if self.logging:
-            self.say(f"{player_name(player)} banishes {creature} with {_plus(sorted(items))}"
-                     f" → {self._display_text()}")
+            self.record(player_name(player), "banish", [*_creature_names((creature,)), *_item_names(sorted(items))],
+                        creature=creature, items=sorted(items), could_banish=could_banish, last_turn=last_turn)
+
+    def could_banish(self, player: int) -> list[int]:
+        """The display Creatures ``player``'s whole hand could banish now, ascending (what a voluntary
+        banishment could choose from)."""
+        total = sum(self.hands[player])
+        return [creature for creature in sorted(self.display) if creature <= total]
 
     def voluntary_banishing(self, policy: Policy, policy_rng: rng.Stream, last_turn: bool) -> None:
         """"Play as many Items as you like in order to banish Creatures": ask the active player's
@@ -461,8 +462,11 @@ class Table:
                 return
             decision = policy.banish(self, player, last_turn, policy_rng)
             if decision is None:
+                if self.logging:
+                    self.record(player_name(player), "pass", could_banish=self.could_banish(player),
+                                last_turn=last_turn)
                 return
-            self.banish(player, decision)
+            self.banish(player, decision, last_turn)
         raise IllegalDecision(f"{player_name(player)}'s policy keeps banishing after"
                               f" {MAX_BANISHES_PER_TURN} banishments in one turn")
 
@@ -497,11 +501,10 @@ class Table:
         order = [(drawer + k) % self.players for k in range(1, self.players)]
         if self.options.drawer_last_turn:
             order.append(drawer)
-        self.say("last turns")
+        self.record("rule", "last_turns")
         for player in order:
             self.active = player
-            if self.logging:
-                self.say(f"last turn · {player_name(player)} holds [{_values(sorted(self.hands[player]))}]")
+            self.record(player_name(player), "last_turn")
             self.voluntary_banishing(policy, policy_rng, last_turn=True)
 
     def final_seals(self) -> list[int]:
@@ -512,11 +515,7 @@ class Table:
             self.display.remove(creature)
             self.discard_creatures.add(creature)
         if self.logging:
-            if removed:
-                self.say(f"seals remove {_values(removed)} → {self._display_text()}")
-            else:
-                self.say("seals remove nothing" + (" (no green seal left)" if not self.seals_left
-                                                   else " (display empty)"))
+            self.record("rule", "final_seals", _creature_names(removed), creatures=removed)
         return removed
 
     def score(self) -> int:
@@ -537,7 +536,7 @@ class Table:
         self.final_seals()
         self.end = END_WIN
         self.final_score = self.score()
-        self.say(f"WIN, score {self.final_score}")
+        self.record("rule", "win", end=END_NAMES[self.end], score=self.final_score)
         return self.end
 
     def outcome(self) -> Outcome:
@@ -547,26 +546,31 @@ class Table:
         won = self.end == END_WIN
         return Outcome(win=won, score=self.final_score if won else LOST_SCORE, turns=self.turns,
                        seals_used=self.seals_used, end=self.end, attacks=self.attacks,
-                       log=tuple(self.log))
+                       log=tuple(self.log), events=tuple(self.events))
 
 
 # ---------------------------------------------------------------- public entry points
 
 def play(seed: int, index: int, players: int, options: RuleOptions, policy: Policy, *,
-         log: bool = False) -> Outcome:
+         log: bool = False, label: str | None = None) -> Outcome:
     """Play game ``index`` of a run with ``seed`` to the end; with ``log=True`` the outcome carries the
-    turn log."""
-    table = Table.deal(seed, index, players, options, log=log)
+    events and the turn log (``label`` names the policy there, by default ``events.policy_label``)."""
+    table = Table.deal(seed, index, players, options, log=log, label=label or policy_label(policy))
     table.play_game(policy, rng.Stream(seed, index, rng.STREAM_POLICY))
     return table.outcome()
 
 
-def replay_log(seed: int, index: int, players: int, options: RuleOptions, policy: Policy) -> str:
-    """The readable turn log of game ``index`` of a run with ``seed``, one event a line."""
-    outcome = play(seed, index, players, options, policy, log=True)
-    header = (f"Verflucht! · seed {seed} · game {index} · {players} player{'s' if players > 1 else ''}"
-              f" · policy {type(policy).__name__} · end: {END_NAMES[outcome.end]}")
-    return "\n".join((header, *outcome.log))
+def replay_events(seed: int, index: int, players: int, options: RuleOptions, policy: Policy,
+                  label: str | None = None) -> list[dict]:
+    """The events of game ``index`` of a run with ``seed`` (``turnlog.EVENTS``), in order."""
+    return list(play(seed, index, players, options, policy, log=True, label=label).events)
+
+
+def replay_log(seed: int, index: int, players: int, options: RuleOptions, policy: Policy,
+               label: str | None = None) -> str:
+    """The readable turn log of game ``index`` of a run with ``seed``: a header, then one line per event
+    (rendered from the events)."""
+    return turnlog.text(replay_events(seed, index, players, options, policy, label))
 
 
 def play_chunk(seed: int, start: int, count: int, players: int, options: RuleOptions, policy: Policy):
