@@ -4,7 +4,8 @@ Public API::
 
     simulate(game, n_games, *, players, policy, options, params, seed, n_jobs, backend, chunk_size, out,
              progress) -> pandas.DataFrame   # one row per game
-    replay(game, seed, index, *, players, policy, options, params) -> str   # the turn log of one game
+    replay(game, seed, index, *, players, policy, options, params, format) -> str   # the turn log of one
+                                  # game; format="json" its events as JSON lines, "events" a list, "frame"
     compare(game, policies, n_games, *, players, options, vary, reference, seed, ...) -> Comparison
                                   # policies x option values on the same games: X - reference (compare.py)
     sweep(game, *, players, policies, options, params, n_games, seed, n_jobs, out, ...) -> pandas.DataFrame
