@@ -6,12 +6,14 @@ self-contained HTML file.
     result.html, result.markdown, result.figures[0].reading
 
 Shared modules, one job each: ``registry`` (which games have a report, and what a game's report
-provides), ``data`` (the resumable run folder ``<out>/runs`` and the runs through ``cursedsim.simulate``
-and ``cursedsim.compare.compare``, all with one seed), ``progress`` (one progress bar for the whole
-report), ``figures`` (``ReportFigure`` and the drawing helpers), ``content`` (number formats, settings, method and rule options as text), ``writer`` (jinja2
-templates in ``templates/``, atomic writes), ``command`` (the ``cursedsim report`` click command).
-Each game's report is a package beside them (``verflucht/``, ``cursed/``: its plan and tables, its
-figures with their readings, its summary and settings), found through ``registry.REPORTS``.
+provides), ``data`` (the resumable run folder, ``<out>/runs`` or ``--runs-dir``, the runs through
+``cursedsim.simulate`` and ``cursedsim.compare.compare``, all with one seed, and the policies a user
+adds or tuned), ``progress`` (one progress bar for the whole report), ``figures`` (``ReportFigure``
+and the drawing helpers), ``content`` (number formats, settings, method and rule options as text),
+``writer`` (jinja2 templates in ``templates/``, atomic writes), ``command`` (the ``cursedsim report``
+click command). Each game's report is a package beside them (``verflucht/``, ``cursed/``: its plan
+and tables, its figures with their readings, its summary, recommendations and settings), found through
+``registry.REPORTS``.
 Importing this package stays light: the heavy modules load when a report is made.
 """
 
@@ -98,9 +100,11 @@ def report(game: str, out: str | os.PathLike, *, n_games: int = DEFAULT_GAMES, s
     runs = data.runs_folder(out, runs_dir)
     tuned_file = _tuned_file(game_report.game, tuned)
     policies = _policy_specs(policies)
-    if tuned_file:
+    if tuned_file or policies:   # a bad file or policy fails before anything is written or played
         from cursedsim.runner import resolve_game
-        data.load_tuned(tuned_file, resolve_game(game_report.game))   # a bad file fails before anything is played
+        game_obj = resolve_game(game_report.game)
+        data.report_policies(game_obj, list(game_obj.policies)[:1],
+                             data.ReportChoices(policies=policies, tuned_file=tuned_file))
     os.makedirs(out, exist_ok=True)
     with ReportProgress(enabled=want_bar(progress, n_games * 100), log=log) as tracker:   # ~100 runs a report
         choices = data.ReportChoices(runs_dir=runs_dir, policies=policies, tuned_file=tuned_file, tracker=tracker)

@@ -322,9 +322,11 @@ class Runs:
 # ---------------------------------------------------------------- reductions
 
 def concat(frames: list[pd.DataFrame]) -> pd.DataFrame:
-    """The non-empty frames one below the other (an empty frame if none)."""
-    frames = [f for f in frames if len(f)]
-    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+    """The non-empty frames one below the other (if none: an empty frame with the first one's columns)."""
+    full = [f for f in frames if len(f)]
+    if full:
+        return pd.concat(full, ignore_index=True)
+    return pd.DataFrame(columns=frames[0].columns) if frames else pd.DataFrame()
 
 
 def games_changed(alt: pd.DataFrame, default: pd.DataFrame, columns: Sequence[str]) -> np.ndarray:
@@ -360,7 +362,9 @@ def with_holm(table: pd.DataFrame, p_column: str = "p_value") -> pd.DataFrame:
     """``table`` with ``p_holm``: its p-values Holm-adjusted over all its rows (one family; rows without a
     p-value stay NaN and do not count) and ``survives``: ``p_holm`` below ALPHA."""
     from cursedsim.stats import holm
-    adjusted = holm(table[p_column].to_numpy(np.float64)) if len(table) else np.array([])
+    if p_column not in table:   # no tests at all (e.g. an empty table)
+        return table.assign(p_holm=np.nan, survives=False)
+    adjusted = holm(table[p_column].to_numpy(np.float64))
     return table.assign(p_holm=adjusted, survives=adjusted < ALPHA)
 
 
