@@ -19,6 +19,7 @@ import pandas as pd
 from common import ROOT, results_dir, shown, write_csv, write_figure
 
 import cursedsim
+from cursedsim.palette import policy_color
 from cursedsim.stats import summarize
 
 OUT = ROOT / "results" / "verflucht"
@@ -45,15 +46,16 @@ def run_cells(n_games: int, seed: int, n_jobs: int) -> pd.DataFrame:
 
 
 def plot(table: pd.DataFrame, column: str, ylabel: str, path: Path, low=None, high=None) -> None:
-    """One panel per player count, one line per policy, x = seals."""
+    """One panel per player count, one line per policy (the palette's colour, as in the report), x = seals."""
     fig, axes = plt.subplots(1, len(PLAYERS), figsize=(16, 3.6), sharey=True)
     for ax, players in zip(axes, PLAYERS):
         for policy in POLICIES:
             cell = table[(table["players"] == players) & (table["policy"] == policy)]
             y = cell[column] * (100 if column == "win_rate" else 1)
-            ax.plot(cell["seals"], y, marker="o", label=policy)
+            ax.plot(cell["seals"], y, marker="o", label=policy, color=policy_color(policy))
             if low is not None:
-                ax.fill_between(cell["seals"], cell[low] * 100, cell[high] * 100, alpha=0.25)
+                ax.fill_between(cell["seals"], cell[low] * 100, cell[high] * 100, alpha=0.25, lw=0,
+                                color=policy_color(policy))
         ax.set_title(f"{players} player{'s' if players > 1 else ''}")
         ax.set_xlabel("seals")
         ax.grid(alpha=0.3)

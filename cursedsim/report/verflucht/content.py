@@ -12,14 +12,18 @@ from cursedsim.report.content import percent_ci, points_ci, value_text
 from cursedsim.report.verflucht.data import VerfluchtData
 
 TABLE_NOTES = {
-    "win_rate_by_seals": "figure 1: win rate (Wilson 95%), mean score of won games, per policy, players and seals",
+    "win_rate_by_seals": "figures 1-2: win rate (Wilson 95%), mean score of won games, per policy, players and seals",
     "policies": "per player count and policy at the rulebook's seals",
-    "policy_differences": "figure 2: paired differences challenger − reference (and the unpaired interval)",
-    "scores_of_won_games": "figure 3: won games per score",
-    "turns": "figure 4: games per draw-turn count, won and lost",
-    "losses_by_cause": "figure 5: lost games per ending attack, share with Wilson 95% interval",
-    "turn_of_loss": "figure 5: quartiles of the draw turn of the loss",
-    "rule_sensitivity": "figure 6: paired differences option − default of win rate and score",
+    "policy_differences": "figure 3: paired differences challenger − reference (and the unpaired interval)",
+    "scores_of_won_games": "figure 4: won games per score",
+    "turns": "figure 5: games per draw-turn count, won and lost",
+    "losses_by_cause": "figure 6: lost games per ending attack, share with Wilson 95% interval",
+    "turn_of_loss": "figure 6: quartiles of the draw turn of the loss",
+    "rule_sensitivity": "figure 7: paired differences option − default of win rate and score, with Holm-adjusted "
+                        "p-values over every row (p_holm) and whether the effect survives them (survives)",
+    "rule_policy_dependence": "figure 7: per option and player count, the option's effect on the win rate with a "
+                              "policy minus its effect with the reference, paired on the same games (p_holm, survives)",
+    "recommendations": "recommendations: per player count, policy and target win rate, the closest seal count",
 }
 
 
@@ -48,8 +52,8 @@ def summary_text(data: VerfluchtData, *, compact: bool = False) -> dict[str, Any
     a terminal)."""
     plan = data.plan
     table = summary_table(data)
-    policies = list(dict.fromkeys(plan.policies + plan.challengers))
-    challengers = [c for c in plan.challengers if c != plan.reference]
+    policies = _contenders(data)
+    challengers = [c for c in policies if c != plan.reference]
     digits = 1 if compact else 2
     if compact:
         columns = ["players", "seals"] + [f"{policy} %" for policy in policies] + \
@@ -60,10 +64,10 @@ def summary_text(data: VerfluchtData, *, compact: bool = False) -> dict[str, Any
     rows = []
     for row in table.to_dict("records"):
         cells = [str(row["players"]), str(row["seals"])]
-        cells += [percent_ci(row[f"{q}_win_rate"], row[f"{q}_ci_low"], row[f"{q}_ci_high"], digits)
-                  for q in policies]
+        cells += [percent_ci(*(row[f"{q}_{k}"] for k in ("win_rate", "ci_low", "ci_high")), digits)
+                  if f"{q}_win_rate" in row and pd.notna(row[f"{q}_win_rate"]) else "–" for q in policies]
         cells += [points_ci(*(row[f"{c}-{plan.reference}_{k}"] for k in ("diff", "ci_low", "ci_high")), digits)
-                  for c in challengers]
+                  if pd.notna(row.get(f"{c}-{plan.reference}_diff")) else "–" for c in challengers]
         rows.append(cells)
     note = (f"{data.n_games:,} games per policy and player count, the same deals for every policy (seed "
             f"{data.seed}); win rates with Wilson 95% intervals, differences paired on the same games with "
@@ -73,31 +77,65 @@ def summary_text(data: VerfluchtData, *, compact: bool = False) -> dict[str, Any
             "columns": columns, "rows": rows, "labels": 2, "note": note}
 
 
+def _contenders(data: VerfluchtData) -> list[str]:
+    """Every policy compared at the rulebook's seals: the played ones (reference first), then the
+    plan's other challengers (random)."""
+    return list(dict.fromkeys(data.labels + list(data.plan.challengers)))
+
+
+def _added(data: VerfluchtData) -> str:
+    """The tuned and added policies and where they come from (empty if none)."""
+    parts = []
+    for policy in data.played:
+        if policy.source == "built-in":
+            continue
+        if policy.by_players is not None:
+            where = ", ".join(str(p) for p in sorted(policy.by_players))
+            parts.append(f"{policy.label}: {policy.policy} with the parameters tuned per player count ({where}) in "
+                         f"{_shown_path(policy.source)}, at every seal count")
+        else:
+            parts.append(f"{policy.label}: added with --policy")
+    return "; ".join(parts)
+
+
+def _shown_path(path: str) -> str:
+    """A file path relative to the repository when it is inside it."""
+    import os
+
+    from cursedsim.report.content import REPO_ROOT
+    absolute = os.path.abspath(path)
+    root = str(REPO_ROOT) + os.sep
+    return absolute[len(root):] if absolute.startswith(root) else path
+
+
 def build_context(data: VerfluchtData, *, out: str, command: str) -> dict[str, Any]:
     """Template variables of the report (everything but the figures)."""
     plan = data.plan
-    policies = list(dict.fromkeys(plan.policies + plan.challengers))
+    policies = _contenders(data)
     seals_text = " / ".join(str(data.rulebook_seals[p]) for p in plan.players)
     players_text = f"{min(plan.players)}-{max(plan.players)}" if len(plan.players) > 1 else str(plan.players[0])
     settings = content.provenance(data, plan.game) + [
         ("policies", ", ".join(policies) + (f" (described in {plan.rules_doc})" if plan.rules_doc else "")),
         ("reference policy", f"{plan.reference}: the others are compared with it on the same games"),
+    ] + ([("tuned and added policies", _added(data))] if _added(data) else []) + [
+        ("colours", "one colour per policy in every figure of every report (cursedsim.palette; tuned: darker)"),
         ("player counts", players_text),
-        ("seals", (f"{min(plan.seals)}-{max(plan.seals)} in figure 1; elsewhere the rulebook's "
+        ("seals", (f"{min(plan.seals)}-{max(plan.seals)} in figures 1-2; elsewhere the rulebook's "
                    f"{seals_text} for {players_text} players")),
         ("rule options", "the rulebook's reading by default; tested: "
                          + ", ".join(f"{name}={value_text(value)}" for name, value in plan.options)),
-        ("intervals", "95%: Wilson for win rates, paired t for differences on the same games"),
+        ("intervals", "95%: Wilson for win rates, paired t for differences on the same games; figure 7 scans "
+                      "many readings at once, so its p-values are also Holm-adjusted over all of them"),
     ]
-    tested = {name: f"{value_text(value)} (figure 6)" for name, value in plan.options}
+    tested = {name: f"{value_text(value)} (figure 7)" for name, value in plan.options}
     defaults = {}
     if data.option_defaults.get("seals", 0) is None:
         defaults["seals"] = f"None (the rulebook's {seals_text})"
-        tested["seals"] = f"{min(plan.seals)}-{max(plan.seals)} (figure 1)"
+        tested["seals"] = f"{min(plan.seals)}-{max(plan.seals)} (figures 1-2)"
     options = content.option_rows(data, tested, ambiguous=[name for name, _ in plan.options], defaults=defaults)
     intro = (f"How often can {data.title} be won, how much do the seals and the players' decisions matter, "
              "and does the answer depend on how the rulebook's unclear sentences are read? "
-             f"{data.games_played:,} simulated games, summarised in six figures; each comes with its reading "
+             f"{data.games_played:,} simulated games, summarised in seven figures; each comes with its reading "
              "in one line.")
     return content.context(data, out=out, command=command, intro=intro, settings=settings,
                            summary=summary_text(data), options=options, rules_doc=plan.rules_doc,

@@ -1,7 +1,9 @@
 """The Verflucht! report's simulations, reduced to small tidy tables: the win rate by seal count, the
 policies on the same games at the rulebook's seals (scores, lengths, losses) and every ambiguous rule
-against its default. Every run goes through :class:`cursedsim.report.data.Runs` (one seed, resumable
-run directories under ``<report>/runs``).
+against its default (with Holm-adjusted p-values over every reading scanned, and whether the effect
+depends on the policy), plus the recommendations drawn from the sweep. Every run goes through
+:class:`cursedsim.report.data.Runs` (one seed, resumable run directories, one progress bar). Policies a
+user adds (``--policy``) and tuned ones (``--tuned``) are played wherever the built-in ones are.
 """
 
 from __future__ import annotations
@@ -14,18 +16,31 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from cursedsim.report.data import ReportChoices, ReportData, Runs, check_settings, concat, paired_win_change
+from cursedsim.report.data import (
+    ReportChoices,
+    ReportData,
+    ReportPolicy,
+    Runs,
+    check_settings,
+    concat,
+    difference_of_differences,
+    paired_win_change,
+    report_policies,
+    run_name,
+    with_holm,
+)
 
 
 @dataclass(frozen=True)
 class Plan:
     """What the Verflucht! report simulates.
 
-    players: player counts; seals: seal counts of the win-rate sweep; policies: the policies of the
-    sweep and the distributions (the first is the reference the others are compared with);
-    challengers: policies compared with the reference (paired); options: rule options that are
-    ambiguities or reconstructions, each with the non-default value tested against the default;
-    score_options: those of them that can only move scores (they get a score panel).
+    players: player counts; seals: seal counts of the win-rate sweep; policies: the built-in policies
+    of the sweep, the distributions and the rule options (the first is the reference the others are
+    compared with; added and tuned policies join them); challengers: policies compared with the
+    reference (paired); options: rule options that are ambiguities or reconstructions, each with the
+    non-default value tested against the default; score_options: those of them that can only move
+    scores (they get a score panel); targets: the win rates the recommendations look for.
     """
 
     game: str
@@ -36,16 +51,20 @@ class Plan:
     options: tuple[tuple[str, Any], ...]
     score_options: tuple[str, ...] = ()
     rules_doc: str = ""
+    targets: tuple[float, ...] = (0.10, 0.15, 0.20)
 
     @property
     def reference(self) -> str:
         return self.policies[0]
 
-    @property
-    def run_count(self) -> int:
-        """The runs the plan plays."""
-        contenders = len(dict.fromkeys(self.challengers + self.policies))
-        return len(self.players) * (len(self.policies) * (len(self.seals) + len(self.options)) + contenders)
+    def run_count(self, played: Sequence[ReportPolicy]) -> int:
+        """The runs the plan plays with the policies ``played`` (see ``collect``)."""
+        runs = 0
+        for p in self.players:
+            at_p = [policy for policy in played if policy.plays(p)]
+            runs += len(at_p) * (len(self.seals) + len(self.options))
+            runs += len(dict.fromkeys(list(self.challengers) + [policy.label for policy in at_p]))
+        return runs
 
 
 PLAN = Plan(
@@ -67,6 +86,8 @@ class VerfluchtData(ReportData):
     plan: Plan
     rulebook_seals: dict[int, int]
     default_players: int
+    #: the policies of the sweep, distributions and rule options: the plan's, then tuned and added ones
+    played: list[ReportPolicy]
     #: summarize rows per (policy, players, seals) of the seal sweep
     seals: pd.DataFrame
     #: per players and policy at the rulebook's seals (every policy of the plan and its challengers)
@@ -81,14 +102,26 @@ class VerfluchtData(ReportData):
     losses: pd.DataFrame
     #: turn of the loss per (players, policy, end): n, quartiles, mean
     loss_turns: pd.DataFrame
-    #: paired differences option value - default per (option, policy, players, measure)
+    #: paired differences option value - default per (option, policy, players, measure), with
+    #: ``p_holm`` and ``survives`` (Holm over every row: every reading scanned)
     sensitivity: pd.DataFrame
+    #: per (option, players, policy): the option's effect with the policy minus its effect with the
+    #: reference, paired on the same games, with ``p_holm`` and ``survives`` (Holm over every row)
+    dependence: pd.DataFrame
+    #: per (players, role, target): the seal count of the sweep closest to the target win rate
+    recommendations: pd.DataFrame
+
+    @property
+    def labels(self) -> list[str]:
+        """The labels of the policies played (the reference first)."""
+        return [policy.label for policy in self.played]
 
     def __post_init__(self) -> None:
-        self.tables = {"win_rate_by_seals": self.seals, "policies": self.policies,
-                       "policy_differences": self.policy_diffs, "scores_of_won_games": self.scores,
-                       "turns": self.turns, "losses_by_cause": self.losses, "turn_of_loss": self.loss_turns,
-                       "rule_sensitivity": self.sensitivity}
+        self.tables = {"recommendations": self.recommendations, "win_rate_by_seals": self.seals,
+                       "policies": self.policies, "policy_differences": self.policy_diffs,
+                       "scores_of_won_games": self.scores, "turns": self.turns, "losses_by_cause": self.losses,
+                       "turn_of_loss": self.loss_turns, "rule_sensitivity": self.sensitivity,
+                       "rule_policy_dependence": self.dependence}
 
 
 # ---------------------------------------------------------------- reductions
@@ -148,10 +181,11 @@ def _rulebook_seals(game, players: int) -> int:
 def collect(out: str, *, n_games: int, seed: int, n_jobs: int, progress: bool | None = None,
             log: Callable[[str], Any] | None = None, plan: Plan = PLAN,
             choices: ReportChoices | None = None) -> VerfluchtData:
-    """Play every run of the plan (``n_games`` games each, one ``seed``) with run directories under
-    ``out/runs`` and reduce them to the tables of :class:`VerfluchtData`."""
+    """Play every run of the plan (``n_games`` games each, one ``seed``) with the plan's policies and
+    those of ``choices`` (tuned, added), in the run folder, and reduce them to the tables of
+    :class:`VerfluchtData`."""
+    from cursedsim.report.verflucht.recommend import recommendations
     from cursedsim.runner import resolve_game
-    from cursedsim.stats import summarize
 
     game_obj = resolve_game(plan.game)
     n_games, seed = check_settings(n_games, seed, n_jobs)
@@ -163,38 +197,31 @@ def collect(out: str, *, n_games: int, seed: int, n_jobs: int, progress: bool | 
         game_obj.make_options({name: value})
     for seals in plan.seals:
         game_obj.make_options({"seals": seals})
-    log = log or (lambda message: None)
+    played = report_policies(game_obj, plan.policies, choices)
+    challengers = [ReportPolicy(name, name) for name in plan.challengers]
     runs = Runs(game_obj, out, n_games=n_games, seed=seed, n_jobs=n_jobs, progress=progress, log=log,
-                choices=choices, total=plan.run_count)
+                choices=choices, total=plan.run_count(played))
+    log = runs.log
 
-    # 1. win rate by seals, per player count and policy
-    log(f"win rate by seals: {len(plan.policies) * len(plan.players) * len(plan.seals)} runs of {n_games:,} games")
-    seal_rows = []
-    for policy in plan.policies:
-        for p in plan.players:
-            for seals in plan.seals:
-                frame = runs.simulate(os.path.join("seals", f"{policy}-p{p}-s{seals}"), players=p, policy=policy,
-                                      options={"seals": seals})
-                seal_rows.append(summarize(frame, ["policy", "players", "seals"]))
-                del frame
-    seals_table = concat(seal_rows)
-    seals_table["policy"] = seals_table["policy"].astype(str)
-
-    # 2. policies compared on the same games at the rulebook's seals; their distributions
-    contenders = list(dict.fromkeys(plan.challengers + plan.policies[1:] + (plan.reference,)))
-    log(f"policies on common games: {len(plan.players) * len(contenders)} runs of {n_games:,} games")
-    default_frames: dict[tuple[str, int], pd.DataFrame] = {}
+    seals_table = _seal_sweep(runs, plan, played)
+    log(f"policies on common games at the rulebook's seals ({len(plan.players)} comparisons)")
     outcomes = [c for c in game_obj.outcome_columns if c != "game_index"]
+    default_frames: dict[tuple[str, int], pd.DataFrame] = {}
     policy_rows, diff_rows, dist = [], [], {"scores": [], "turns": [], "losses": [], "loss_turns": []}
     for p in plan.players:
-        comparison = runs.compare(os.path.join("policies", f"p{p}"), contenders, players=p, reference=plan.reference)
+        at_p = [policy for policy in played if policy.plays(p)]
+        contenders = list({c.label: c for c in challengers + at_p[1:] + at_p[:1]}.values())
+        params = {c.label: c.params_at(p) for c in contenders if c.params_at(p)}
+        folder = run_name(f"p{p}", {f"{label}.{k}": v for label, ps in params.items() for k, v in ps.items()})
+        comparison = runs.compare(os.path.join("policies", folder), [c.contender(p) for c in contenders],
+                                  players=p, reference=plan.reference)
         policy_rows.append(comparison.policies.assign(players=p, seals=_rulebook_seals(game_obj, p)))
         pairs = comparison.pairs[comparison.pairs["b"] == plan.reference]
         diff_rows.append(pairs.assign(players=p))
-        for policy in plan.policies:
-            frame = comparison.frames[policy]
-            default_frames[(policy, p)] = frame[outcomes]
-            for key, table in _distribution_tables(p, policy, frame).items():
+        for policy in at_p:
+            frame = comparison.frames[policy.label]
+            default_frames[(policy.label, p)] = frame[outcomes]
+            for key, table in _distribution_tables(p, policy.label, frame).items():
                 dist[key].append(table)
         del comparison
     policies_table = concat(policy_rows)
@@ -202,28 +229,63 @@ def collect(out: str, *, n_games: int, seed: int, n_jobs: int, progress: bool | 
                                                             if c not in ("players", "seals")]]
     diffs = concat(diff_rows)
     diffs = diffs[["players"] + [c for c in diffs.columns if c != "players"]]
-
-    # 3. every ambiguous rule against its default, on the same games
-    log(f"rule options: {len(plan.options) * len(plan.policies) * len(plan.players)} runs of {n_games:,} games")
-    sens_rows = []
-    for name, value in plan.options:
-        for policy in plan.policies:
-            for p in plan.players:
-                frame = runs.simulate(os.path.join("options", f"{name}-{value}".lower(), f"{policy}-p{p}"),
-                                      players=p, policy=policy, options={name: value})
-                for row in _paired_rows(frame, default_frames[(policy, p)], with_score=name in plan.score_options,
-                                        outcome_columns=outcomes):
-                    sens_rows.append({"option": name, "value": value, "policy": policy, "players": p, **row})
-                del frame
-    sensitivity = pd.DataFrame(sens_rows)
+    sensitivity, dependence = _rule_sensitivity(runs, plan, played, default_frames, outcomes)
+    rulebook_seals = {p: _rulebook_seals(game_obj, p) for p in plan.players}
 
     return VerfluchtData(
-        **runs.provenance(), plan=plan,
-        rulebook_seals={p: _rulebook_seals(game_obj, p) for p in plan.players},
-        default_players=game_obj.default_players or plan.players[0],
+        **runs.provenance(), plan=plan, rulebook_seals=rulebook_seals,
+        default_players=game_obj.default_players or plan.players[0], played=played,
         seals=seals_table, policies=policies_table, policy_diffs=diffs,
         scores=concat(dist["scores"]), turns=concat(dist["turns"]), losses=concat(dist["losses"]),
-        loss_turns=concat(dist["loss_turns"]), sensitivity=sensitivity)
+        loss_turns=concat(dist["loss_turns"]), sensitivity=sensitivity, dependence=dependence,
+        recommendations=recommendations(seals_table, [p.label for p in played], plan.reference, rulebook_seals,
+                                        plan.targets))
+
+
+def _seal_sweep(runs: Runs, plan: Plan, played: Sequence[ReportPolicy]) -> pd.DataFrame:
+    """Figure 1: ``summarize`` rows per (policy label, players, seals)."""
+    from cursedsim.stats import summarize
+    runs.log(f"win rate by seals: {len(played)} policies x {len(plan.players)} player counts x "
+             f"{len(plan.seals)} seal counts, {runs.n_games:,} games each")
+    rows = []
+    for policy in played:
+        for p in filter(policy.plays, plan.players):
+            for seals in plan.seals:
+                frame = runs.simulate(os.path.join("seals", f"{policy.run_name(p)}-p{p}-s{seals}"), players=p,
+                                      policy=policy.policy, params=policy.params_at(p) or None,
+                                      options={"seals": seals})
+                rows.append(summarize(frame, ["players", "seals"]).assign(policy=policy.label))
+                del frame
+    table = concat(rows)
+    return table[["policy"] + [c for c in table.columns if c != "policy"]]
+
+
+def _rule_sensitivity(runs: Runs, plan: Plan, played: Sequence[ReportPolicy],
+                      default_frames: dict[tuple[str, int], pd.DataFrame],
+                      outcomes: Sequence[str]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Figure 6: every ambiguous rule against its default on the same games, per policy and player
+    count (with Holm over every row), and per (option, players) whether the effect on the win rate
+    depends on the policy (difference of differences against the reference, Holm over every row)."""
+    runs.log(f"rule options: {len(plan.options)} readings x {len(played)} policies x {len(plan.players)} "
+             f"player counts, {runs.n_games:,} games each")
+    rows, dependence = [], []
+    for name, value in plan.options:
+        for p in plan.players:
+            changes = {}
+            for policy in filter(lambda policy: policy.plays(p), played):
+                frame = runs.simulate(os.path.join("options", f"{name}-{value}".lower(), f"{policy.run_name(p)}-p{p}"),
+                                      players=p, policy=policy.policy, params=policy.params_at(p) or None,
+                                      options={name: value})
+                default = default_frames[(policy.label, p)]
+                for row in _paired_rows(frame, default, with_score=name in plan.score_options,
+                                        outcome_columns=outcomes):
+                    rows.append({"option": name, "value": value, "policy": policy.label, "players": p, **row})
+                changes[policy.label] = frame["win"].to_numpy(np.float64) - default["win"].to_numpy(np.float64)
+                del frame
+            if plan.reference in changes:
+                dependence += [{"option": name, "value": value, "players": p, **row}
+                               for row in difference_of_differences(changes, plan.reference)]
+    return with_holm(pd.DataFrame(rows)), with_holm(pd.DataFrame(dependence))
 
 
 __all__ = ["PLAN", "Plan", "VerfluchtData", "collect"]
