@@ -280,35 +280,32 @@ def closest_probabilities(blocks: Sequence[tuple[Sequence[int], np.ndarray]], ca
 
 @dataclass
 class _Search:
-    """The wins of every candidate of one player count, block by block, and the decisions so far."""
+    """The wins of the candidates of one player count, round by round (a games x candidates matrix per
+    round), and the decisions so far."""
 
     values: list
-    wins: list[list[np.ndarray]] = field(default_factory=list)
     blocks: list[tuple[list[int], np.ndarray]] = field(default_factory=list)
     dropped: set[int] = field(default_factory=set)
     tied: set[int] = field(default_factory=set)
     best: int = 0
     stop: str = ""
 
-    def __post_init__(self) -> None:
-        self.wins = [[] for _ in self.values]
-
     @property
     def active(self) -> list[int]:
         return [i for i in range(len(self.values)) if i not in self.dropped]
 
     def add(self, indices: list[int], block: list[np.ndarray]) -> None:
-        for i, wins in zip(indices, block):
-            self.wins[i].append(wins)
+        """A round's games: the wins of the candidates ``indices``, in that order."""
         self.blocks.append((indices, np.column_stack(block)))
 
-    def games_won(self, i: int) -> tuple[int, int]:
-        return sum(w.size for w in self.wins[i]), sum(int(w.sum()) for w in self.wins[i])
+    def wins(self, i: int) -> np.ndarray:
+        """Candidate ``i``'s wins on every game it played, in game order (rounds are consecutive)."""
+        return np.concatenate([block[:, indices.index(i)] for indices, block in self.blocks if i in indices])
 
     def decide(self, target: float, tolerance: float, z: float, last: bool) -> bool:
         """Drop the candidates clearly farther than the best; whether the search is over."""
         active = self.active
-        wins = {i: np.concatenate(self.wins[i]) for i in active}
+        wins = {i: self.wins(i) for i in active}
         distance = {i: abs(wins[i].mean() - target) for i in active}
         self.best = min(active, key=lambda i: (distance[i], i))
         self.tied = set()
@@ -365,7 +362,8 @@ def _value_text(value: Any) -> str:
 def _rows(search: _Search, players: int, target: float, p_closest: np.ndarray) -> tuple[list[dict], dict]:
     rows = []
     for i, value in enumerate(search.values):
-        n, wins = search.games_won(i)
+        won = search.wins(i)
+        n, wins = won.size, int(won.sum())
         low, high = wilson_interval(wins, n)
         rows.append({"players": players, "value": value, "games": n, "wins": wins, "win_rate": wins / n,
                      "ci_low": low, "ci_high": high, "distance": abs(wins / n - target),
