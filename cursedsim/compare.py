@@ -122,14 +122,8 @@ def compare(game: str | Game, policies: Sequence[Any] | None, n_games: int | Non
     ref = find_reference(sides, reference) if pairs == "reference" else None
     base_fields = runner._options_dict(game, base, players)   # the dataclass's fields (seals None stays None)
     played = {side.label: runner.make_options(game, {**base_fields, **side.options}) for side in sides}
-    if (n_games is None) == (precision is None):
-        raise RunError("give compare either n_games (games per contender) or precision (the 95% half-width of "
-                       "every paired difference), not " + ("both" if precision is not None else "neither"))
-    if precision is None:
-        n_games = runner.check_n_games(n_games)
-    else:
-        precision = precise.check_precision(precision)
-        max_games = precise.check_max_games(max_games)
+    n_games, precision, max_games = precise.check_games_or_precision(
+        n_games, precision, max_games, "per contender", "of every paired difference")
     seed = runner.check_seed(seed)
     runner.check_n_jobs(n_jobs)
     backend = runner.check_backend(backend)

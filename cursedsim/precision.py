@@ -20,7 +20,6 @@ coverage, computed exactly, and tests/test_precision.py.
 from __future__ import annotations
 
 import contextlib
-import math
 import os
 import sys
 from collections.abc import Callable
@@ -66,6 +65,18 @@ def check_max_games(max_games: Any, what: str = "max_games") -> int:
     if not runner._is_int(max_games) or not 1 <= max_games <= runner.MAX_GAMES:
         raise RunError(f"{what} must be a positive integer (the most games a cell may play), got {shorten(max_games)}")
     return int(max_games)
+
+
+def check_games_or_precision(n_games: Any, precision: Any, max_games: Any, games_of: str,
+                             precision_of: str) -> tuple[int | None, float | None, int]:
+    """(n_games, precision, max_games) checked, or a RunError unless exactly one of ``n_games`` (the
+    games ``games_of``) and ``precision`` (the half-width ``precision_of``) is given."""
+    if (n_games is None) == (precision is None):
+        raise RunError(f"give either n_games (games {games_of}) or precision (the 95% half-width {precision_of}), "
+                       f"not {'both' if precision is not None else 'neither'}")
+    if precision is None:
+        return runner.check_n_games(n_games), None, max_games
+    return None, check_precision(precision), check_max_games(max_games)
 
 
 # ---------------------------------------------------------------- the schedule
@@ -287,6 +298,6 @@ def join_results(parts: list[Any]) -> Any:
     return runner.concat_frames(parts)
 
 
-__all__ = ["Batch", "GRID", "MAX_GAMES", "PILOT_GAMES", "PrecisionRun", "check_max_games", "check_precision",
-           "decide", "first_total", "grid_games", "next_total", "paired_games", "play_batches", "simulate_to_precision",
+__all__ = ["Batch", "GRID", "MAX_GAMES", "PILOT_GAMES", "PrecisionRun", "check_games_or_precision", "check_max_games",
+           "check_precision",           "decide", "first_total", "grid_games", "next_total", "paired_games", "play_batches", "simulate_to_precision",
            "wilson_games", "wilson_half_width", "win_rate_step"]

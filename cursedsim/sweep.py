@@ -26,7 +26,7 @@ import pandas as pd
 
 from cursedsim import precision as precise
 from cursedsim import rundir, runner
-from cursedsim.errors import CursedsimError, OptionError, RunError, UnknownPolicyError, shorten
+from cursedsim.errors import CursedsimError, OptionError, UnknownPolicyError, shorten
 from cursedsim.files import write_via
 from cursedsim.games import Game
 from cursedsim.stats import summarize
@@ -226,14 +226,8 @@ def sweep(game: str | Game, *, players: Any = None, policies: Any = None, option
     share their random streams game by game; with ``out`` a rerun reuses finished batches.
     """
     game = runner.resolve_game(game)
-    if (n_games is None) == (precision is None):
-        raise RunError("give the sweep either n_games (games per cell) or precision (the 95% half-width each "
-                       "cell plays to), not " + ("both" if precision is not None else "neither"))
-    if precision is None:
-        n_games = runner.check_n_games(n_games)
-    else:
-        precision = precise.check_precision(precision)
-        max_games = precise.check_max_games(max_games)
+    n_games, precision, max_games = precise.check_games_or_precision(n_games, precision, max_games, "per cell",
+                                                                     "each cell plays to")
     seed = runner.check_seed(seed)
     workers = runner.check_n_jobs(n_jobs)
     backend = runner.check_backend(backend)

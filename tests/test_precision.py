@@ -287,7 +287,7 @@ def test_stopping_when_narrow_enough_keeps_coverage_near_95_percent(precision, p
 
 def test_coverage_on_the_coin_game_matches_the_exact_computation(coin):
     # 800 runs to 2 points (pilot 200) of the coin at 30%, one seed each. The exact coverage is 94.87%
-    # and the runs stop at 2,000 games with probability 0.23, else at 2,500; with 800 runs the standard
+    # and the runs stop at 2,000 games with probability 0.22, else at 2,500; with 800 runs the standard
     # errors are 0.78 and 1.5 points, and the bands below are 4 standard errors wide on either side,
     # so the test is deterministic (seeded) and fails only if the runs do not follow the rule.
     covered_exact, stops = exact_coverage(0.30, 0.02, 200)
