@@ -200,7 +200,7 @@ def test_tuned_policies_play_next_to_their_built_in_policy(made):
     assert summary.loc["threshold (tuned)", "diff"] == pytest.approx(
         frame["win"].mean() - rates.loc["threshold", "win_rate"], abs=1e-12)
     markdown = Path(made.markdown).read_text()
-    assert "| threshold (tuned, k=3) |" in markdown                      # the summary names its stopping rule
+    assert "| threshold (tuned: k=3, shield_due=1) |" in markdown      # the summary names what tuning changed
     assert re.search(r"\| threshold \(tuned\) \| k=3, .*shield_due=1,.*tuned\.json", markdown)   # settings
 
 

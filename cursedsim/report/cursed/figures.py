@@ -32,16 +32,21 @@ def _err(center, low, high) -> np.ndarray:
 
 
 def policy_label(data: CursedData, policy: str) -> str:
-    """``threshold (k=2)``, ``counting (tuned, margin=-0.2)``: a policy with its stopping parameter as
-    played (not the item rules'); a label that already gives parameters stays as it is."""
+    """``threshold (k=2)``: a policy with its stopping parameter as played (not the item rules');
+    ``counting (tuned: margin=-0.237, scroll_power=7)``: a tuned one with the parameters tuning changed
+    (against the built-in policy's, when the report plays it); a label giving parameters stays as it is."""
     params = data.policy_params.get(policy, {})
     if ":" in policy:
         return policy
-    tuned = policy.endswith(TUNED_SUFFIX)
-    name = policy[:-len(TUNED_SUFFIX)] if tuned else policy
+    if policy.endswith(TUNED_SUFFIX):
+        name = policy[:-len(TUNED_SUFFIX)]
+        base = data.policy_params.get(name)
+        changed = {key: value for key, value in params.items() if base is None or base.get(key) != value}
+        shown = ", ".join(f"{key}={value:.3g}" for key, value in changed.items())
+        return f"{name} (tuned: {shown or 'the defaults'})"
     for key in ("k", "margin"):
         if key in params:
-            return f"{name} ({'tuned, ' if tuned else ''}{key}={params[key]:.3g})"
+            return f"{policy} ({key}={params[key]:.3g})"
     return policy
 
 

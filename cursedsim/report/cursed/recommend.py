@@ -70,7 +70,7 @@ def recommendations(data: CursedData) -> dict[str, Any]:
              else points_ci(best["diff"], best["diff_ci_low"], best["diff_ci_high"]), p_text(best["p_holm"])]]
     for row in item_ranking(data).to_dict("records"):
         rows.append([f"starting item, rank {row['rank']}", names[row["start"]],
-                     f"a random starting item, with {item_policy}",
+                     f"a random start ({item_policy})",
                      percent_ci(row["win_rate"], row["ci_low"], row["ci_high"]),
                      points_ci(row["diff"], row["diff_ci_low"], row["diff_ci_high"]), p_text(row["p_holm"])])
     family = int(data.start_items["p_holm"].notna().sum())
