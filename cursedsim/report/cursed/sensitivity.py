@@ -45,10 +45,10 @@ def verdicts(data: CursedData) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _verdict_text(row: dict[str, Any]) -> str:
-    text = ("moves the win rate with " + " and ".join(row["survives_with"]) if row["survives_with"]
-            else "no effect shown")
-    return text + ("; depends on the policy" if row["policy_dependent"] else "")
+def verdict_cells(row: dict[str, Any]) -> list[str]:
+    """A reading's verdict as two cells: the policies whose effect survives Holm's adjustment (``-``:
+    none) and whether its effect is policy-dependent (``yes``/``no``)."""
+    return [", ".join(row["survives_with"]) or "-", "yes" if row["policy_dependent"] else "no"]
 
 
 def p_text(p: float) -> str:
@@ -59,16 +59,17 @@ def p_text(p: float) -> str:
 
 
 def holm_table(data: CursedData) -> TextTable:
-    """Per reading: its effect with every policy (points, 95% interval, Holm-adjusted p), the
-    difference of the effects between the policies (the same), and a verdict."""
+    """Per reading: its effect with every policy (points and Holm-adjusted p; the intervals are in the
+    figure), the difference of the effects between the policies (points, 95% interval, Holm-adjusted
+    p), and the verdict: with which policies it moves the win rate, whether that depends on the policy."""
     policies = list(data.plan.sensitivity_policies)
     first, others = policies[0], policies[1:]
     columns = ["reading"]
     for policy in policies:
-        columns += [f"{policy} (points) [95% CI]", "Holm p"]
+        columns += [f"{policy} (points)", "Holm p"]
     for other in others:
         columns += [f"{other} − {first} (points) [95% CI]", "Holm p"]
-    columns.append("verdict")
+    columns += ["moves it with (Holm)", "policy-dependent"]
     verdict = verdicts(data).set_index("reading")
     rows = []
     for name, value in data.plan.options:
@@ -77,21 +78,22 @@ def holm_table(data: CursedData) -> TextTable:
         cells = [reading_label(name, value)]
         for policy in policies:
             row = effects.loc[policy]
-            cells += [points_ci(row["diff"], row["ci_low"], row["ci_high"]), p_text(row["p_holm"])]
+            cells += [f"{100 * row['diff']:+.2f}", p_text(row["p_holm"])]
         for other in others:
             row = dependence.loc[other]
             cells += [points_ci(row["diff"], row["ci_low"], row["ci_high"]), p_text(row["p_holm"])]
-        cells.append(_verdict_text(verdict.loc[reading_label(name, value)].to_dict()))
+        cells += verdict_cells(verdict.loc[reading_label(name, value)].to_dict())
         rows.append(cells)
     n_effects = int(data.sensitivity["p_value"].notna().sum())
     note = (f"Holm p: each effect's p-value adjusted over all {n_effects} effects of the figure (every reading "
-            f"with every policy), so that the chance of calling any zero effect real stays below {ALPHA:g}; an "
-            f"effect 'moves the win rate' when its adjusted p is below {ALPHA:g}. {' and '.join(others)} − "
+            f"with every policy), so that the chance of calling any zero effect real stays below {ALPHA:g}; a "
+            f"reading 'moves' the win rate with a policy when that adjusted p is below {ALPHA:g} (the effects' "
+            f"intervals are in the figure). {' and '.join(others)} − "
             f"{first}: the option's effect with the other policy minus its effect with {first}, computed game "
             "by game on the same deals ((option − default with one policy) − (option − default with the "
             "other), a paired difference of differences with its t 95% interval), its p-value "
-            f"Holm-adjusted over the {len(data.plan.options)} readings; an effect 'depends on the policy' when "
-            f"that adjusted p is below {ALPHA:g}: how much the reading matters is then a property of how one "
+            f"Holm-adjusted over the {len(data.plan.options)} readings; a reading is 'policy-dependent' when "
+            f"that adjusted p is below {ALPHA:g}: how much it matters is then a property of how one "
             "plays, not of the rule alone (tables/rule_sensitivity.csv, tables/rule_policy_dependence.csv).")
     return TextTable("Which effects survive the adjustment for many comparisons, and which depend on the policy",
                      columns, rows, note)
@@ -115,4 +117,4 @@ def adjusted_reading(data: CursedData) -> str:
     return text
 
 
-__all__ = ["adjusted_reading", "holm_table", "p_text", "reading_label", "verdicts"]
+__all__ = ["adjusted_reading", "holm_table", "p_text", "reading_label", "verdict_cells", "verdicts"]
