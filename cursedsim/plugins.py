@@ -113,15 +113,15 @@ def _import_file(text: str) -> ModuleType:
         raise PluginError(f"plugin file {shorten(text)} not found (a plugin is a module name or a path to a "
                           ".py file)")
     name = path.stem
-    if not _DOTTED_RE.match(name) or "." in name:
+    if not name.isidentifier():
         raise PluginError(f"plugin file {shorten(text)}: {name!r} is not a module name; rename the file "
                           "(letters, digits and _)")
     folder = str(path.parent)
     if folder not in sys.path:
         sys.path.insert(0, folder)
     spec = importlib.util.find_spec(name)
-    found = Path(spec.origin).resolve() if spec is not None and spec.origin not in (None, "built-in", "frozen") else None
-    if found != path:
+    found = spec is not None and spec.has_location and Path(spec.origin).resolve() == path
+    if not found:
         where = f"is {spec.origin}" if spec is not None and spec.origin else "cannot be imported by that name"
         raise PluginError(f"plugin file {path} is imported as module {name!r}, but module {name!r} {where}; "
                           "rename the file")
