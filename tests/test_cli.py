@@ -194,7 +194,7 @@ def test_verflucht_bad_input(verflucht, capsys):
 
 
 def test_the_first_sentence_of_a_description_survives_an_exclamation_mark_in_a_name():
-    from cursedsim.cli import _first_line
+    from cursedsim.describe import first_sentence as _first_line
     assert _first_line("a Mimic! taken as an item is fought. Then more.") == "a Mimic! taken as an item is fought."
     assert _first_line("Stop here! Not this.") == "Stop here!"
 
@@ -284,12 +284,12 @@ def test_report_checks_its_out_before_anything(verflucht, capsys, tmp_path, monk
 
 
 def test_tune_writes_its_result_where_it_can_when_out_fails_at_the_end(coin, capsys, tmp_path, monkeypatch):
-    from cursedsim import cli
+    from cursedsim.cli import tune as tune_module
     target = tmp_path / "tuned.json"
 
     def full_disk(path, write):
         raise OSError(28, "No space left on device")
-    monkeypatch.setattr(cli, "write_via", full_disk)
+    monkeypatch.setattr(tune_module, "write_via", full_disk)
     status, out, err = run(capsys, "tune", "coin", "--space", "bonus=0:3", "--candidates", "2", "--games", "200",
                            "--final-games", "200", "--reference", "greedy", "--no-progress", "--out", str(target))
     assert_one_line_error(status, out, err, "No space left on device", "the result is in", stdout_empty=False)

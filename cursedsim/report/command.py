@@ -1,4 +1,4 @@
-"""``cursedsim report GAME --out DIR``: the balance report as a click command (registered in cli.py).
+"""``cursedsim report GAME --out DIR``: the balance report as a click command (registered in cursedsim/cli/).
 
 Bad input raises a ``CursedsimError``; the CLI's ``main`` prints it as one line
 ``cursedsim: error: ...`` and exits with status 2, as for every other command.
@@ -24,11 +24,11 @@ from cursedsim.report import DEFAULT_GAMES, DEFAULT_JOBS, DEFAULT_SEED
 @click.option("--no-progress", is_flag=True, help="No progress bars.")
 def report_command(game, out, n_games, seed, n_jobs, no_progress):
     """Simulate GAME's balance report and write it (Markdown and self-contained HTML) into --out."""
-    from cursedsim.cli import _console
+    from cursedsim.console import make_console
     from cursedsim.report import report
 
     _check_input(game, out, n_games, seed, n_jobs)
-    console = _console()
+    console = make_console()
 
     def log(message: str) -> None:
         if not no_progress:

@@ -1,0 +1,138 @@
+"""``cursedsim simulate``: a grid of player counts, rule options and policies, one summary row per cell;
+``--out`` keeps resumable cells, the combined games.parquet and summary.csv."""
+
+from __future__ import annotations
+
+import math
+import os
+from typing import Any
+
+import click
+
+from cursedsim.cli.app import command
+from cursedsim.cli.grid import (GridArgs, RunArgs, cell_dir, check_run, grid_client, grid_dir, grid_options,
+                                parse_grid, parse_params, parse_policies, run_options)
+from cursedsim.cli.tables import print_table, rates_table
+from cursedsim.files import write_via
+
+
+@command("simulate")
+@click.argument("game")
+@grid_options(seals="Shorthand for --option seals=S (e.g. 0-6).", policy="A policy; repeat for one run per policy.")
+@run_options(out="Directory: games.parquet + summary.csv, resumable runs under cells/ (rerun to resume).",
+             extra=(click.option("--chunk-size", type=int, default=None,
+                                 help="Games per kernel call (default: automatic)."),
+                    click.option("--summary-only", is_flag=True,
+                                 help="Keep only the summary of each cell (bounded memory, for huge runs); "
+                                      "no games.parquet.")))
+def simulate_command(game, chunk_size, summary_only, grid: GridArgs, run: RunArgs):
+    """Simulate GAME over a grid of player counts, rule options and policies; print a summary table."""
+    from cursedsim import runner, stats
+
+    game_obj = runner.resolve_game(game)
+    run = check_run(run)
+    runner.check_chunk_size(chunk_size)
+    cells_grid = parse_grid(game_obj, grid)
+    policies = parse_policies(game_obj, grid.policies)
+    params = parse_params(game_obj, policies, grid.param_texts)
+    cells = cells_grid.cells(policies)
+    columns = []   # every cell's options built (so valid) before any game is played
+    for _, p, options in cells:
+        columns.append(game_obj.option_columns(runner.make_options(game_obj, options), p))
+    if not summary_only:   # one cell's frame is in memory at a time
+        runner.check_memory(game_obj, run.n_games, what=f"a cell's frame of {game_obj.name}")
+
+    option_names = list(columns[0])
+    varying = [name for name in option_names
+               if name in cells_grid.options or len({repr(c[name]) for c in columns}) > 1]
+    param_columns = list(dict.fromkeys(f"param_{name}" for policy in policies for name in params[policy]))
+    keys = ["policy", "players"] + varying + param_columns
+    rows, heads, runs = [], [], []
+    config = {"kind": "simulate", "game": game_obj.name, "n_games": run.n_games, "seed": run.seed}
+    with grid_dir(run.out, "simulate.json", config, "simulate") as directory, \
+            grid_client(run, len(cells)) as address:
+        for (policy, p, options), option_columns in zip(cells, columns):
+            settings = dict(players=p, policy=policy, options=options, params=params[policy] or None, seed=run.seed,
+                            n_jobs=run.n_jobs, backend=run.backend, chunk_size=chunk_size, dask_address=address,
+                            out=None if directory is None else cell_dir(directory, policy, p, options, params[policy]))
+            result = runner.simulate(game_obj, run.n_games, progress=run.progress, summary_only=summary_only,
+                                     **settings)
+            if summary_only:
+                row = result.summarize(game_obj.measures).to_dict("records")[0]
+            else:
+                row = stats.summarize(result, measures=game_obj.measures).to_dict("records")[0]
+                heads.append(result.head(1))
+                runs.append(settings)
+            del result
+            values = {"policy": policy, "players": p, **option_columns,
+                      **{name: params[policy].get(name[len("param_"):], math.nan) for name in param_columns}}
+            rows.append({**{key: values[key] for key in keys}, **row})
+        summary = grid_summary(rows, keys)
+        print_table(rates_table(game_obj, summary.to_dict("records"), keys))
+        if directory is not None:
+            if not summary_only:
+                frames = (runner.simulate(game_obj, run.n_games, progress=False, **settings) for settings in runs)
+                written = write_grid_frame(os.path.join(directory, "games.parquet"), heads, frames)
+            write_via(os.path.join(directory, "summary.csv"), lambda tmp: summary.to_csv(tmp, index=False))
+            if summary_only:
+                click.echo(f"wrote {os.path.join(directory, 'summary.csv')}", err=True)
+            else:
+                click.echo(f"wrote {written:,} games to {os.path.join(directory, 'games.parquet')}", err=True)
+
+
+def grid_summary(rows: list[dict[str, Any]], keys: list[str]):
+    """The per-cell summary rows as ``stats.summarize(frame, keys)`` of the concatenated frames orders
+    them: categorical keys (policies, string options) in order of first appearance, numbers ascending,
+    missing values last."""
+    import pandas as pd
+    summary = pd.DataFrame(rows)
+    order = {}
+    for key in keys:
+        values = summary[key].tolist()
+        if all(v is None or isinstance(v, (bool, int, float)) for v in values) and key != "policy":
+            order[key] = summary[key].astype(float)
+        else:
+            first = list(dict.fromkeys(v for v in values if v is not None))
+            order[key] = summary[key].map(lambda v: first.index(v) if v is not None else math.nan)
+    ranks = pd.DataFrame(order)
+    index = ranks.sort_values(keys, kind="stable", na_position="last").index
+    return summary.loc[index].reset_index(drop=True)
+
+
+def write_grid_frame(path: str, heads: list, frames) -> int:
+    """The frames of every cell (an iterable: one in memory at a time) as one Parquet file, equal to
+    ``runner.concat_frames`` of them all: the columns and dtypes come from the cells' first rows
+    (``heads``), every frame is conformed to them. Returns the games written."""
+    import numpy as np
+    import pandas as pd
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from cursedsim.runner import concat_frames
+    template = concat_frames([head.reset_index(drop=True) for head in heads]).iloc[:0]
+    schema = pa.Schema.from_pandas(template, preserve_index=False)
+    written = 0
+
+    def write(tmp: str) -> None:
+        nonlocal written
+        with pq.ParquetWriter(tmp, schema) as writer:
+            for frame in frames:
+                n = len(frame)
+                columns = {}
+                for name in template.columns:
+                    dtype = template[name].dtype
+                    if name in frame.columns:
+                        columns[name] = frame[name] if frame[name].dtype == dtype else frame[name].astype(dtype)
+                    elif isinstance(dtype, pd.CategoricalDtype):
+                        columns[name] = pd.Categorical.from_codes(np.full(n, -1, dtype=np.int8), dtype=dtype)
+                    elif dtype.kind == "f":
+                        columns[name] = np.full(n, np.nan, dtype=dtype)
+                    else:
+                        columns[name] = pd.Series([None] * n, dtype=dtype)
+                table = pa.Table.from_pandas(pd.DataFrame(columns), schema=schema, preserve_index=False)
+                writer.write_table(table)
+                written += n
+                del columns, table, frame
+
+    write_via(path, write)
+    return written

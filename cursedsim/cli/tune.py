@@ -1,0 +1,130 @@
+"""``cursedsim tune``: successive halving over a policy family's parameters per player count, the winner
+checked against a reference policy on held-out games; ``--out`` writes the result as JSON."""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+from typing import Any
+
+import click
+
+from cursedsim.cli.app import command
+from cursedsim.cli.grid import CliError, GridArgs, grid_options, parse_grid, single_options, split_pair
+from cursedsim.cli.tables import diff_cell, print_table, rate_cell
+from cursedsim.files import write_via
+
+
+def parse_space_texts(texts: tuple[str, ...]) -> dict[str, Any]:
+    """``--space NAME=LOW:HIGH`` (a range; integers when both ends are) or ``--space NAME=A,B,C`` (choices)."""
+    space: dict[str, Any] = {}
+    for text in texts:
+        name, value = split_pair(text, "--space")
+        low, colon, high = value.partition(":")
+        try:
+            if colon:
+                ends = []
+                for end in (low, high):
+                    number = float(end)
+                    if not math.isfinite(number):
+                        raise ValueError(end)
+                    ends.append(int(end) if re.fullmatch(r"\s*-?\d+\s*", end) else number)
+                space[name] = tuple(ends)
+            else:
+                space[name] = [float(v) for v in value.split(",")]
+                if not all(math.isfinite(v) for v in space[name]):
+                    raise ValueError(value)
+        except ValueError:
+            raise CliError(f"--space takes NAME=LOW:HIGH or NAME=A,B,C with finite numbers, got {text!r}") from None
+    return space
+
+
+@command("tune")
+@click.argument("game")
+@click.option("--policy", default=None, help="The policy family to tune (default: the first one with parameters).")
+@grid_options(players="Player counts, each tuned on its own: 3, 1-5 or 2,4.", policy=None, param=None,
+              seals="Shorthand for --option seals=S (one value).", option="A rule option. Repeatable.",
+              option_metavar="NAME=VALUE")
+@click.option("--space", "space_texts", metavar="NAME=LOW:HIGH|A,B", multiple=True,
+              help="Search range (or choices) of a parameter, replacing its default range. Repeatable.")
+@click.option("--candidates", type=int, default=32, show_default=True, help="Parameter sets entering the search.")
+@click.option("--games", "start_games", type=int, default=20_000, show_default=True,
+              help="Games per candidate in the first round (doubled every round).")
+@click.option("--final-games", type=int, default=200_000, show_default=True, help="Held-out games per policy.")
+@click.option("--reference", default="baseline", show_default=True, help="The policy the tuned one must beat.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the search (held-out seed derived).")
+@click.option("--holdout-seed", type=int, default=None, help="Seed of the held-out games (default: derived).")
+@click.option("--jobs", "n_jobs", type=int, default=1, show_default=True, help="Worker processes (-1: all cores).")
+@click.option("--out", type=click.Path(dir_okay=False), default=None, help="JSON file: tuned parameters and results.")
+@click.option("--no-progress", is_flag=True, help="No progress bar.")
+def tune_command(game, policy, space_texts, candidates, start_games, final_games, reference, seed, holdout_seed,
+                 n_jobs, out, no_progress, grid: GridArgs):
+    """Tune a policy family of GAME by successive halving on common random numbers, then check the winner
+    against --reference on held-out games; one search per player count."""
+    from rich.table import Table
+
+    from cursedsim import runner
+    from cursedsim.rundir import check_output_file
+    from cursedsim.tune import DEFAULT_SPACES, check_settings, parse_space, tune, tune_summary
+
+    game_obj = runner.resolve_game(game)
+    if policy is None:
+        policy = next((name for name, spec in game_obj.policies.items() if spec.params), None)
+        if policy is None:
+            raise CliError(f"{game_obj.name} has no policy with parameters to tune")
+    spec = game_obj.policy(policy)
+    cells_grid = parse_grid(game_obj, grid)
+    options = single_options(cells_grid.options, "tune")
+    runner.make_options(game_obj, options)
+    space = None
+    if space_texts:
+        space = dict(DEFAULT_SPACES.get((game_obj.name, spec.name), {}))
+        space.update(parse_space_texts(space_texts))
+    parse_space(game_obj, spec.name, space)   # every setting checked before the first search
+    check_settings(game_obj, spec.name, candidates=candidates, start_games=start_games, final_games=final_games,
+                   reference=reference, seed=seed, holdout_seed=holdout_seed, n_jobs=n_jobs)
+    if out is not None:   # before the search, so that its result is never lost
+        out = check_output_file(out, "--out")
+    results = []
+    for p in cells_grid.players:
+        results.append(tune(game_obj, spec.name, players=p, options=options, space=space, candidates=candidates,
+                            start_games=start_games, final_games=final_games, reference=reference, seed=seed,
+                            holdout_seed=holdout_seed, n_jobs=n_jobs, progress=False if no_progress else None))
+
+    first = results[0]
+    table = Table("players", "tuned parameters (changed)", "tuned % [95% CI]", f"{first.reference} % [95% CI]",
+                  f"tuned − {first.reference}, pp [95% CI]", "tuned − default, pp [95% CI]",
+                  title=f"{game_obj.name}: {spec.name} tuned per player count, on held-out games "
+                        f"({final_games:,} per policy)")
+    for column in table.columns[2:]:
+        column.justify = "right"
+    for result in results:
+        holdout = {row["role"]: row for row in result.holdout.to_dict("records")}
+        changed = {k: v for k, v in result.params.items() if v != spec.params.get(k)}
+        gap = result.versus_default
+        table.add_row(str(result.players),
+                      ", ".join(f"{k}={v:g}" for k, v in changed.items()) or "(the defaults)",
+                      rate_cell(holdout["tuned"]), rate_cell(holdout["reference"]),
+                      diff_cell(result.difference), "-" if gap is None else diff_cell(gap))
+    print_table(table)
+    if out is not None:
+        write_result(out, tune_summary(results))
+        click.echo(f"wrote {out}", err=True)
+
+
+def write_result(path: str, document: dict[str, Any]) -> None:
+    """``document`` as JSON in ``path``; if that fails after all (a disk that filled up), in a file of
+    the temporary folder, named in the error, so that a long search is never lost."""
+    import json
+    import tempfile
+
+    from cursedsim.rundir import dump_json
+    try:
+        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        write_via(os.path.abspath(path), lambda tmp: dump_json(document, tmp))
+    except OSError as error:
+        fd, rescue = tempfile.mkstemp(prefix="cursedsim-tune-", suffix=".json")
+        with os.fdopen(fd, "w") as f:
+            json.dump(document, f, indent=2)
+        raise CliError(f"cannot write {path} ({error.strerror or error}); the result is in {rescue}") from None
