@@ -118,3 +118,23 @@ def test_the_table_of_starting_items_fits_80_columns():
     table = differences_table(pairs, [], "starting_item", {item: item for item in items}, 1.0,
                               caption(len(pairs), 1))
     assert Console(width=1000).measure(table).maximum <= 80
+
+
+def test_tune_table_gives_holm_p_values_over_its_comparisons(monkeypatch, capsys, tmp_path):
+    from research_games import register_dial
+
+    from cursedsim.cli.tables import p_value_cell
+    register_dial(monkeypatch)
+    path = tmp_path / "dial.json"
+    status, out, err = run(capsys, "tune", "dial", "--players", "1-2", "--space", "boost=5:9", "--candidates", "4",
+                           "--games", "1000", "--final-games", "4000", "--reference", "fixed", "--seed", "5",
+                           "--no-progress", "--out", str(path))
+    assert status == 0, err
+    import json
+    doc = json.loads(path.read_text())["players"]
+    raw = [doc[p]["difference"]["p_value"] for p in ("1", "2")] + \
+        [doc[p]["versus_default"]["p_value"] for p in ("1", "2")]
+    adjusted = stats.holm(raw)
+    for p, h in zip(raw, adjusted):
+        assert f"{p_value_cell(p)} ({p_value_cell(h)})" in out
+    assert "p (Holm)" in out and "adjusted for the 4 comparisons of this table" in " ".join(out.split())

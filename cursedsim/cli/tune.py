@@ -12,7 +12,7 @@ import click
 
 from cursedsim.cli.app import command
 from cursedsim.cli.grid import CliError, GridArgs, grid_options, parse_grid, single_options, split_pair
-from cursedsim.cli.tables import diff_cell, print_table, rate_cell
+from cursedsim.cli.tables import diff_cell, p_value_cell, print_table, rate_cell
 from cursedsim.files import write_via
 
 
@@ -93,24 +93,48 @@ def tune_command(game, policy, space_texts, candidates, start_games, final_games
                             holdout_seed=holdout_seed, n_jobs=n_jobs, progress=False if no_progress else None))
 
     first = results[0]
+    p_ref, p_default = holm_columns(results)
+    family = sum(p == p for p in p_ref + p_default)
+    p_header = "p (Holm)" if family > 1 else "p"
+    note = "p: paired t test of a zero difference"
+    if family > 1:
+        note += (f"; Holm: adjusted for the {family} comparisons of this table (tuned − {first.reference} and "
+                 "tuned − default at every player count)")
     table = Table("players", "tuned parameters (changed)", "tuned % [95% CI]", f"{first.reference} % [95% CI]",
-                  f"tuned − {first.reference}, pp [95% CI]", "tuned − default, pp [95% CI]",
+                  f"tuned − {first.reference}, pp [95% CI]", p_header, "tuned − default, pp [95% CI]", p_header,
                   title=f"{game_obj.name}: {spec.name} tuned per player count, on held-out games "
-                        f"({final_games:,} per policy)")
+                        f"({final_games:,} per policy)", caption=note + ".", caption_justify="left")
     for column in table.columns[2:]:
         column.justify = "right"
-    for result in results:
+    for result, holm_ref, holm_default in zip(results, p_ref, p_default):
         holdout = {row["role"]: row for row in result.holdout.to_dict("records")}
         changed = {k: v for k, v in result.params.items() if v != spec.params.get(k)}
         gap = result.versus_default
         table.add_row(str(result.players),
                       ", ".join(f"{k}={v:g}" for k, v in changed.items()) or "(the defaults)",
                       rate_cell(holdout["tuned"]), rate_cell(holdout["reference"]),
-                      diff_cell(result.difference), "-" if gap is None else diff_cell(gap))
+                      diff_cell(result.difference), p_cells(result.difference["p_value"], holm_ref, family),
+                      "-" if gap is None else diff_cell(gap),
+                      "-" if gap is None else p_cells(gap["p_value"], holm_default, family))
     print_table(table)
     if out is not None:
         write_result(out, tune_summary(results))
         click.echo(f"wrote {out}", err=True)
+
+
+def holm_columns(results) -> tuple[list[float], list[float]]:
+    """Holm-adjusted p-values of the table's comparisons, one family: tuned − reference and tuned −
+    default at every player count (NaN where a result has no comparison with the defaults)."""
+    from cursedsim.stats import holm
+    raw = [r.difference["p_value"] for r in results]
+    raw += [math.nan if r.versus_default is None else r.versus_default["p_value"] for r in results]
+    adjusted = holm(raw).tolist()
+    return adjusted[:len(results)], adjusted[len(results):]
+
+
+def p_cells(p: float, adjusted: float, family: int) -> str:
+    """A p-value, with its Holm-adjusted value in brackets when the table holds several comparisons."""
+    return p_value_cell(p) + (f" ({p_value_cell(adjusted)})" if family > 1 else "")
 
 
 def write_result(path: str, document: dict[str, Any]) -> None:
