@@ -10,13 +10,14 @@ from collections.abc import Callable
 import click
 
 from cursedsim import __version__
+from cursedsim.cli.plugin_option import plugin_option
 from cursedsim.errors import CursedsimError, clip
 
 PROG = "cursedsim"
 
 #: Options every command takes, as factories of ``click.Option`` (e.g. an eager ``--plugin`` with
 #: ``expose_value=False`` and a callback): ``command`` and ``add_command`` add them to each command.
-COMMON_OPTIONS: list[Callable[[], click.Parameter]] = []
+COMMON_OPTIONS: list[Callable[[], click.Parameter]] = [plugin_option]
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
