@@ -111,7 +111,8 @@ def option_values(game: Game, vary: Any, fixed: Mapping[str, Any]) -> dict[str, 
     built."""
     if vary is None:
         return {}
-    names = list(runner.option_kinds(game.options_type))
+    kinds = runner.option_kinds(game.options_type)
+    names = list(kinds)
     if not isinstance(vary, Mapping):
         raise OptionError(f"vary must map rule options to lists of values, got {shorten(vary)}; "
                           f"valid options: {', '.join(names)}")
@@ -124,8 +125,7 @@ def option_values(game: Game, vary: Any, fixed: Mapping[str, Any]) -> dict[str, 
         listed = [values] if isinstance(values, (str, bytes)) or not isinstance(values, Iterable) else list(values)
         if not listed:
             raise OptionError(f"vary lists no value for option {name!r}")
-        plain = [runner._option_value(game, name, value, runner.option_kinds(game.options_type)[name])
-                 for value in listed]
+        plain = [runner._option_value(game, name, value, kinds[name]) for value in listed]
         repeated = [v for i, v in enumerate(plain) if v in plain[:i]]
         if repeated:
             raise OptionError(f"vary lists the value {value_text(repeated[0])} of option {name!r} twice")
