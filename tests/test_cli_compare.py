@@ -118,6 +118,15 @@ def test_the_table_of_starting_items_fits_80_columns():
     table = differences_table(pairs, [], "starting_item", {item: item for item in items}, 1.0,
                               caption(len(pairs), 1))
     assert Console(width=1000).measure(table).maximum <= 80
+    # and so does the header naming every value compared
+    from cursedsim.cli.compare import header_lines
+    from cursedsim.games.cursed.rules import CHOICES
+    game = cursedsim.get_game("cursed")
+    settings = [{"game": "cursed", "players": 1, "n_games": 1_000_000, "seed": 0, "policies": ["threshold"],
+                 "vary": {"starting_item": list(CHOICES["starting_item"])},
+                 "options": game.option_columns(game.make_options(None), 1)}]
+    lines = header_lines(game, settings, {}, "starting_item=random")
+    assert max(map(len, lines)) <= 80 and "scroll_of_purge_life" in "".join(lines)
 
 
 def test_tune_table_gives_holm_p_values_over_its_comparisons(monkeypatch, capsys, tmp_path):

@@ -5,6 +5,7 @@ over every comparison of the table."""
 from __future__ import annotations
 
 import os
+import textwrap
 from typing import Any
 
 import click
@@ -16,6 +17,8 @@ from cursedsim.cli.tables import diff_cell, key_cell, p_value_cell, print_table,
 from cursedsim.files import write_via
 
 MINUS = "−"
+#: The header's lines are wrapped to this width (an 80-column terminal).
+HEADER_WIDTH = 80
 
 
 @command("compare")
@@ -119,7 +122,8 @@ def header_lines(game, settings: list[dict[str, Any]], fixed: dict[str, Any], re
               for name, values in first["vary"].items()]
     lines.append(f"  options:  {options_text(game, settings, fixed)}")
     lines.append(f"  sign:     X {MINUS} reference ({reference}), in percentage points, paired on the same games")
-    return lines
+    return [wrapped for line in lines for wrapped in textwrap.wrap(line, HEADER_WIDTH, subsequent_indent=" " * 12,
+                                                                   break_on_hyphens=False)]
 
 
 def options_text(game, settings: list[dict[str, Any]], fixed: dict[str, Any]) -> str:
