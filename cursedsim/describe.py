@@ -69,6 +69,35 @@ def options_info(options_type: type) -> list[OptionInfo]:
     return infos
 
 
+#: ``int_range`` looks this far on either side of an option's default for the values its validation refuses.
+PROBE = 1_000
+
+
+def int_range(options_type: type, name: str) -> tuple[int | None, int | None] | None:
+    """The valid values of the integer option ``name`` as ``(low, high)``, found by trying values on either
+    side of its default (0 for a None default) with the other options at their defaults; an end is None
+    where no value within PROBE is refused, and the whole is None when the anchor itself is refused."""
+    default = next(f.default for f in dataclasses.fields(options_type) if f.name == name)
+    anchor = default if isinstance(default, int) and not isinstance(default, bool) else 0
+
+    def valid(value: int) -> bool:
+        try:
+            options_type(**{name: value})
+        except ValueError:   # a CursedsimError (an OptionError) of the options' validation
+            return False
+        return True
+
+    if not valid(anchor):
+        return None
+    ends = []
+    for step in (-1, 1):
+        end = anchor
+        while abs(end - anchor) < PROBE and valid(end + step):
+            end += step
+        ends.append(None if abs(end - anchor) >= PROBE else end)
+    return ends[0], ends[1]
+
+
 def first_sentence(text: str, limit: int | None = None) -> str:
     """The first sentence of ``text`` (cut at ``limit`` characters with an ellipsis when given)."""
     line = text.strip().split("\n")[0] if text.strip() else ""
@@ -87,4 +116,5 @@ def value_text(value: Any) -> str:
     return f"{value:g}" if isinstance(value, float) else str(value)
 
 
-__all__ = ["OptionInfo", "first_sentence", "option_choices", "option_docs", "options_info", "value_text"]
+__all__ = ["OptionInfo", "PROBE", "first_sentence", "int_range", "option_choices", "option_docs", "options_info",
+           "value_text"]

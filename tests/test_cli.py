@@ -15,6 +15,7 @@ import cursedsim
 import cursedsim.games
 from cursedsim import stats
 from cursedsim.cli import main, parse_int_values, parse_option_values
+from cursedsim.cli.tables import mean_se_cell
 
 from conftest import ROOT
 
@@ -51,9 +52,15 @@ def test_list_shows_games_policies_and_options(coin, capsys):
     status, out, _ = run(capsys, "list")
     assert status == 0
     assert "coin — Coin (test game), 1-4 players (default 2)" in out
-    assert "plain (default)" in out and "Flips the coin." in out and "Second line." not in out
-    assert "bonus=5, spare=1" in out
-    assert "p_percent" in out and "int | None" in out and "plaincoin" in out
+    assert "plain (default), greedy" in out and "p_percent, lucky, seals, work" in out and "plaincoin" in out
+    assert "cursedsim list GAME" in out and "…" not in out
+    status, out, _ = run(capsys, "list", "coin")
+    assert status == 0
+    assert "plain (default)" in out and "Flips the coin. Second line." in " ".join(out.split())
+    assert "bonus=5" in out and "spare=1" in out and "bonus=0: added to a score" in out
+    assert "p_percent: int, default 30; valid: 0-100" in out
+    assert "seals: int | None, default none; valid: 0-10, none" in out
+    assert "work: int, default 0; valid: any integer" in out and "lucky: bool, default false; valid: false, true" in out
     assert "chance of a win, in percent." in out   # option docs from the RuleOptions docstring
 
 
@@ -77,7 +84,7 @@ def test_simulate_grid_prints_a_table_and_writes_the_frame(coin, capsys, tmp_pat
     assert cell["score"].tolist() == api["score"].tolist()
     row = stats.summarize(api).iloc[0]
     expected = (f"{100 * row['win_rate']:.2f} [{100 * row['ci_low']:.2f}, {100 * row['ci_high']:.2f}]",
-                f"{row['mean_score']:.2f} ± {row['score_se']:.2f}", f"{row['mean_turns']:.2f}")
+                mean_se_cell(row["mean_score"], row["score_se"]), f"{row['mean_turns']:.2f}")
     line = next(line for line in out.splitlines() if "greedy" in line and expected[0] in line)
     assert expected[1] in line and expected[2] in line and "2,000" in line
     summary = pd.read_csv(out_dir / "summary.csv")
@@ -102,7 +109,7 @@ def test_simulate_shows_the_measures_each_game_declares(verflucht, capsys):
     assert "score" not in out and "turns" not in out
     row = stats.summarize(cursedsim.simulate("cursed", 3000, seed=2, progress=False), measures=cursed.measures).iloc[0]
     cells = _table_row(out, "3,000")
-    assert cells[-3:] == [f"{row['mean_souls']:.2f} ± {row['souls_se']:.2f}", f"{row['mean_rounds']:.2f}",
+    assert cells[-3:] == [mean_se_cell(row["mean_souls"], row["souls_se"]), f"{row['mean_rounds']:.2f}",
                           f"{row['mean_damage_taken']:.2f}"]
     assert row["mean_souls"] > 0 and row["mean_rounds"] > 0 and "-" not in cells
 
@@ -112,7 +119,7 @@ def test_simulate_shows_the_measures_each_game_declares(verflucht, capsys):
     assert "mean score (won) ± SE" in out and "mean turns" in out and "souls" not in out
     row = stats.summarize(cursedsim.simulate("verflucht", 2000, players=3, seed=2, progress=False)).iloc[0]
     assert row["wins"] > 100
-    assert _table_row(out, "2,000")[-2:] == [f"{row['mean_score']:.2f} ± {row['score_se']:.2f}",
+    assert _table_row(out, "2,000")[-2:] == [mean_se_cell(row["mean_score"], row["score_se"]),
                                              f"{row['mean_turns']:.2f}"]
 
 

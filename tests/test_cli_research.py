@@ -11,6 +11,7 @@ import pytest
 import cursedsim
 from cursedsim import cli
 from cursedsim.cli import main, parse_number_values, parse_space_texts
+from cursedsim.cli.tables import mean_se_cell
 from cursedsim.tune import derive_seed, TAG_HOLDOUT
 
 from research_games import BEST_BOOST, register_dial
@@ -89,7 +90,7 @@ def test_compare_and_sweep_tables_show_the_measures_the_game_declares(monkeypatc
     assert "score_diff" not in api.pairs.columns              # no measure over won games: no paired score
     greedy = api.policies.set_index("policy").loc["greedy"]
     cells = _table_row(out, "greedy")
-    assert cells[-2:] == [f"{greedy['mean_turns']:.2f} ± {greedy['turns_se']:.2f}", f"{greedy['mean_score']:.2f}"]
+    assert cells[-2:] == [mean_se_cell(greedy["mean_turns"], greedy["turns_se"]), f"{greedy['mean_score']:.2f}"]
 
     status, out, err = run(capsys, "sweep", "measuredcoin", "--policy", "plain", "--policy", "greedy",
                            "--games", "2000", "--seed", "3", "--no-progress", "--out", str(tmp_path / "s"))
@@ -97,7 +98,7 @@ def test_compare_and_sweep_tables_show_the_measures_the_game_declares(monkeypatc
     table = pd.read_csv(tmp_path / "s" / "sweep.csv").set_index("policy")
     for policy in ("plain", "greedy"):   # the table shows the sweep.csv numbers, which are compare's
         row = table.loc[policy]
-        assert _table_row(out, f"│ {policy} ")[-2:] == [f"{row['mean_turns']:.2f} ± {row['turns_se']:.2f}",
+        assert _table_row(out, f"│ {policy} ")[-2:] == [mean_se_cell(row["mean_turns"], row["turns_se"]),
                                                         f"{row['mean_score']:.2f}"]
     assert table.loc["greedy", "mean_score"] == pytest.approx(greedy["mean_score"], rel=1e-12)
 

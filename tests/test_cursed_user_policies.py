@@ -359,8 +359,8 @@ def test_the_cli_lists_and_runs_a_user_policy_registered_in_process(capsys):
         return status, captured.out, captured.err
 
     add_python_policy("bold", _Bold, params={"k": 2.0}, doc="threshold without Soul Crystals")
-    status, out, _ = run("list")
-    assert status == 0 and re.search(r"bold\W+threshold without Soul Crystals\W+k=2", out)
+    status, out, _ = run("list", "cursed")
+    assert status == 0 and re.search(r"bold\W+threshold without Soul Crystals\W+parameters:\W+k=2", out)
     status, out, err = run("simulate", "cursed", "--policy", "bold", "--param", "k=1", "--games", "50",
                            "--no-progress")
     assert status == 0, err

@@ -320,7 +320,8 @@ def resolve_backend(backend: str | None, scheduler: str | None) -> str:
     """The backend of ``--backend`` and ``--scheduler`` (which means Dask)."""
     if scheduler is not None:
         if backend not in (None, "dask"):
-            raise CliError(f"--scheduler plays on a Dask cluster: leave out --backend {backend} (or use --backend dask)")
+            raise CliError(f"--scheduler plays on a Dask cluster: leave out --backend {backend} "
+                           "(or use --backend dask)")
         from cursedsim.runner import check_dask_address
         check_dask_address(scheduler, "dask")
         return "dask"
@@ -420,7 +421,8 @@ def run_options(*, games: str = "Games per cell.", out: str | None = None, seed:
     decorators = [
         click.option("--games", "n_games", type=int, default=100_000, show_default=True, help=games),
         click.option("--seed", type=int, default=0, show_default=True, help=seed),
-        click.option("--jobs", "n_jobs", type=int, default=1, show_default=True, help="Worker processes (-1: all cores)."),
+        click.option("--jobs", "n_jobs", type=int, default=1, show_default=True,
+                     help="Worker processes (-1: all cores)."),
         *extra,
     ]
     if dask:

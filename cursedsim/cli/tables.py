@@ -1,12 +1,23 @@
-"""Terminal tables of the commands: how rates, differences, p-values and measures read as cells, and
-the one table of win rates per cell that simulate, sweep and compare print."""
+"""Terminal tables of the commands: how rates, differences, p-values and measures read as cells, the
+one table of win rates per cell that simulate, sweep and compare print, and how every table is fitted
+to the terminal (no number is ever wrapped or cut)."""
 
 from __future__ import annotations
 
+import math
 import sys
+import textwrap
+from collections.abc import Sequence
 from typing import Any
 
-from cursedsim.console import make_console
+from cursedsim.console import chosen_width, make_console
+
+#: Significant digits of a standard error in a ``mean ± SE`` cell.
+SE_DIGITS = 2
+#: Attribute of a rich Table naming the columns ``fit_table`` may leave out on a narrow terminal, in order.
+OPTIONAL = "cursedsim_optional"
+#: Off a terminal (and without COLUMNS) a table is printed as wide as it needs, between these widths.
+PIPE_WIDTHS = (120, 400)
 
 
 def pp(value: float, digits: int = 2, sign: bool = False) -> str:
@@ -34,6 +45,18 @@ def p_value_cell(p: float) -> str:
     return "< 1e-300" if p == 0 else f"{p:.2g}"
 
 
+def mean_se_cell(mean: float, se: float) -> str:
+    """``mean ± SE`` with the standard error to SE_DIGITS significant digits and the mean to the same
+    decimal place (``6.7612 ± 0.0034``, ``75.5 ± 1.2``; never ``± 0.00``); two decimals where the SE
+    is missing or zero; ``-`` without a mean."""
+    if mean != mean:
+        return "-"
+    if se != se or se == 0 or math.isinf(se):
+        return f"{mean:.2f}" if se != se else f"{mean:.2f} ± {se:g}"
+    decimals = max(0, SE_DIGITS - 1 - math.floor(math.log10(abs(se))))
+    return f"{mean:.{decimals}f} ± {se:.{decimals}f}"
+
+
 def measure_headers(game) -> list[str]:
     """The table headers of the game's measures (``game.measures``), in order."""
     return [measure.header for measure in game.measures]
@@ -46,7 +69,7 @@ def measure_cells(game, row) -> list[str]:
     for measure in game.measures:
         mean = row.get(f"mean_{measure.column}", float("nan"))
         se = row.get(f"{measure.column}_se", float("nan")) if measure.se else float("nan")
-        cells.append("-" if mean != mean else f"{mean:.2f} ± {se:.2f}" if se == se else f"{mean:.2f}")
+        cells.append(mean_se_cell(mean, se))
     return cells
 
 
@@ -66,18 +89,93 @@ def rates_table(game, rows: list[dict[str, Any]], keys: list[str], title: str | 
     for row in rows:
         table.add_row(*[key_cell(row[key]) for key in keys], f"{row['n']:,}", rate_cell(row),
                       *measure_cells(game, row))
+    setattr(table, OPTIONAL, measure_headers(game)[::-1])   # on a narrow terminal the last measures go first
     return table
 
 
-def print_table(table) -> None:
-    """Print a rich table; off a terminal as wide as the table needs (no wrapped cells in files and pipes)."""
-    console = make_console()
-    if not sys.stdout.isatty():
-        from rich.console import Console
-        needed = Console(width=1000).measure(table).maximum
-        console = Console(width=max(120, min(needed, 400)))
-    console.print(table)
+def _minimum_width(table) -> int:
+    """The narrowest the table prints with every column at its ``min_width`` (``_set_minimums``)."""
+    from rich.console import Console
+    return Console(width=10_000).measure(table).minimum
 
 
-__all__ = ["diff_cell", "key_cell", "measure_cells", "measure_headers", "p_value_cell", "pp", "print_table",
-           "rate_cell", "rates_table"]
+def _set_minimums(table) -> None:
+    """Each column's ``min_width``: its header's longest line and its cells whole (numbers, which never
+    wrap) or their longest word (labels), so that rich never cuts a cell with an ellipsis."""
+    from rich.cells import cell_len
+    for column in table.columns:
+        header = column.header if isinstance(column.header, str) else ""
+        widths = [cell_len(line) for line in header.splitlines()] + [1]
+        for cell in column.cells:
+            if isinstance(cell, str):
+                parts = cell.splitlines() if column.no_wrap else cell.split()
+                widths += [cell_len(part) for part in parts]
+        column.min_width = max(widths)
+
+
+def _wrap_headers(table) -> None:
+    """Every header wrapped onto lines no wider than its column's cells (or its longest word)."""
+    from rich.cells import cell_len
+    for column in table.columns:
+        if not isinstance(column.header, str):
+            continue
+        cells = [cell_len(cell) for cell in column.cells if isinstance(cell, str)]
+        words = [cell_len(word) for word in column.header.split()]
+        width = max(cells + words + [1])
+        column.header = "\n".join(textwrap.wrap(column.header, width, break_on_hyphens=False)) or column.header
+    _set_minimums(table)
+
+
+def fit_table(table, width: int, optional: Sequence[str] = ()):
+    """``table`` made to fit ``width`` columns without wrapping a number: right-aligned (number) columns
+    never wrap and labels fold; if it is too wide, the headers wrap over their cells, then the rules get
+    light (no edges, two spaces between columns, then one), then the columns named in ``optional`` (and in
+    the table's OPTIONAL attribute) are left out, in that order, and the caption says which. Returns the
+    table (changed in place)."""
+    from rich import box
+    for column in table.columns:
+        if column.justify == "right":
+            column.no_wrap = True
+        else:
+            column.overflow = "fold"
+    _set_minimums(table)
+    if _minimum_width(table) <= width:
+        return table
+    _wrap_headers(table)
+    for padding in ((0, 1), (0, 0)):   # light rules: two spaces between columns, then one
+        if _minimum_width(table) > width:
+            table.box, table.show_edge, table.pad_edge, table.collapse_padding = box.SIMPLE_HEAD, False, False, True
+            table.padding = padding
+    dropped = []
+    for header in [*optional, *getattr(table, OPTIONAL, ())]:
+        if _minimum_width(table) <= width:
+            break
+        for index, column in enumerate(table.columns):
+            if isinstance(column.header, str) and " ".join(column.header.split()) == header:
+                del table.columns[index]
+                dropped.append(header)
+                break
+    if dropped:
+        note = f"Left out to fit {width} columns: {'; '.join(dropped)}."
+        table.caption = f"{table.caption} {note}" if table.caption else note
+        table.caption_justify = "left"
+    return table
+
+
+def print_table(table, optional: Sequence[str] = ()) -> None:
+    """Print a rich table fitted to the terminal (``fit_table``; COLUMNS wins when set); off a terminal as
+    wide as the table needs (no wrapped cells in files and pipes). Never narrower than the table's
+    numbers: a table that cannot fit is printed whole, for the terminal to wrap its lines."""
+    from rich.console import Console
+    width = chosen_width() or (make_console().width if sys.stdout.isatty() else None)
+    if width is None:
+        fit_table(table, 10_000)
+        needed = Console(width=10_000).measure(table).maximum
+        width = max(PIPE_WIDTHS[0], min(needed, PIPE_WIDTHS[1]))
+    else:
+        fit_table(table, width, optional)
+    Console(width=max(width, _minimum_width(table)), force_terminal=sys.stdout.isatty() or None).print(table)
+
+
+__all__ = ["OPTIONAL", "diff_cell", "fit_table", "key_cell", "mean_se_cell", "measure_cells", "measure_headers",
+           "p_value_cell", "pp", "print_table", "rate_cell", "rates_table"]
