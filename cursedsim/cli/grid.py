@@ -413,13 +413,15 @@ def grid_options(*, players: str | None = PLAYERS_HELP, seals: str | None = "Sho
 
 
 def run_options(*, games: str = "Games per cell.", out: str | None = None, seed: str | None = None,
-                dask: bool = True, extra: tuple[Callable, ...] = ()) -> Callable:
-    """The run flags, handed to the command as ``run: RunArgs``: ``--games`` (help ``games``), ``--seed``,
+                dask: bool = True, extra: tuple[Callable, ...] = (), games_flag: str = "--games",
+                games_default: int = 100_000) -> Callable:
+    """The run flags, handed to the command as ``run: RunArgs``: ``--games`` (help ``games``; another name
+    and default with ``games_flag``, ``games_default``: target's ``--max-games``), ``--seed``,
     ``--jobs``, ``extra`` options of the command (its own keyword arguments, listed after --jobs),
     ``--backend``/``--scheduler`` (when ``dask``), ``--out DIR`` (help ``out``; none when None) and
     ``--no-progress``."""
     decorators = [
-        click.option("--games", "n_games", type=int, default=100_000, show_default=True, help=games),
+        click.option(games_flag, "n_games", type=int, default=games_default, show_default=True, help=games),
         click.option("--seed", type=int, default=0, show_default=True, help=seed),
         click.option("--jobs", "n_jobs", type=int, default=1, show_default=True,
                      help="Worker processes (-1: all cores)."),
