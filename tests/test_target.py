@@ -112,7 +112,8 @@ def test_default_values_come_from_validation_bounds_or_twice_the_default(coin, v
     cursed = cursedsim.get_game("cursed")
     assert default_values(cursed, resolve_varied(cursed, "win_souls")) == list(range(1, 31))
     # a fixed option narrows the valid range: a forced starting item needs one starting item at least
-    assert default_values(cursed, resolve_varied(cursed, "starting_items"), {"starting_item": "shield"}) == [1, 2, 3, 4, 5]
+    forced = {"starting_item": "shield"}
+    assert default_values(cursed, resolve_varied(cursed, "starting_items"), forced) == [1, 2, 3, 4, 5]
     with pytest.raises(CursedsimError, match="no range to try by default"):
         default_values(coin_game, resolve_varied(coin_game, "work"))   # default 0, no bounds
 
@@ -257,3 +258,75 @@ def test_a_string_option_of_cursed_is_refused_naming_its_integer_options(verfluc
 
 def test_target_is_part_of_the_public_api():
     assert cursedsim.target is target
+
+
+# ---------------------------------------------------------------- the command line
+
+def test_cli_prints_one_table_per_player_count_with_the_chosen_value(coin, capsys, tmp_path):
+    from test_cli import _table_row, run
+    status, out, err = run(capsys, "target", "coin", "--win-rate", "17.2", "--vary", "p_percent", "--values", "8-22",
+                           "--players", "1,3", "--max-games", "160000", "--seed", "4", "--out", str(tmp_path / "t"))
+    assert status == 0, err
+    api = target("coin", 0.172, vary="p_percent", values=range(8, 23), players=[1, 3], max_games=160_000, seed=4,
+                 progress=False)
+    assert "coin: p_percent for a 17.2% win rate; values 8-22; policy plain; seed 4; tolerance 0.25 points" in out
+    for players in (1, 3):
+        chosen = api.chosen.set_index("players").loc[players]
+        title = (f"{players} player{'s' if players > 1 else ''}: p_percent {chosen['value']} "
+                 f"({chosen['total_games']:,} games;")
+        assert title in out
+    row = _table_row(out, "◀ chosen")
+    best = api.candidates.set_index(["players", "value"]).loc[(3, 17)]
+    assert row == ["17", f"{best['games']:,}", f"{100 * best['win_rate']:.2f} [{100 * best['ci_low']:.2f}, "
+                   f"{100 * best['ci_high']:.2f}]", "> 0.99" if best["p_closest"] < 1 else "1.00",
+                   "◀ chosen"]
+    assert "P(closest): the share of 10,000 draws" in out
+    assert "round 1/5, 15 value(s) left: 8-22" in err
+    assert pd.read_csv(tmp_path / "t" / "chosen.csv")["value"].tolist() == [17, 17]
+
+
+def test_cli_tables_fit_80_columns():
+    from rich.console import Console
+
+    from cursedsim.cli.target import summary_table, target_tables
+    from cursedsim.target import TargetResult
+    candidates = pd.DataFrame([{"players": 5, "value": v, "games": 1_000_000, "wins": 1, "win_rate": 0.1234,
+                                "ci_low": 0.1225, "ci_high": 0.1244, "distance": 0.02, "p_closest": 0.5,
+                                "status": status} for v, status in ((10, "chosen"), (11, "dropped"))])
+    chosen = candidates.iloc[:1].drop(columns="status").assign(tied="11, 12", open="", stop="within tolerance",
+                                                                total_games=2_000_000)
+    result = TargetResult(candidates, chosen, {"vary": "smart.late_bonus", "win_rate": 0.15})
+    for table, rows in ((target_tables(result)[0], 2), (summary_table(result), 1)):
+        console = Console(width=80, record=True)
+        console.print(table)
+        lines = console.export_text().splitlines()
+        assert max(len(line) for line in lines) <= 80
+        assert len(lines) == 1 + 4 + rows   # title, borders and header, one line per row: nothing wrapped
+    assert "tied with 11, 12" in lines[-2]
+
+
+def test_cli_varies_a_policy_parameter(dial, capsys):
+    from test_cli import _table_row, run
+    status, out, err = run(capsys, "target", "dial", "--win-rate", "45", "--vary", "boost", "--policy", "dial",
+                           "--values", "0-14", "--seed", "3", "--no-progress")
+    assert status == 0, err
+    assert err == ""
+    assert _table_row(out, "◀ chosen")[0] == "2"
+    assert _table_row(out, "tied with")[:2] == ["1", "2"] and _table_row(out, "tied with")[-1] == "tied with 12"
+    assert "dial.boost for a 45% win rate" in out
+
+
+@pytest.mark.parametrize("args, fragments", [
+    (["--win-rate", "150", "--vary", "seals"], ["--win-rate", "0-100"]),
+    (["--win-rate", "15", "--vary", "voluntary_seal"], ["does not take integers", "seals"]),
+    (["--win-rate", "15", "--vary", "smart.nope"], ["no parameter 'nope'", "slack"]),
+    (["--win-rate", "15", "--vary", "slack", "--policy", "smart", "--policy", "baseline"], ["one --policy"]),
+    (["--win-rate", "15", "--vary", "seals", "--values", "4"], ["two or more"]),
+    (["--win-rate", "15", "--vary", "seals", "--values", "9-12"], ["0-10"]),
+    (["--win-rate", "15", "--vary", "seals", "--seals", "4"], ["varied setting"]),
+    (["--win-rate", "15", "--vary", "seals", "--tolerance", "-1"], ["--tolerance"]),
+    (["--vary", "seals"], ["--win-rate"]),
+])
+def test_cli_bad_input_is_one_line_and_status_2(verflucht, capsys, args, fragments):
+    from test_cli import assert_one_line_error, run
+    assert_one_line_error(*run(capsys, "target", "verflucht", "--no-progress", *args), *fragments)

@@ -1,5 +1,5 @@
 """The command line: ``cursedsim list``, ``simulate``, ``replay``, the research tools ``compare``,
-``sweep`` and ``tune``, and ``report``.
+``sweep``, ``tune`` and ``target``, and ``report``.
 
 One module per command over one shared parser of the grid flags (``grid.py``) and one set of table
 cells (``tables.py``); ``app.py`` holds the click group and ``main``. Bad input of any kind ends in one
@@ -8,7 +8,7 @@ line ``cursedsim: error: <message>`` on stderr and exit status 2.
 
 from __future__ import annotations
 
-from cursedsim.cli import compare, listing, replay, simulate, sweep, tune  # noqa: F401  (register the commands)
+from cursedsim.cli import compare, listing, replay, simulate, sweep, target, tune  # noqa: F401  (register the commands)
 from cursedsim.cli.app import PROG, cli, main
 from cursedsim.cli.grid import (CliError, parse_int_values, parse_number_values, parse_option_values,
                                 parse_options, parse_params, parse_sweep_params)

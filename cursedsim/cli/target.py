@@ -1,0 +1,191 @@
+"""``cursedsim target``: per player count, the value of an integer rule option or a policy parameter whose
+win rate is closest to a target (``--win-rate 15 --vary seals``), found by adaptive rounds on common
+random numbers; one table per player count with every candidate, its interval and P(closest)."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import click
+
+from cursedsim.cli.app import command
+from cursedsim.cli.grid import (CliError, GridArgs, RunArgs, check_run, grid_options, parse_grid,
+                                parse_int_values, parse_number_values, parse_params, parse_policies, run_options,
+                                single_options)
+from cursedsim.cli.tables import pp, print_table
+from cursedsim.console import make_console
+from cursedsim.target import MAX_GAMES, START_GAMES, TOLERANCE
+
+VALUES_HELP = ("Candidate values: 0-12, 2,4,6 (a parameter also 0.5,1.5). Default: an integer option's valid "
+               "range from its own validation when that is closed and at most 101 values (Verflucht!'s seals: "
+               "0-10), else the integers from 0 to twice the default (smart.slack: 0-4).")
+STOP_TEXT = {"one left": "one value left", "within tolerance": "the rest tied", "max games": "at --max-games"}
+STATUS_TEXT = {"chosen": "◀ chosen", "tied": "tied", "open": "open", "dropped": "dropped"}
+
+
+@command("target")
+@click.argument("game")
+@click.option("--win-rate", "win_rate", type=float, required=True, metavar="PERCENT",
+              help="The target win rate in percent (0-100).")
+@click.option("--vary", required=True, metavar="NAME",
+              help="An integer rule option (seals), POLICY.PARAM (smart.slack) or a parameter of --policy.")
+@click.option("--values", "values_text", metavar="VALUES", help=VALUES_HELP)
+@click.option("--tolerance", type=float, default=100 * TOLERANCE, show_default=True, metavar="PP",
+              help="Points: values whose distances from the target differ by less are as good (tied).")
+@click.option("--start-games", type=int, default=START_GAMES, show_default=True,
+              help="Games per value in the first round; each round doubles the games of the values left.")
+@click.option("--confidence", type=float, default=0.95, show_default=True,
+              help="A value is dropped when it is farther than the best at this confidence, for the whole "
+                   "search (Bonferroni over values, sides and rounds).")
+@grid_options(players="Player counts: 3, 1-5 or 2,4 (default: the game's); one search each.",
+              seals="Fix the seals (shorthand for --option seals=S) when varying something else.",
+              option="Fix another rule option: NAME=VALUE. Repeatable.",
+              policy="The policy played (default: the game's).",
+              param="Fix another parameter of the policy: NAME=VALUE. Repeatable.")
+@run_options(games="Games per value at most: the last round (the search stops there).", games_flag="--max-games",
+             games_default=MAX_GAMES, seed="The seed of every value's games (common random numbers).",
+             out="Directory: every round's games as resumable runs under cells/, candidates.csv, chosen.csv.")
+def target_command(game, win_rate, vary, values_text, tolerance, start_games, confidence, grid: GridArgs,
+                   run: RunArgs):
+    """Find, per player count, the value of an integer rule option or a policy parameter whose win rate in
+    GAME is closest to --win-rate: every value plays the same games, games are added in rounds to the
+    values still undecided, a value is dropped once it is clearly farther than the best, and the search
+    stops when one is left, when those left are within --tolerance of each other, or at --max-games."""
+    from cursedsim import runner
+    from cursedsim.target import resolve_varied, target
+
+    game_obj = runner.resolve_game(game)
+    if not 0 <= win_rate <= 100:
+        raise CliError(f"--win-rate takes a percentage in 0-100, got {win_rate:g}")
+    if not 0 <= tolerance < 100:
+        raise CliError(f"--tolerance takes percentage points in 0-100, got {tolerance:g}")
+    run = check_run(run)
+    policies = parse_policies(game_obj, grid.policies)
+    if len(policies) > 1:
+        raise CliError(f"target plays one --policy, got {', '.join(policies)}")
+    varied = resolve_varied(game_obj, vary, grid.policies[0] if grid.policies else None)
+    params = parse_params(game_obj, [varied.policy], grid.param_texts)[varied.policy]
+    cells_grid = parse_grid(game_obj, grid)
+    options = single_options(cells_grid.options, "target")
+    values = None
+    if values_text is not None:
+        values = (parse_int_values(values_text, "--values") if varied.kind == "option"
+                  else parse_number_values(values_text, "--values"))
+
+    def announce(players: int, round_index: int, rounds: int, left: list) -> None:
+        if run.progress is not False:
+            click.echo(f"target {game_obj.name} p={players}: round {round_index + 1}/{rounds}, "
+                       f"{len(left)} value(s) left: {values_text_of(left)}", err=True)
+
+    result = target(game_obj, win_rate / 100, vary=varied.label, players=cells_grid.players, values=values,
+                    policy=varied.policy, options=options, params=params, tolerance=tolerance / 100,
+                    start_games=start_games, max_games=run.n_games, confidence=confidence, seed=run.seed,
+                    n_jobs=run.n_jobs, backend=run.backend, out=run.out, progress=run.progress,
+                    dask_address=run.scheduler, on_round=announce)
+    click.echo(header(result))
+    for table in [*target_tables(result), summary_table(result)]:
+        print_table(table)
+    from rich.text import Text
+    make_console().print(Text(caption(result)))
+    if run.out is not None:
+        click.echo(f"wrote {os.path.join(run.out, 'candidates.csv')} and chosen.csv", err=True)
+
+
+def values_text_of(values: list) -> str:
+    """Candidate values compactly, three or more consecutive integers as a range: ``0-10``, ``2, 4, 6``,
+    ``0.5, 1``."""
+    values = list(values)
+    parts: list[str] = []
+    i = 0
+    while i < len(values):
+        j = i
+        while j + 1 < len(values) and float(values[j]).is_integer() and values[j + 1] == values[j] + 1:
+            j += 1
+        if j - i >= 2:
+            parts.append(f"{float(values[i]):g}-{float(values[j]):g}")
+        else:
+            parts += [f"{float(v):g}" for v in values[i:j + 1]]
+        i = j + 1
+    return ", ".join(parts)
+
+
+def header(result) -> str:
+    """What was searched: the target, the varied setting and its values, the policy, every fixed option
+    and parameter, the seed."""
+    s = result.settings
+    fixed = [f"{name}={value}" for name, value in {**s["options"], **s["params"]}.items()]
+    return (f"{s['game']}: {s['vary']} for a {100 * s['win_rate']:g}% win rate; values {values_text_of(s['values'])}; "
+            f"policy {s['policy']}" + (f"; {', '.join(fixed)}" if fixed else "")
+            + f"; seed {s['seed']}; tolerance {100 * s['tolerance']:g} points")
+
+
+def p_cell(p: float) -> str:
+    """A probability to two decimals; ``> 0.99`` and ``< 0.01`` where it would round to 1 or 0 but is not."""
+    if 0.995 <= p < 1:
+        return "> 0.99"
+    return "< 0.01" if 0 < p < 0.005 else f"{p:.2f}"
+
+
+def _players_text(players: int) -> str:
+    return f"{players} player" + ("" if players == 1 else "s")
+
+
+def target_tables(result) -> list[Any]:
+    """One rich table per player count: value, games, win rate [95% CI], P(closest), status; the title
+    names the chosen value and why the search stopped."""
+    from rich.table import Table
+    label = result.settings["vary"]
+    tables = []
+    for chosen in result.chosen.to_dict("records"):
+        rows = result.candidates[result.candidates["players"] == chosen["players"]]
+        title = (f"{_players_text(chosen['players'])}: {label} {values_text_of([chosen['value']])} "
+                 f"({chosen['total_games']:,} games; {STOP_TEXT[chosen['stop']]})")
+        table = Table(label.rpartition(".")[2], "games", "win % [95% CI]", "P(closest)", "status", title=title)
+        for column in table.columns[:4]:
+            column.justify = "right"
+        for row in rows.to_dict("records"):
+            table.add_row(values_text_of([row["value"]]), f"{row['games']:,}",
+                          f"{pp(row['win_rate'])} [{pp(row['ci_low'])}, {pp(row['ci_high'])}]",
+                          p_cell(row["p_closest"]), STATUS_TEXT[row["status"]],
+                          style="bold" if row["status"] == "chosen" else None)
+        tables.append(table)
+    return tables
+
+
+def stop_cell(chosen: dict) -> str:
+    """Why a search stopped: ``one left``, ``tied with 4, 5``, ``open: 4, 5`` (at the last round)."""
+    tied = f"tied with {chosen['tied']}" if chosen["tied"] else ""
+    if chosen["stop"] == "max games":
+        return "; ".join(part for part in (f"open: {chosen['open']}", tied) if part)
+    return tied or chosen["stop"]
+
+
+def summary_table(result) -> Any:
+    """The answer in one table: per player count the chosen value, its win rate, P(closest), why the
+    search stopped."""
+    from rich.table import Table
+    label = result.settings["vary"]
+    table = Table("players", label.rpartition(".")[2], "win % [95% CI]", "P(closest)", "search",
+                  title=f"{label} closest to {100 * result.settings['win_rate']:g}%")
+    for column in table.columns[:4]:
+        column.justify = "right"
+    for chosen in result.chosen.to_dict("records"):
+        table.add_row(str(chosen["players"]), values_text_of([chosen["value"]]),
+                      f"{pp(chosen['win_rate'])} [{pp(chosen['ci_low'])}, {pp(chosen['ci_high'])}]",
+                      p_cell(chosen["p_closest"]), stop_cell(chosen))
+    return table
+
+
+def caption(result) -> str:
+    """How to read the tables: the intervals, P(closest) and the statuses."""
+    s = result.settings
+    return (f"Intervals: Wilson 95% per value. P(closest): the share of {s['draws']:,} draws from the normal "
+            f"approximation of the values' win rates (paired covariances of the same games; seed {s['seed']}) in "
+            f"which the value is the closest to {100 * s['win_rate']:g}%. dropped: farther than the best at "
+            f"{100 * s['confidence']:g}% confidence over the whole search; tied: within {100 * s['tolerance']:g} "
+            f"points of the chosen; open: undecided at {s['schedule'][-1]:,} games.")
+
+
+__all__ = ["caption", "header", "p_cell", "stop_cell", "summary_table", "target_command", "target_tables",
+           "values_text_of"]
