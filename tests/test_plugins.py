@@ -9,6 +9,7 @@ played at all, and played right, wherever they ran.
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 import uuid
 from pathlib import Path
@@ -172,3 +173,201 @@ def test_no_entry_point_loads_when_plugins_are_disabled(tmp_path, monkeypatch, i
     monkeypatch.setenv(plugins.DISABLE_VARIABLE, "1")
     assert plugins.entry_points()[0].name == "off"
     assert policy not in get_game("cursed").policies and plugins.loaded_plugins() == []
+
+
+# ---------------------------------------------------------------- an installed plugin, from the command line
+
+DISTRIBUTION = "cursedsim_demo_policies"
+ENTRY_POINTS = {"wide": "demo_policies.verflucht", "careful": "demo_policies.cursed:register"}
+
+
+def build_wheel(folder: Path) -> Path:
+    """A wheel of tests/plugin_package/demo_policies, built by hand (a zip of the package and its
+    .dist-info: METADATA, WHEEL, entry_points.txt, RECORD with each file's sha256), no build backend."""
+    import base64
+    import hashlib
+    import zipfile
+
+    info = f"{DISTRIBUTION}-0.1.dist-info"
+    files = {f"demo_policies/{path.name}": path.read_bytes()
+             for path in sorted((PACKAGE / "demo_policies").glob("*.py"))}
+    files[f"{info}/METADATA"] = f"Metadata-Version: 2.1\nName: {DISTRIBUTION}\nVersion: 0.1\n".encode()
+    files[f"{info}/WHEEL"] = b"Wheel-Version: 1.0\nGenerator: tests\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
+    files[f"{info}/entry_points.txt"] = (f"[{plugins.ENTRY_POINT_GROUP}]\n"
+                                         + "".join(f"{k} = {v}\n" for k, v in ENTRY_POINTS.items())).encode()
+    record = []
+    for name, data in files.items():
+        digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+        record.append(f"{name},sha256={digest},{len(data)}")
+    record.append(f"{info}/RECORD,,")
+    files[f"{info}/RECORD"] = ("\n".join(record) + "\n").encode()
+    wheel = folder / f"{DISTRIBUTION}-0.1-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in files.items():
+            archive.writestr(name, data)
+    return wheel
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory) -> Path:
+    """A folder into which the venv's pip installed the demo plugin's wheel (no index, no network)."""
+    folder = tmp_path_factory.mktemp("plugin")
+    target = folder / "site"
+    done = subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "--no-index", "--quiet",
+                           "--disable-pip-version-check", "--target", str(target), str(build_wheel(folder))],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert (target / "demo_policies" / "verflucht.py").is_file()
+    return target
+
+
+def cli(*args: str, cwd: Path, path: Path | None = None, env: dict[str, str] | None = None
+        ) -> subprocess.CompletedProcess:
+    """``python -m cursedsim ARGS`` in a new process in ``cwd``, with ``path`` (if any) as PYTHONPATH."""
+    environment = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", plugins.DISABLE_VARIABLE)}
+    if path is not None:
+        environment["PYTHONPATH"] = str(path)
+    return subprocess.run([sys.executable, "-m", "cursedsim", *args], capture_output=True, text=True, cwd=cwd,
+                          env={**environment, **(env or {})}, timeout=1200)
+
+
+def ok(done: subprocess.CompletedProcess) -> str:
+    """The standard output of a command that must succeed."""
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done.stdout
+
+
+def games_of(folder: Path, policy: str | None = None):
+    """The frame a run wrote to ``folder``, only ``policy``'s games if given."""
+    import pandas as pd
+
+    frame = pd.read_parquet(folder / "games.parquet")
+    return frame if policy is None else frame[frame["policy"] == policy].reset_index(drop=True)
+
+
+def verflucht_games(n_games: int, policy: str = "baseline", seed: int = 0):
+    """This process's run of a built-in Verflucht! policy at 3 players (the command line's default)."""
+    return cursedsim.simulate("verflucht", n_games, players=3, policy=policy, seed=seed, progress=False)
+
+
+VERFLUCHT_OUTCOMES = list(get_game("verflucht").outcome_columns)
+
+
+def test_list_shows_an_installed_plugin_s_policies_unless_disabled(installed, tmp_path):
+    listing = ok(cli("list", cwd=tmp_path, path=installed))
+    assert ", wide" in listing and ", careful" in listing
+    verflucht = ok(cli("list", "verflucht", cwd=tmp_path, path=installed))
+    assert "\n  wide\n" in verflucht and "margin (default 3): voluntary banishing" in verflucht
+    listing = ok(cli("list", cwd=tmp_path, path=installed, env={plugins.DISABLE_VARIABLE: "wide"}))
+    assert ", wide" not in listing and ", careful" in listing
+    listing = ok(cli("list", cwd=tmp_path, path=installed, env={plugins.DISABLE_VARIABLE: "1"}))
+    assert ", wide" not in listing and ", careful" not in listing
+
+
+def test_simulate_plays_an_installed_plugin_s_policy_on_two_workers(installed, tmp_path):
+    """``wide`` is baseline's readable twin: on two workers it plays baseline's games exactly, and the
+    built-in baseline, played next to it, is undisturbed."""
+    ok(cli("simulate", "verflucht", "--policy", "wide", "--policy", "baseline", "--games", "2000", "--jobs", "2",
+           "--seed", "3", "--no-progress", "--out", str(tmp_path / "run"), cwd=tmp_path, path=installed))
+    expected = verflucht_games(2000, seed=3)
+    assert_same_games(games_of(tmp_path / "run", "wide"), expected, VERFLUCHT_OUTCOMES)
+    assert_same_games(games_of(tmp_path / "run", "baseline"), expected, VERFLUCHT_OUTCOMES)
+
+
+def test_compare_sweep_tune_and_replay_play_installed_plugin_policies(installed, tmp_path):
+    import json
+
+    import pandas as pd
+
+    ok(cli("compare", "verflucht", "--policy", "baseline", "--policy", "wide", "--policy", "wide:margin=0",
+           "--games", "2000", "--jobs", "2", "--no-progress", "--out", str(tmp_path / "compare"),
+           cwd=tmp_path, path=installed))
+    pairs = pd.read_csv(tmp_path / "compare" / "pairs.csv").set_index("a")
+    assert set(pairs["b"]) == {"baseline"}
+    assert (pairs.loc["wide", ["diff", "ci_low", "ci_high"]] == 0).all()   # the same games, won alike
+    assert pairs.loc["wide:margin=0", "diff"] != 0                       # the parameter reached the policy
+
+    ok(cli("sweep", "cursed", "--policy", "careful", "--param", "careful.k=1,2", "--games", "1000", "--jobs", "2",
+           "--no-progress", "--out", str(tmp_path / "sweep"), cwd=tmp_path, path=installed))
+    rows = pd.read_csv(tmp_path / "sweep" / "sweep.csv").set_index("param_k")
+    threshold = cursedsim.simulate("cursed", 1000, policy="threshold", progress=False)
+    assert sorted(rows.index) == [1, 2] and rows.loc[2, "wins"] == threshold["win"].sum()
+    assert rows.loc[1, "wins"] != rows.loc[2, "wins"]
+
+    ok(cli("tune", "cursed", "--policy", "careful", "--space", "k=1:3", "--candidates", "2", "--games", "200",
+           "--final-games", "400", "--reference", "threshold", "--no-progress", "--out", str(tmp_path / "tuned.json"),
+           cwd=tmp_path, path=installed))
+    tuned = json.loads((tmp_path / "tuned.json").read_text())
+    assert tuned["policy"] == "careful" and 1 <= tuned["players"]["1"]["params"]["k"] <= 3
+
+    log = ok(cli("replay", "verflucht", "--policy", "wide", "--seed", "0", "--index", "3", cwd=tmp_path,
+                 path=installed))
+    expected = cursedsim.replay("verflucht", seed=0, index=3, players=3, policy="baseline")
+    assert "policy wide" in log and log.splitlines()[1:] == expected.splitlines()[1:]
+
+
+def test_a_broken_installed_plugin_is_one_line_naming_how_to_disable_it(installed, tmp_path):
+    site = tmp_path / "broken"
+    write(site / "broken_policies.py", "raise ImportError('needs a package that is not installed')\n")
+    install_entry_points(site, "broken-policies", {"broken": "broken_policies"})
+    path = Path(f"{installed}{os.pathsep}{site}")
+    done = cli("simulate", "verflucht", "--policy", "wide", "--games", "100", cwd=tmp_path, path=path)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert done.stderr.startswith("cursedsim: error: plugin 'broken' failed to load: ImportError: needs a package")
+    assert f"{plugins.DISABLE_VARIABLE}=broken" in done.stderr
+    ok(cli("simulate", "verflucht", "--policy", "wide", "--games", "100", "--no-progress", cwd=tmp_path, path=path,
+           env={plugins.DISABLE_VARIABLE: "broken"}))
+
+
+@pytest.mark.slow
+def test_a_numba_plugin_plays_the_same_games_on_two_workers_as_in_one_process(tmp_path):
+    """``--plugin exact_plugin`` (a module in the current directory, not installed) with two loky
+    workers, each compiling its own kernel, and ``--plugin PATH`` in one process: the same games, not
+    baseline's; baseline, played by the same workers, plays its own games."""
+    here, elsewhere = tmp_path / "here", tmp_path / "elsewhere"
+    write(here / "exact_plugin.py", (PACKAGE / "exact_plugin.py").read_text())
+    elsewhere.mkdir()
+    ok(cli("simulate", "verflucht", "--plugin", "exact_plugin", "--policy", "exact", "--policy", "baseline",
+           "--games", "2000", "--jobs", "2", "--chunk-size", "500", "--no-progress", "--out", str(tmp_path / "two"),
+           cwd=here))
+    ok(cli("simulate", "verflucht", "--plugin", str(here / "exact_plugin.py"), "--policy", "exact", "--games", "2000",
+           "--jobs", "1", "--no-progress", "--out", str(tmp_path / "one"), cwd=elsewhere))
+    two, one = games_of(tmp_path / "two", "exact"), games_of(tmp_path / "one")
+    assert_same_games(two, one, VERFLUCHT_OUTCOMES)
+    baseline = verflucht_games(2000)
+    assert not all((two[c].to_numpy() == baseline[c].to_numpy()).all() for c in VERFLUCHT_OUTCOMES)
+    assert_same_games(games_of(tmp_path / "two", "baseline"), baseline, VERFLUCHT_OUTCOMES)   # undisturbed
+
+
+def test_a_plugin_file_plays_on_a_dask_local_cluster(tmp_path):
+    """``--plugin PATH`` on a LocalCluster of two worker processes: baseline's games, as in this process."""
+    pytest.importorskip("distributed")
+    plugin = write(tmp_path / "wide_file.py", (PACKAGE / "demo_policies" / "verflucht.py").read_text())
+    ok(cli("simulate", "verflucht", "--plugin", str(plugin), "--policy", "wide", "--backend", "dask", "--jobs", "2",
+           "--games", "2000", "--chunk-size", "500", "--no-progress", "--out", str(tmp_path / "dask"),
+           cwd=tmp_path))
+    assert_same_games(games_of(tmp_path / "dask"), verflucht_games(2000), VERFLUCHT_OUTCOMES)
+
+
+def test_an_unknown_plugin_is_one_line(tmp_path):
+    done = cli("simulate", "verflucht", "--plugin", "no_such_plugin_module", "--policy", "wide", cwd=tmp_path)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert done.stderr.startswith("cursedsim: error: plugin module 'no_such_plugin_module' not found")
+
+
+def test_the_extending_guide_plugin_runs_as_written(tmp_path):
+    """docs/extending.md's plugin, saved as my_policies.py, and its command lines (with few games)."""
+    import re
+
+    text = (HERE.parent / "docs" / "extending.md").read_text()
+    section = text[text.index("## Your policies from the command line: plugins"):text.index("## Another game")]
+    write(tmp_path / "my_policies.py", re.findall(r"```python\n(.*?)```", section, re.DOTALL)[0])
+    commands = [line.split("#")[0].split()[1:] for line in re.findall(r"```bash\n(.*?)```", section, re.DOTALL)[0]
+                .splitlines() if line.startswith("cursedsim ")]
+    few = {"simulate": ["--games", "300"], "compare": ["--games", "300"],
+           "tune": ["--players", "3", "--candidates", "2", "--games", "100", "--final-games", "200"]}
+    assert [args[0] for args in commands] == ["list", "simulate", "compare", "tune"]
+    for args in commands:
+        output = ok(cli(*args, *few.get(args[0], []), *(["--no-progress"] if args[0] != "list" else []),
+                        cwd=tmp_path))
+        assert "wide" in output, args
