@@ -10,6 +10,7 @@ import dataclasses
 import importlib
 import re
 import typing
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -73,16 +74,18 @@ def options_info(options_type: type) -> list[OptionInfo]:
 PROBE = 1_000
 
 
-def int_range(options_type: type, name: str) -> tuple[int | None, int | None] | None:
+def int_range(options_type: type, name: str, fixed: Mapping[str, Any] | None = None
+              ) -> tuple[int | None, int | None] | None:
     """The valid values of the integer option ``name`` as ``(low, high)``, found by trying values on either
-    side of its default (0 for a None default) with the other options at their defaults; an end is None
-    where no value within PROBE is refused, and the whole is None when the anchor itself is refused."""
+    side of its default (0 for a None default) with the other options at their defaults (or at ``fixed``,
+    e.g. a forced starting item needs a starting item); an end is None where no value within PROBE is
+    refused, and the whole is None when the anchor itself is refused."""
     default = next(f.default for f in dataclasses.fields(options_type) if f.name == name)
     anchor = default if isinstance(default, int) and not isinstance(default, bool) else 0
 
     def valid(value: int) -> bool:
         try:
-            options_type(**{name: value})
+            options_type(**{**(fixed or {}), name: value})
         except ValueError:   # a CursedsimError (an OptionError) of the options' validation
             return False
         return True

@@ -36,9 +36,7 @@ MAX_GAMES = 1_000_000
 TOLERANCE = 0.0025
 #: Draws of the normal approximation that give each candidate's probability of being the closest.
 DRAWS = 10_000
-#: The default values of an integer option are its valid values around the default when these are a
-#: closed range of at most MAX_DEFAULT_VALUES values within PROBE of it ...
-PROBE = 1_000
+#: The default values of an integer option are its valid range when that has at most this many values.
 MAX_DEFAULT_VALUES = 101
 #: Status of a candidate at the end of a search.
 STATUSES = ("chosen", "tied", "open", "dropped")
@@ -112,50 +110,27 @@ def _setting(varied: Varied, value: Any, options: Mapping[str, Any], params: Map
     return dict(options), {**params, varied.name: value}
 
 
-def _valid_option(game: Game, varied: Varied, value: int, options: Mapping[str, Any]) -> bool:
-    try:
-        runner.make_options(game, {**options, varied.name: value})
-    except CursedsimError:
-        return False
-    return True
-
-
 def default_values(game: Game, varied: Varied, options: Mapping[str, Any] | None = None,
                    params: Mapping[str, float] | None = None) -> list:
-    """The candidates when none are given. An integer option: its valid values around its default (0 when
-    the default is None) when the option's own validation bounds them on both sides within PROBE and
-    they are at most MAX_DEFAULT_VALUES (Verflucht!'s seals: 0-10); otherwise, like a policy parameter,
-    the integers from 0 to twice the default (slack 2: 0-4). A CursedsimError asks for values where
-    neither gives a range (a default of 0 and no bounds)."""
-    options = dict(options or {})
+    """The candidates when none are given. An integer option: its valid values as the option's own
+    validation bounds them (``describe.int_range``, with the fixed ``options``) when both ends are found
+    and they are at most MAX_DEFAULT_VALUES (Verflucht!'s seals: 0-10); otherwise, like a policy
+    parameter, the integers from 0 to twice the default (slack 2: 0-4), within the bounds found. A
+    CursedsimError asks for values where neither gives a range (a default of 0 and no bounds)."""
+    low = high = None
     if varied.kind == "option":
-        default = next(f.default for f in dataclasses.fields(game.options_type) if f.name == varied.name)
-        anchor = default if runner._is_int(default) else 0
-        if not _valid_option(game, varied, anchor, options):
-            anchor = next((v for v in range(anchor - PROBE, anchor + PROBE + 1)
-                           if _valid_option(game, varied, v, options)), None)
-            if anchor is None:
-                raise OptionError(f"no value of option {varied.name!r} within {PROBE} of its default is valid with "
-                                  f"the options given; give the values to try")
-        low = anchor
-        while low > anchor - PROBE and _valid_option(game, varied, low - 1, options):
-            low -= 1
-        high = anchor
-        while high < anchor + PROBE and _valid_option(game, varied, high + 1, options):
-            high += 1
-        bounded = low > anchor - PROBE and high < anchor + PROBE
-        if bounded and high - low + 1 <= MAX_DEFAULT_VALUES:
+        from cursedsim.describe import int_range
+        low, high = int_range(game.options_type, varied.name, options) or (None, None)
+        if low is not None and high is not None and high - low + 1 <= MAX_DEFAULT_VALUES:
             return list(range(low, high + 1))
+        default = next(f.default for f in dataclasses.fields(game.options_type) if f.name == varied.name)
     else:
         default = game.policy(varied.policy).params[varied.name]
     if not runner._is_number(default) or round(default) == 0:
         raise CursedsimError(f"{varied.label} has no range to try by default (default {default!r}, no bounds); give "
                              f"the values, e.g. 0-10")
     ends = sorted((0, int(round(2 * default))))
-    values = list(range(ends[0], ends[1] + 1))
-    if varied.kind == "option":
-        values = [v for v in values if _valid_option(game, varied, v, options)]
-    return values
+    return [v for v in range(ends[0], ends[1] + 1) if (low is None or v >= low) and (high is None or v <= high)]
 
 
 def check_values(game: Game, varied: Varied, values: Any, options: Mapping[str, Any],
