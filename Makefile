@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 PIP := $(BIN)/python -m pip install --disable-pip-version-check --progress-bar on
 
-.PHONY: run test bench results venv clean
+.PHONY: run test bench results notebooks venv clean
 
 venv: $(STAMP)
 
@@ -45,6 +45,10 @@ results: $(TEST_STAMP)
 	$(BIN)/python experiments/cursed_policies.py
 	$(BIN)/python experiments/cursed_items.py
 	$(BIN)/cursedsim report cursed --out results/cursed/report
+
+# execute notebooks/*.ipynb and store them with their outputs (tests/test_notebooks.py checks they are fresh)
+notebooks: $(TEST_STAMP)
+	$(BIN)/python notebooks/execute.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -1,21 +1,29 @@
 """Every notebook under notebooks/ runs from top to bottom without an error (so the worked examples
-never rot), and is committed with its outputs cleared."""
+never rot), is committed executed with its figures visible, and its committed text outputs are what a
+fresh run prints (published numbers follow the code; ``make notebooks`` regenerates them)."""
 
 from __future__ import annotations
 
-import json
-import os
-import sys
+import copy
+import importlib.util
 from pathlib import Path
 
 import nbformat
 import pytest
 from conftest import ROOT
 
-import cursedsim
+NOTEBOOK_DIR = Path(ROOT, "notebooks")
+NOTEBOOKS = sorted(NOTEBOOK_DIR.glob("*.ipynb"))
 
-NOTEBOOKS = sorted(Path(ROOT, "notebooks").glob("*.ipynb"))
-KERNEL = "python3"
+
+def _load_execute():
+    spec = importlib.util.spec_from_file_location("notebooks_execute", NOTEBOOK_DIR / "execute.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+execute = _load_execute()
 
 
 def test_there_are_notebooks():
@@ -23,52 +31,60 @@ def test_there_are_notebooks():
     assert {"verflucht_worked_example.ipynb", "cursed_worked_example.ipynb"} <= names
 
 
-def kernel_for_this_interpreter(tmp_path: Path, monkeypatch) -> str:
-    """The name of a kernel that runs this interpreter (where cursedsim is importable): the installed
-    ``python3`` kernelspec when it does (jupyter_client starts a spec whose command is plain ``python``
-    with the current interpreter), else a kernelspec for ``sys.executable`` written for this test."""
-    from jupyter_client.kernelspec import KernelSpecManager, NoSuchKernel
-    try:
-        argv0 = KernelSpecManager().get_kernel_spec(KERNEL).argv[0]
-        plain = os.path.basename(argv0) in {"python", f"python{sys.version_info[0]}",
-                                            "python{}.{}".format(*sys.version_info[:2])} and os.sep not in argv0
-        if plain or os.path.realpath(argv0) == os.path.realpath(sys.executable):
-            return KERNEL
-    except NoSuchKernel:
-        pass
-    name = "cursedsim-test-python"
-    spec_dir = tmp_path / "jupyter" / "kernels" / name
-    spec_dir.mkdir(parents=True)
-    (spec_dir / "kernel.json").write_text(json.dumps({
-        "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
-        "display_name": "cursedsim tests", "language": "python"}))
-    monkeypatch.setenv("JUPYTER_PATH", str(tmp_path / "jupyter"))
-    return name
-
-
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[path.name for path in NOTEBOOKS])
-def test_notebook_runs_and_is_committed_without_outputs(path, tmp_path, monkeypatch):
-    from nbclient import NotebookClient
-
+def test_notebook_is_committed_executed_with_its_figures(path):
     notebook = nbformat.read(path, as_version=4)
     nbformat.validate(notebook)
     code = [cell for cell in notebook.cells if cell.cell_type == "code"]
     assert code, f"{path.name} has no code"
-    assert all(not cell.outputs and cell.execution_count is None for cell in code), \
-        f"{path.name} is committed with outputs: clear them"
-    assert notebook.metadata.get("kernelspec", {}).get("name") == KERNEL
+    assert notebook.metadata.get("kernelspec", {}).get("name") == execute.KERNEL
+    counts = [cell.execution_count for cell in code]
+    assert counts == list(range(1, len(code) + 1)), \
+        f"{path.name} is not committed as one run from the top: run `{execute.REGENERATE}`"
+    outputs = [output for cell in code for output in cell.outputs]
+    assert not [o for o in outputs if o.output_type == "error"]
+    plots = sum("plt." in cell.source or ".plot(" in cell.source for cell in code)
+    figures = [o for o in outputs if "image/png" in o.get("data", {})]
+    assert plots and len(figures) >= plots, f"{path.name}: every figure is committed"
 
-    kernel = kernel_for_this_interpreter(tmp_path, monkeypatch)
-    # the kernel imports the cursedsim under test, wherever it runs from
-    source = str(Path(cursedsim.__file__).resolve().parents[1])
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [source, os.environ.get("PYTHONPATH")])))
-    client = NotebookClient(notebook, timeout=600, kernel_name=kernel, allow_errors=False,
-                            resources={"metadata": {"path": str(tmp_path)}})
-    client.execute()   # raises CellExecutionError naming the cell on the first error
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[path.name for path in NOTEBOOKS])
+def test_notebook_runs_and_its_committed_outputs_are_fresh(path, tmp_path, monkeypatch):
+    monkeypatch.setenv("PYTHONPATH", "")   # execute() puts this repository's cursedsim first
+    monkeypatch.setenv("JUPYTER_PATH", "")   # and a kernelspec it writes is forgotten after the test
+    fresh = execute.execute(path, tmp_path)   # raises CellExecutionError naming the cell on the first error
+    code = [cell for cell in fresh.cells if cell.cell_type == "code"]
     outputs = [output for cell in code for output in cell.outputs]
     assert all(cell.execution_count for cell in code)
-    assert not [o for o in outputs if o.output_type == "error"]
-    assert not [o for o in outputs if o.output_type == "stream" and o.name == "stderr"
-                and "Traceback" in o.text]
-    # every code cell ran and the notebook shows something: tables, text or figures
+    assert not [o for o in outputs if o.output_type == "stream" and o.name == "stderr" and "Traceback" in o.text]
     assert any(o.output_type in ("execute_result", "display_data") for o in outputs)
+    stale = execute.stale_cells(nbformat.read(path, as_version=4), fresh)
+    assert not stale, execute.stale_message(path, stale)
+
+
+def test_a_changed_number_makes_a_notebook_stale_and_volatile_text_does_not():
+    """The freshness check can fail: a changed digit in a result is stale; object addresses, Styler ids
+    and durations are not."""
+    path = NOTEBOOK_DIR / "verflucht_worked_example.ipynb"
+    stored = nbformat.read(path, as_version=4)
+    index, _ = next((i, c) for i, c in enumerate(c for c in stored.cells if c.cell_type == "code")
+                       if any(o.output_type == "execute_result" and any(ch.isdigit() for ch in o.data["text/plain"])
+                              for o in c.outputs))
+    changed = copy.deepcopy(stored)
+    result = next(o for o in [c for c in changed.cells if c.cell_type == "code"][index].outputs
+                  if o.output_type == "execute_result" and any(ch.isdigit() for ch in o.data["text/plain"]))
+    text = result.data["text/plain"]
+    digit = next(ch for ch in text if ch.isdigit())
+    result.data["text/plain"] = text.replace(digit, str((int(digit) + 1) % 10), 1)
+    assert execute.stale_cells(stored, changed) == [index + 1]
+    assert "make notebooks" in execute.stale_message(path, [index + 1])
+
+    volatile = copy.deepcopy(stored)
+    result = next(o for o in [c for c in volatile.cells if c.cell_type == "code"][index].outputs
+                  if o.output_type == "execute_result")
+    result.data["text/plain"] += " <Styler at 0x7f3a2b> #T_ab12c_row0 took 12.5 s"
+    again = copy.deepcopy(stored)
+    result = next(o for o in [c for c in again.cells if c.cell_type == "code"][index].outputs
+                  if o.output_type == "execute_result")
+    result.data["text/plain"] += " <Styler at 0x55e0ff> #T_09fe1_row0 took 3 s"
+    assert execute.stale_cells(volatile, again) == []
