@@ -150,7 +150,7 @@ def test_simulate_bool_options_and_defaults(coin, capsys):
     (["simulate", "coin", "--backend", "ray"], ["loky", "dask"]),
     (["simulate", "coin", "--jobs", "0"], ["-1"]),
     (["simulate", "coin", "--frobnicate"], ["--frobnicate"]),
-    (["frobnicate"], ["No such command", "list, replay, report, simulate, sweep, tune"]),
+    (["frobnicate"], ["No such command", "list, replay, report, simulate, sweep, target, tune"]),
     (["replay", "coin", "--seed", "1"], ["--index"]),
     (["replay", "coin", "--seed", "1", "--index", "0", "--players", "7"], ["1-4 players"]),
     (["replay", "coin", "--seed", "1", "--index", "0", "--seals", "1-2"], ["single value"]),
