@@ -305,3 +305,18 @@ def test_tune_writes_its_result_where_it_can_when_out_fails_at_the_end(coin, cap
         assert json.loads(open(rescue).read())["game"] == "coin"
     finally:
         os.remove(rescue)
+
+
+def test_the_report_never_imports_the_cli():
+    """Layers point one way: reports and CLI both read cursedsim.describe and cursedsim.console, the
+    report package never the CLI (which registers the report command)."""
+    import ast
+    from pathlib import Path
+    folder = Path(cursedsim.__file__).parent / "report"
+    for path in folder.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = ([alias.name for alias in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            assert not [n for n in names if n == "cursedsim.cli" or n.startswith("cursedsim.cli.")], path
+            if isinstance(node, ast.ImportFrom) and node.module == "cursedsim":
+                assert "cli" not in [alias.name for alias in node.names], path
