@@ -259,3 +259,41 @@ def test_the_rules_doc_lists_every_action_with_its_actor_and_fields(game):
         if len(cells) == 4 and cells[0].startswith("`"):
             rows[cells[0].strip("`")] = (cells[1], tuple(re.findall(r"`(\w+)`", cells[2])))
     assert rows == {action: (kind.actor, kind.fields) for action, kind in VOCABULARY[game].items()}
+
+
+# ---------------------------------------------------------------- the command line
+
+def run_cli(capsys, *args):
+    """(exit status, stdout, stderr) of ``cursedsim ARGS`` run in-process."""
+    from cursedsim.cli import main
+
+    try:
+        main(list(args))
+        status = 0
+    except SystemExit as exit:
+        status = exit.code
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def test_cli_replay_writes_json_lines_or_the_text_log(capsys):
+    args = ["replay", "cursed", "--seed", "4", "--index", "2", "--option", "starting_item=large_backpack"]
+    status, out, err = run_cli(capsys, *args, "--format", "json")
+    assert status == 0, err
+    events = cursedsim.replay("cursed", 4, 2, options={"starting_item": "large_backpack"}, format="events")
+    assert [json.loads(line) for line in out.splitlines()] == events
+    status, text, err = run_cli(capsys, *args)
+    assert status == 0 and text.rstrip("\n") == cursed_log.text(events)
+    assert run_cli(capsys, *args, "--format", "text")[1] == text
+    status, out, err = run_cli(capsys, "replay", "verflucht", "--seed", "0", "--index", "17", "--players", "3",
+                               "--policy", "smart", "--param", "slack=3", "--format", "json")
+    assert status == 0 and json.loads(out.splitlines()[0])["policy"] == "smart"
+    assert out.splitlines() == cursedsim.replay("verflucht", 0, 17, players=3, policy="smart", params={"slack": 3},
+                                                format="json").splitlines()
+
+
+def test_cli_replay_refuses_a_bad_format_naming_the_valid_ones(capsys):
+    status, out, err = run_cli(capsys, "replay", "cursed", "--seed", "1", "--index", "0", "--format", "xml")
+    lines = err.splitlines()
+    assert status == 2 and out == "" and len(lines) == 1 and lines[0].startswith("cursedsim: error: ")
+    assert "'xml'" in lines[0] and "'text', 'json'" in lines[0]

@@ -1,4 +1,4 @@
-"""``cursedsim replay``: the turn log of one simulated game."""
+"""``cursedsim replay``: the turn log of one simulated game, or its events as JSON lines (``--format json``)."""
 
 from __future__ import annotations
 
@@ -6,6 +6,9 @@ import click
 
 from cursedsim.cli.app import command
 from cursedsim.cli.grid import GridArgs, grid_options, parse_options, parse_params, single_options
+
+#: What ``--format`` offers: the readable log, or one JSON event a line (``runner.replay``'s formats).
+FORMATS = ("text", "json")
 
 
 @command("replay")
@@ -16,8 +19,11 @@ from cursedsim.cli.grid import GridArgs, grid_options, parse_options, parse_para
 @grid_options(players=None, policy=None, option="A rule option. Repeatable.", option_metavar="NAME=VALUE",
               param="A policy parameter. Repeatable.")
 @click.option("--policy", default=None, help="The policy (default: the game's).")
-def replay_command(game, seed, index, players, policy, grid: GridArgs):
-    """Print the turn log of game INDEX of a run with SEED (the row simulate played)."""
+@click.option("--format", "format_", type=click.Choice(FORMATS), default="text", show_default=True,
+              help="text: the turn log; json: one event a line (JSON lines: turn, actor, action, cards, "
+                   "the action's fields, state), see docs/rules/<game>.md#replay-events.")
+def replay_command(game, seed, index, players, policy, format_, grid: GridArgs):
+    """Print the turn log of game INDEX of a run with SEED (the row simulate played), or its events."""
     from cursedsim import runner
 
     game_obj = runner.resolve_game(game)
@@ -26,5 +32,5 @@ def replay_command(game, seed, index, players, policy, grid: GridArgs):
     game_obj.policy(policy)
     params = parse_params(game_obj, [policy], grid.param_texts)[policy]
     log = runner.replay(game_obj, seed, index, players=players, policy=policy, options=options,
-                        params=params or None)
+                        params=params or None, format=format_)
     click.echo(log, nl=not log.endswith("\n"))
