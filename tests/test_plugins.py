@@ -319,13 +319,24 @@ def test_a_broken_installed_plugin_is_one_line_naming_how_to_disable_it(installe
            env={plugins.DISABLE_VARIABLE: "broken"}))
 
 
+def guide_numba_example() -> str:
+    """docs/extending.md's numba policy ``exact`` for Verflucht!, as a plugin module: the guide's code
+    without its last line, which plays a million games."""
+    import re
+
+    code = re.findall(r"```python\n(.*?)```", (HERE.parent / "docs" / "extending.md").read_text(), re.DOTALL)[0]
+    lines = code.rstrip().splitlines()
+    assert lines[-1].startswith("frame = cursedsim.simulate(") and "add_numba_policy(\"exact\"" in code
+    return "\n".join(lines[:-1]) + "\n"
+
+
 @pytest.mark.slow
 def test_a_numba_plugin_plays_the_same_games_on_two_workers_as_in_one_process(tmp_path):
-    """``--plugin exact_plugin`` (a module in the current directory, not installed) with two loky
-    workers, each compiling its own kernel, and ``--plugin PATH`` in one process: the same games, not
-    baseline's; baseline, played by the same workers, plays its own games."""
+    """The guide's numba policy as ``--plugin exact_plugin`` (a module in the current directory, not
+    installed) with two loky workers, each compiling its own kernel, and as ``--plugin PATH`` in one
+    process: the same games, not baseline's; baseline, played by the same workers, plays its own games."""
     here, elsewhere = tmp_path / "here", tmp_path / "elsewhere"
-    write(here / "exact_plugin.py", (PACKAGE / "exact_plugin.py").read_text())
+    write(here / "exact_plugin.py", guide_numba_example())
     elsewhere.mkdir()
     ok(cli("simulate", "verflucht", "--plugin", "exact_plugin", "--policy", "exact", "--policy", "baseline",
            "--games", "2000", "--jobs", "2", "--chunk-size", "500", "--no-progress", "--out", str(tmp_path / "two"),
