@@ -306,6 +306,20 @@ def test_compare_sweep_tune_and_replay_play_installed_plugin_policies(installed,
     assert "policy wide" in log and log.splitlines()[1:] == expected.splitlines()[1:]
 
 
+def test_target_searches_an_installed_plugin_s_parameter(installed, tmp_path):
+    """``careful.k`` for a win rate: k=2 is threshold, so its games are threshold's."""
+    import pandas as pd
+
+    ok(cli("target", "cursed", "--policy", "careful", "--vary", "k", "--values", "1,2", "--win-rate", "20",
+           "--start-games", "500", "--max-games", "1000", "--jobs", "2", "--no-progress", "--out",
+           str(tmp_path / "target"), cwd=tmp_path, path=installed))
+    rows = pd.read_csv(tmp_path / "target" / "candidates.csv").set_index("value")
+    games = int(rows.loc[2.0, "games"])
+    threshold = cursedsim.simulate("cursed", games, policy="threshold", progress=False)
+    assert sorted(rows.index) == [1.0, 2.0] and rows.loc[2.0, "wins"] == threshold["win"].sum()
+    assert rows.loc[1.0, "wins"] != rows.loc[2.0, "wins"]
+
+
 def test_a_broken_installed_plugin_is_one_line_naming_how_to_disable_it(installed, tmp_path):
     site = tmp_path / "broken"
     write(site / "broken_policies.py", "raise ImportError('needs a package that is not installed')\n")
@@ -376,8 +390,9 @@ def test_the_extending_guide_plugin_runs_as_written(tmp_path):
     commands = [line.split("#")[0].split()[1:] for line in re.findall(r"```bash\n(.*?)```", section, re.DOTALL)[0]
                 .splitlines() if line.startswith("cursedsim ")]
     few = {"simulate": ["--games", "300"], "compare": ["--games", "300"],
-           "tune": ["--players", "3", "--candidates", "2", "--games", "100", "--final-games", "200"]}
-    assert [args[0] for args in commands] == ["list", "simulate", "compare", "tune"]
+           "tune": ["--players", "3", "--candidates", "2", "--games", "100", "--final-games", "200"],
+           "target": ["--start-games", "100", "--max-games", "200"]}
+    assert [args[0] for args in commands] == ["list", "simulate", "compare", "tune", "target"]
     for args in commands:
         output = ok(cli(*args, *few.get(args[0], []), *(["--no-progress"] if args[0] != "list" else []),
                         cwd=tmp_path))
