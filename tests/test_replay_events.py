@@ -24,6 +24,9 @@ from cursedsim.games.verflucht import rules as verflucht_rules
 from cursedsim.games.verflucht import turnlog as verflucht_log
 from cursedsim.games.verflucht.reference_policies import AttackChoice, BaselinePolicy, forced_plan
 
+from test_cli import assert_one_line_error
+from test_cli import run as run_cli
+
 ROOT = Path(__file__).resolve().parents[1]
 VOCABULARY = {"verflucht": verflucht_log.EVENTS, "cursed": cursed_log.EVENTS}
 TEXT = {"verflucht": verflucht_log.text, "cursed": cursed_log.text}
@@ -263,19 +266,6 @@ def test_the_rules_doc_lists_every_action_with_its_actor_and_fields(game):
 
 # ---------------------------------------------------------------- the command line
 
-def run_cli(capsys, *args):
-    """(exit status, stdout, stderr) of ``cursedsim ARGS`` run in-process."""
-    from cursedsim.cli import main
-
-    try:
-        main(list(args))
-        status = 0
-    except SystemExit as exit:
-        status = exit.code
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
-
-
 def test_cli_replay_writes_json_lines_or_the_text_log(capsys):
     args = ["replay", "cursed", "--seed", "4", "--index", "2", "--option", "starting_item=large_backpack"]
     status, out, err = run_cli(capsys, *args, "--format", "json")
@@ -294,6 +284,4 @@ def test_cli_replay_writes_json_lines_or_the_text_log(capsys):
 
 def test_cli_replay_refuses_a_bad_format_naming_the_valid_ones(capsys):
     status, out, err = run_cli(capsys, "replay", "cursed", "--seed", "1", "--index", "0", "--format", "xml")
-    lines = err.splitlines()
-    assert status == 2 and out == "" and len(lines) == 1 and lines[0].startswith("cursedsim: error: ")
-    assert "'xml'" in lines[0] and "'text', 'json'" in lines[0]
+    assert_one_line_error(status, out, err, "'xml'", "'text', 'json'")
