@@ -320,6 +320,20 @@ def test_target_searches_an_installed_plugin_s_parameter(installed, tmp_path):
     assert rows.loc[1.0, "wins"] != rows.loc[2.0, "wins"]
 
 
+def test_report_plays_an_installed_plugin_s_policy_next_to_the_built_in_ones(installed, tmp_path):
+    """``report --policy careful``: threshold's twin gets threshold's row in the report's policy table."""
+    import pandas as pd
+
+    if "--policy" not in ok(cli("report", "--help", cwd=tmp_path)):
+        pytest.skip("this checkout's report command has no --policy yet")
+    ok(cli("report", "cursed", "--policy", "careful", "--games", "200", "--tuned", "none", "--no-keep-runs",
+           "--no-progress", "--out", str(tmp_path / "report"), cwd=tmp_path, path=installed))
+    table = pd.read_csv(tmp_path / "report" / "tables" / "policies.csv").set_index("policy")
+    assert table.loc["careful", "n"] == 200 and table.loc["careful", "wins"] > 0
+    assert table.loc["careful"].equals(table.loc["threshold"])
+    assert "careful" in (tmp_path / "report" / "report.md").read_text()
+
+
 def test_a_broken_installed_plugin_is_one_line_naming_how_to_disable_it(installed, tmp_path):
     site = tmp_path / "broken"
     write(site / "broken_policies.py", "raise ImportError('needs a package that is not installed')\n")
