@@ -82,8 +82,8 @@ def flatten(event: Mapping[str, Any]) -> dict[str, Any]:
 
 def to_frame(events: Sequence[Mapping[str, Any]]):
     """A DataFrame with one row per event: the common keys, then every action field in order of first
-    appearance, then the ``state_<key>`` columns. A field an action does not have is missing (``<NA>``)
-    in its rows; columns of integers or of booleans keep that type (pandas' nullable Int64 and boolean);
+    appearance, then the ``state_<key>`` columns. A field an action does not have (or a ``None``) is
+    missing in its rows (``<NA>``, NaN in a text column); columns of integers or of booleans keep that type (pandas' nullable Int64 and boolean);
     lists and dicts stay Python objects."""
     import pandas as pd
 
