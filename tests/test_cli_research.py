@@ -155,5 +155,4 @@ def test_commands_from_other_modules_register_on_main(capsys):
         assert status == 0 and out == "hello from elsewhere\n"
     finally:
         cli.cli.commands.pop("hello")
-    source = open(cli.__file__).read()
-    assert "# report command registered below" in source
+    assert "report" in cli.cli.commands   # cursedsim/cli/report.py, registered like every other command

@@ -522,7 +522,7 @@ def test_report_command_prints_a_summary_and_writes_the_report(small_report, cap
     from cursedsim.cli import main
     try:
         main(["report", "verflucht", "--out", small_report.out, "--games", str(SMALL_GAMES), "--seed",
-              str(SMALL_SEED), "--jobs", "1", "--no-progress"])
+              str(SMALL_SEED), "--jobs", "1", "--no-progress", "--tuned", "none"])
         status = 0
     except SystemExit as exit:
         status = exit.code
@@ -541,7 +541,7 @@ def test_report_command_makes_the_cursed_report(small_cursed, capsys):
     from cursedsim.cli import main
     try:
         main(["report", "cursed", "--out", small_cursed.out, "--games", str(SMALL_GAMES), "--seed", str(SMALL_SEED),
-              "--jobs", "1", "--no-progress"])
+              "--jobs", "1", "--no-progress", "--tuned", "none"])
         status = 0
     except SystemExit as exit:
         status = exit.code

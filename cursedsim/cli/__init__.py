@@ -8,14 +8,12 @@ line ``cursedsim: error: <message>`` on stderr and exit status 2.
 
 from __future__ import annotations
 
-from cursedsim.cli import compare, listing, replay, simulate, sweep, target, tune  # noqa: F401  (register the commands)
+# importing a command module registers its command
+from cursedsim.cli import compare, listing, replay, report, simulate, sweep, target, tune  # noqa: F401
 from cursedsim.cli.app import PROG, cli, main
 from cursedsim.cli.grid import (CliError, parse_int_values, parse_number_values, parse_option_values,
                                 parse_options, parse_params, parse_sweep_params)
 from cursedsim.cli.tune import parse_space_texts
-
-# report command registered below (cursedsim/report/command.py; it imports nothing from the CLI)
-from cursedsim.report.command import report_command; main.add_command(report_command)  # noqa: E402,E702
 
 __all__ = ["CliError", "PROG", "cli", "main", "parse_int_values", "parse_number_values", "parse_option_values",
            "parse_options", "parse_params", "parse_space_texts", "parse_sweep_params"]
