@@ -215,6 +215,13 @@ def status_printer(label: str, precision: float, progress: bool | None) -> Calla
     return on_batch
 
 
+def cell_label(game: str, players: int, policy: str, values: dict[str, Any] | None = None) -> str:
+    """A run in one line of a message, as the runner's progress bar names it, then its settings:
+    ``verflucht p=3 smart seals=4 slack=2``."""
+    from cursedsim.describe import value_text
+    return " ".join([game, f"p={players}", policy, *(f"{k}={value_text(v)}" for k, v in (values or {}).items())])
+
+
 def batch_dir(out: str | None, start: int, stop: int) -> str | None:
     """The run directory of one batch under a precision directory."""
     return None if out is None else os.path.join(out, f"batch-{start}-{stop}")
@@ -262,7 +269,7 @@ def simulate_to_precision(game: Any, precision: float, *, players: int | None = 
     players = runner.resolve_players(game, players)
     policy, _, overrides = runner.resolve_policy(game, policy, params)
     options = runner.make_options(game, options)
-    label = label or f"{game.name} p={players} {policy}"
+    label = label or cell_label(game.name, players, policy)
     on_batch = status_printer(label, precision, progress) if on_batch is None else on_batch
     first = first_total(precision, max_games, wilson_games(0.5, precision), pilot)
 
@@ -298,6 +305,6 @@ def join_results(parts: list[Any]) -> Any:
     return runner.concat_frames(parts)
 
 
-__all__ = ["Batch", "GRID", "MAX_GAMES", "PILOT_GAMES", "PrecisionRun", "check_games_or_precision", "check_max_games",
-           "check_precision",           "decide", "first_total", "grid_games", "next_total", "paired_games", "play_batches", "simulate_to_precision",
-           "wilson_games", "wilson_half_width", "win_rate_step"]
+__all__ = ["Batch", "GRID", "MAX_GAMES", "PILOT_GAMES", "PrecisionRun", "cell_label", "check_games_or_precision",
+           "check_max_games", "check_precision", "decide", "first_total", "grid_games", "next_total", "paired_games",
+           "play_batches", "simulate_to_precision", "wilson_games", "wilson_half_width", "win_rate_step"]

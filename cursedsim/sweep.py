@@ -243,7 +243,8 @@ def sweep(game: str | Game, *, players: Any = None, policies: Any = None, option
         runner.check_memory(game, n_games, what=f"a cell's frame of {game.name}")
 
     # with precision the total is unknown: the bar counts games without an end
-    cell_games = n_games if precision is None else min(max_games, precise.grid_games(precise.wilson_games(0.5, precision)))
+    worst = None if precision is None else precise.grid_games(precise.wilson_games(0.5, precision))
+    cell_games = n_games if precision is None else min(max_games, worst)
     total = cell_games * len(cells)
     show = runner._want_progress(progress, total)
     if show:   # a long first compile is reported here, not hidden behind the bar
@@ -281,7 +282,8 @@ def sweep(game: str | Game, *, players: Any = None, policies: Any = None, option
                     played = n_games
                 else:
                     run = precise.simulate_to_precision(
-                        game, precision, max_games=max_games, label=_cell_label(game, cell),
+                        game, precision, max_games=max_games,
+                        label=precise.cell_label(game.name, cell.players, cell.policy, {**cell.options, **cell.params}),
                         on_batch=None if bar is None else _bar_status(bar, task, name, precision), **settings)
                     result, played = run.result, run.batches[-1].stop - run.batches[-1].start
                 rows.append(_cell_row(game, cell, result, seed, param_names))
@@ -297,12 +299,6 @@ def sweep(game: str | Game, *, players: Any = None, policies: Any = None, option
         if out is not None:
             write_via(os.path.join(out, TABLE_FILE), lambda tmp: table.to_csv(tmp, index=False))
     return table
-
-
-def _cell_label(game: Game, cell: Cell) -> str:
-    """A cell in one line of a message: ``verflucht smart p=3 seals=4 slack=2``."""
-    values = [f"{name}={_number_text(value)}" for name, value in [*cell.options.items(), *cell.params.items()]]
-    return " ".join([game.name, cell.policy, f"p={cell.players}", *values])
 
 
 def _bar_status(bar: Any, task: Any, name: str, precision: float):

@@ -199,7 +199,8 @@ def test_sweep_to_precision_plays_each_cell_to_its_own_target(coin, tmp_path):
 
 
 def test_sweep_and_compare_take_games_or_precision(coin):
-    for call in (lambda **kw: cursedsim.sweep("coin", **kw), lambda **kw: cursedsim.compare("coin", ["plain", "greedy"], **kw)):
+    for call in (lambda **kw: cursedsim.sweep("coin", **kw),
+                 lambda **kw: cursedsim.compare("coin", ["plain", "greedy"], **kw)):
         with pytest.raises(RunError, match="not both"):
             call(n_games=100, precision=0.01)
         with pytest.raises(RunError, match="not neither"):
@@ -304,3 +305,70 @@ def test_coverage_on_the_coin_game_matches_the_exact_computation(coin):
     for n, count in at.items():
         se = math.sqrt(stops[n] * (1 - stops[n]) / runs)
         assert abs(count / runs - stops[n]) <= 4 * se + 1e-12
+
+
+# ---------------------------------------------------------------- the command line
+
+def test_cli_simulate_to_precision_shows_the_games_each_cell_took(coin, capsys, tmp_path):
+    from test_cli import _table_row, run
+    out_dir = tmp_path / "sim"
+    args = ("simulate", "coin", "--option", "p_percent=3,50", "--precision", "0.5", "--seed", "2", "--no-progress",
+            "--out", str(out_dir))
+    status, out, err = run(capsys, *args)
+    assert status == 0, err
+    assert "coin: each cell to ±0.5 points (95%)" in out
+    frames = []
+    for p_percent in (3, 50):
+        api = P.simulate_to_precision("coin", 0.005, options={"p_percent": p_percent}, seed=2, progress=False)
+        row = stats.summarize(api.result).iloc[0]
+        cells = _table_row(out, f"│ {p_percent} ")
+        assert cells[3] == f"{api.n_games:,}"
+        assert cells[4] == f"{100 * row['win_rate']:.2f} [{100 * row['ci_low']:.2f}, {100 * row['ci_high']:.2f}]"
+        frames.append(api.result)
+    assert f"wrote {sum(len(f) for f in frames):,} games" in err
+    written = pd.read_parquet(out_dir / "games.parquet")
+    pd.testing.assert_frame_equal(written, cursedsim.runner.concat_frames(frames), check_categorical=False)
+    again = run(capsys, *args)   # resumed from the batches: the same table
+    assert again[0] == 0 and again[1] == out
+    status, out, err = run(capsys, "simulate", "coin", "--games", "500", "--seed", "2", "--no-progress",
+                           "--out", str(out_dir))
+    assert status == 2 and "n_games is None there but 500 now" in err
+
+
+@pytest.mark.parametrize("command", ["simulate", "sweep", "compare"])
+@pytest.mark.parametrize("flags, fragment", [
+    (("--precision", "abc"), "--precision takes a number, got 'abc'"),
+    (("--precision", "0"), "above 0 and at most 50 (e.g. 0.1), got 0"),
+    (("--precision", "50.5"), "above 0 and at most 50 (e.g. 0.1), got 50.5"),
+    (("--precision", "0.1", "--games", "1000"), "--precision and --games exclude each other"),
+    (("--max-games", "1000"), "--max-games limits a run to --precision"),
+    (("--precision", "0.1", "--max-games", "0"), "--max-games must be a positive integer")])
+def test_cli_bad_precision_is_one_line(coin, capsys, command, flags, fragment):
+    from test_cli import assert_one_line_error, run
+    policies = ("--policy", "plain", "--policy", "greedy") if command == "compare" else ()
+    assert_one_line_error(*run(capsys, command, "coin", *policies, *flags), fragment)
+
+
+def test_cli_sweep_and_compare_to_precision(coin, capsys, tmp_path):
+    from test_cli import run
+    status, out, err = run(capsys, "sweep", "coin", "--option", "p_percent=3,50", "--precision", "0.5",
+                           "--no-progress", "--out", str(tmp_path / "sweep"))
+    assert status == 0, err
+    assert "each to ±0.5 points (95%)" in out
+    table = pd.read_csv(tmp_path / "sweep" / "sweep.csv")
+    assert table["precision_reached"].all() and table["n"].tolist() == [
+        P.simulate_to_precision("coin", 0.005, options={"p_percent": v}, progress=False).n_games for v in (3, 50)]
+    status, out, err = run(capsys, "compare", "coin", "--option", "p_percent=30,33", "--precision", "0.5",
+                           "--no-progress", "--out", str(tmp_path / "cmp"))
+    assert status == 0, err
+    pairs = pd.read_csv(tmp_path / "cmp" / "pairs.csv")
+    n = int(pairs["n"].iloc[0])
+    assert f"coin: {n:,} games per contender (seed 0, played until every difference is" in out
+    assert ((pairs["ci_high"] - pairs["ci_low"]) / 2 <= 0.005).all()
+
+
+def test_cli_warns_when_a_cell_stops_at_max_games(coin, capsys):
+    from test_cli import run
+    status, out, err = run(capsys, "simulate", "coin", "--precision", "0.1", "--max-games", "2000", "--no-progress")
+    assert status == 0
+    assert "cursedsim: warning: coin p=2 plain stopped at the limit of 2,000 games" in err and "2,000" in out

@@ -13,6 +13,7 @@ import click
 from cursedsim.cli.app import command
 from cursedsim.cli.grid import (CliError, GridArgs, RunArgs, cell_dir, check_run, grid_client, grid_dir,
                                 grid_options, parse_grid, run_options)
+from cursedsim.cli.precision import PRECISION_OPTIONS, checked_precision
 from cursedsim.cli.tables import diff_cell, key_cell, p_value_cell, print_table, rates_table
 from cursedsim.files import write_via
 
@@ -35,8 +36,8 @@ HEADER_WIDTH = 80
              out="Directory: pairs.csv + policies.csv, resumable runs under cells/.",
              extra=(click.option("--detect", type=float, default=1.0, show_default=True, metavar="PP",
                                  help="Difference in percentage points for the 'games to detect' column "
-                                      "(80% power, 5% level)."),))
-def compare_command(game, reference, detect, grid: GridArgs, run: RunArgs):
+                                      "(80% power, 5% level)."), *PRECISION_OPTIONS))
+def compare_command(game, reference, detect, precision, max_games, grid: GridArgs, run: RunArgs):
     """Compare policies and rule option values of GAME on the same games (common random numbers): each
     one's paired difference from the reference in win rate, with its 95% interval, p-value (and Holm's,
     over every comparison of the table) and the games a difference of --detect points needs."""
@@ -48,7 +49,8 @@ def compare_command(game, reference, detect, grid: GridArgs, run: RunArgs):
     from cursedsim.stats import holm
 
     game_obj = runner.resolve_game(game)
-    if run.n_games < 2:
+    precision, max_games = checked_precision(precision, max_games)   # --precision: every difference to ±P points
+    if run.n_games < 2 and precision is None:
         runner.check_n_games(run.n_games)
         raise CliError(f"compare needs at least 2 games (paired intervals), got {run.n_games}")
     run = check_run(run)
@@ -64,17 +66,21 @@ def compare_command(game, reference, detect, grid: GridArgs, run: RunArgs):
     runner.make_options(game_obj, fixed)   # every setting checked before the first game
     _, _, sides = lineup(game_obj, policies, vary, fixed)
     ref = find_reference(sides, reference)
-    runner.check_memory(game_obj, run.n_games, copies=len(sides), what=f"the frames of {len(sides)} contenders")
+    if precision is None:
+        runner.check_memory(game_obj, run.n_games, copies=len(sides), what=f"the frames of {len(sides)} contenders")
 
     pair_frames, policy_frames, settings = [], [], []
     config = {"kind": "compare grid", "game": game_obj.name, "n_games": run.n_games, "seed": run.seed}
+    if precision is not None:
+        config.update(n_games=None, precision=precision)
     with grid_dir(run.out, "compare.json", config, "compare") as directory, \
             grid_client(run, len(cells_grid.players) * len(sides)) as address:
         for p in cells_grid.players:
             cell_out = None if directory is None else cell_dir(directory, "compare", p, fixed, {})
-            result = compare(game_obj, policies, run.n_games, players=p, options=fixed, vary=vary or None,
-                             reference=ref.label, seed=run.seed, n_jobs=run.n_jobs, backend=run.backend,
-                             out=cell_out, progress=run.progress, detect=detect / 100, dask_address=address)
+            result = compare(game_obj, policies, run.n_games if precision is None else None, players=p, options=fixed,
+                             vary=vary or None, reference=ref.label, seed=run.seed, n_jobs=run.n_jobs,
+                             backend=run.backend, out=cell_out, progress=run.progress, detect=detect / 100,
+                             dask_address=address, precision=precision, max_games=max_games)
             columns = {"players": p, **result.settings["options"]}   # every fixed option, as played
             pair_frames.append(result.pairs.assign(**columns))
             policy_frames.append(result.policies.assign(**columns))
@@ -115,7 +121,11 @@ def header_lines(game, settings: list[dict[str, Any]], fixed: dict[str, Any], re
     from cursedsim.describe import value_text
     first = settings[0]
     players = [s["players"] for s in settings]
-    lines = [f"{game.name}: {first['n_games']:,} games per contender (seed {first['seed']}), "
+    games = f"{first['n_games']:,} games per contender (seed {first['seed']})"
+    if "precision" in first:   # played to a precision: the games each player count took
+        games = (" / ".join(f"{s['n_games']:,}" for s in settings) + f" games per contender (seed {first['seed']}, "
+                 f"played until every difference is within ±{100 * first['precision']:g} points)")
+    lines = [f"{game.name}: {games}, "
              f"{', '.join(map(str, players))} player{'' if players == [1] else 's'}",
              f"  {'policies:' if len(first['policies']) > 1 else 'policy:  '} {', '.join(first['policies'])}"]
     lines += [f"  compared: {name} = {', '.join(value_text(v) for v in values)}"

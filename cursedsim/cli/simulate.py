@@ -12,6 +12,7 @@ import click
 from cursedsim.cli.app import command
 from cursedsim.cli.grid import (GridArgs, RunArgs, cell_dir, check_run, grid_client, grid_dir, grid_options,
                                 parse_grid, parse_params, parse_policies, run_options)
+from cursedsim.cli.precision import PRECISION_OPTIONS, checked_precision
 from cursedsim.cli.tables import print_table, rates_table
 from cursedsim.files import write_via
 
@@ -24,12 +25,15 @@ from cursedsim.files import write_via
                                  help="Games per kernel call (default: automatic)."),
                     click.option("--summary-only", is_flag=True,
                                  help="Keep only the summary of each cell (bounded memory, for huge runs); "
-                                      "no games.parquet.")))
-def simulate_command(game, chunk_size, summary_only, grid: GridArgs, run: RunArgs):
+                                      "no games.parquet."),
+                    *PRECISION_OPTIONS))
+def simulate_command(game, chunk_size, summary_only, precision, max_games, grid: GridArgs, run: RunArgs):
     """Simulate GAME over a grid of player counts, rule options and policies; print a summary table."""
     from cursedsim import runner, stats
+    from cursedsim.precision import cell_label, simulate_to_precision
 
     game_obj = runner.resolve_game(game)
+    precision, max_games = checked_precision(precision, max_games)
     run = check_run(run)
     runner.check_chunk_size(chunk_size)
     cells_grid = parse_grid(game_obj, grid)
@@ -39,7 +43,7 @@ def simulate_command(game, chunk_size, summary_only, grid: GridArgs, run: RunArg
     columns = []   # every cell's options built (so valid) before any game is played
     for _, p, options in cells:
         columns.append(game_obj.option_columns(runner.make_options(game_obj, options), p))
-    if not summary_only:   # one cell's frame is in memory at a time
+    if not summary_only and precision is None:   # one cell's frame in memory at a time (--precision: per batch)
         runner.check_memory(game_obj, run.n_games, what=f"a cell's frame of {game_obj.name}")
 
     option_names = list(columns[0])
@@ -49,35 +53,53 @@ def simulate_command(game, chunk_size, summary_only, grid: GridArgs, run: RunArg
     keys = ["policy", "players"] + varying + param_columns
     rows, heads, runs = [], [], []
     config = {"kind": "simulate", "game": game_obj.name, "n_games": run.n_games, "seed": run.seed}
+    if precision is not None:   # a directory of a fixed --games run refuses it, and the other way round
+        config.update(n_games=None, precision=precision)
     with grid_dir(run.out, "simulate.json", config, "simulate") as directory, \
             grid_client(run, len(cells)) as address:
         for (policy, p, options), option_columns in zip(cells, columns):
             settings = dict(players=p, policy=policy, options=options, params=params[policy] or None, seed=run.seed,
                             n_jobs=run.n_jobs, backend=run.backend, chunk_size=chunk_size, dask_address=address,
                             out=None if directory is None else cell_dir(directory, policy, p, options, params[policy]))
-            result = runner.simulate(game_obj, run.n_games, progress=run.progress, summary_only=summary_only,
-                                     **settings)
+            if precision is None:
+                result = runner.simulate(game_obj, run.n_games, progress=run.progress, summary_only=summary_only,
+                                         **settings)
+                batches = [(0, run.n_games)]
+            else:
+                label = cell_label(game_obj.name, p, policy, {**options, **params[policy]})
+                to_precision = simulate_to_precision(game_obj, precision, max_games=max_games, label=label,
+                                                     progress=run.progress, summary_only=summary_only, **settings)
+                result, batches = to_precision.result, [(b.start, b.stop) for b in to_precision.batches]
             if summary_only:
                 row = result.summarize(game_obj.measures).to_dict("records")[0]
             else:
                 row = stats.summarize(result, measures=game_obj.measures).to_dict("records")[0]
                 heads.append(result.head(1))
-                runs.append(settings)
+                runs.append((settings, batches))
             del result
             values = {"policy": policy, "players": p, **option_columns,
                       **{name: params[policy].get(name[len("param_"):], math.nan) for name in param_columns}}
             rows.append({**{key: values[key] for key in keys}, **row})
         summary = grid_summary(rows, keys)
-        print_table(rates_table(game_obj, summary.to_dict("records"), keys))
+        title = None if precision is None else f"{game_obj.name}: each cell to ±{100 * precision:g} points (95%)"
+        print_table(rates_table(game_obj, summary.to_dict("records"), keys, title=title))
         if directory is not None:
-            if not summary_only:
-                frames = (runner.simulate(game_obj, run.n_games, progress=False, **settings) for settings in runs)
+            if not summary_only:   # read back batch by batch (a cell played to precision is one run per batch)
+                frames = (runner.simulate(game_obj, stop - start, progress=False, first_game=start,
+                                          **{**settings, "out": batch_out(settings["out"], precision, start, stop)})
+                          for settings, batches in runs for start, stop in batches)
                 written = write_grid_frame(os.path.join(directory, "games.parquet"), heads, frames)
             write_via(os.path.join(directory, "summary.csv"), lambda tmp: summary.to_csv(tmp, index=False))
             if summary_only:
                 click.echo(f"wrote {os.path.join(directory, 'summary.csv')}", err=True)
             else:
                 click.echo(f"wrote {written:,} games to {os.path.join(directory, 'games.parquet')}", err=True)
+
+
+def batch_out(out: str, precision: float | None, start: int, stop: int) -> str:
+    """The run directory of games start..stop-1 of a cell: the cell's own, or its batch's with --precision."""
+    from cursedsim.precision import batch_dir
+    return out if precision is None else batch_dir(out, start, stop)
 
 
 def grid_summary(rows: list[dict[str, Any]], keys: list[str]):

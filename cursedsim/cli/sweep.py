@@ -10,6 +10,7 @@ import click
 from cursedsim.cli.app import command
 from cursedsim.cli.grid import (GridArgs, RunArgs, check_run, grid_options, parse_grid, parse_policies,
                                 parse_sweep_params, run_options)
+from cursedsim.cli.precision import PRECISION_OPTIONS, checked_precision
 from cursedsim.cli.tables import print_table, rates_table
 
 
@@ -21,21 +22,23 @@ from cursedsim.cli.tables import print_table, rates_table
                                                        "(rerun to resume).",
              extra=(click.option("--summary-only", is_flag=True,
                                  help="Stream every cell (bounded memory, for huge cells); the cells keep no "
-                                      "games.parquet."),))
-def sweep_command(game, summary_only, grid: GridArgs, run: RunArgs):
+                                      "games.parquet."), *PRECISION_OPTIONS))
+def sweep_command(game, summary_only, precision, max_games, grid: GridArgs, run: RunArgs):
     """Sweep GAME over player counts, policies, rule options and policy parameters on common random
     numbers; one table row (and one sweep.csv row) per cell."""
     from cursedsim import runner
     from cursedsim.sweep import sweep
 
     game_obj = runner.resolve_game(game)
+    precision, max_games = checked_precision(precision, max_games)
     run = check_run(run)
     cells_grid = parse_grid(game_obj, grid, default_players=False)
     policies = parse_policies(game_obj, grid.policies)
     params = parse_sweep_params(game_obj, policies, grid.param_texts)
     table_frame = sweep(game_obj, players=cells_grid.players or None, policies=policies, options=cells_grid.options,
-                        params=params, n_games=run.n_games, seed=run.seed, n_jobs=run.n_jobs, backend=run.backend,
-                        out=run.out, progress=run.progress, dask_address=run.scheduler, summary_only=summary_only)
+                        params=params, n_games=run.n_games if precision is None else None, seed=run.seed,
+                        n_jobs=run.n_jobs, backend=run.backend, out=run.out, progress=run.progress,
+                        dask_address=run.scheduler, summary_only=summary_only, precision=precision, max_games=max_games)
 
     option_names = list(game_obj.option_columns(game_obj.make_options(None), game_obj.min_players))
     varying = [name for name in option_names
@@ -43,6 +46,7 @@ def sweep_command(game, summary_only, grid: GridArgs, run: RunArgs):
     param_columns = [c for c in table_frame.columns if c.startswith("param_")]
     keys = ["policy", "players"] + varying + param_columns
     print_table(rates_table(game_obj, table_frame.to_dict("records"), keys,
-                            title=f"{game_obj.name} sweep: {len(table_frame)} cells, seed {run.seed}"))
+                            title=f"{game_obj.name} sweep: {len(table_frame)} cells, seed {run.seed}"
+                                  + ("" if precision is None else f", each to ±{100 * precision:g} points (95%)")))
     if run.out is not None:
         click.echo(f"wrote {os.path.join(run.out, 'sweep.csv')}", err=True)
