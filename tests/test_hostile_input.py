@@ -238,7 +238,7 @@ POLICY_ITEMS = st.one_of(ANYTHING, st.sampled_from(["plain", "greedy", "greedy:b
                          st.dictionaries(st.sampled_from(["policy", "params", "label", "extra"]), ANYTHING, max_size=3))
 COMPARE = {
     "policies": (st.one_of(ANYTHING, st.lists(POLICY_ITEMS, max_size=3)), ["polic"]),
-    "n_games": (GAMES, ["number of games", "memory", "at least 2"]),
+    "n_games": (GAMES, ["number of games", "memory", "at least 2", "give either n_games"]),
     "players": (ANYTHING, ["player"]), "options": (st.one_of(OPTIONS, ANYTHING), ["option"]),
     "seed": (ANYTHING, ["seed"]), "n_jobs": (st.one_of(ANYTHING, st.integers(-3, 3)), ["n_jobs"]),
     "backend": (ANYTHING, ["backend"]), "chunk_size": (st.one_of(ANYTHING, st.integers(-2, 300)), ["chunk_size"]),
@@ -274,7 +274,7 @@ SWEEP = {
                 ["option", "values", "list"]),
     "params": (st.one_of(st.dictionaries(st.sampled_from(["plain", "greedy", "x"]), PARAMS, max_size=2), ANYTHING),
                ["param", "polic", "values", "list"]),
-    "n_games": (GAMES, ["number of games", "memory"]), "seed": (ANYTHING, ["seed"]),
+    "n_games": (GAMES, ["number of games", "memory", "give either n_games"]), "seed": (ANYTHING, ["seed"]),
     "n_jobs": (st.one_of(ANYTHING, st.integers(-3, 3)), ["n_jobs"]), "backend": (ANYTHING, ["backend"]),
     "chunk_size": (st.one_of(ANYTHING, st.integers(-2, 300)), ["chunk_size"]),
     "out": (OUTS, ["out", "director", "cannot"]), "progress": (ANYTHING, ["progress"]),
