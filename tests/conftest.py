@@ -157,3 +157,10 @@ def verflucht():
     if not VERFLUCHT_PRESENT:
         pytest.skip("cursedsim.games.verflucht is not written yet")
     return games.get_game("verflucht")
+
+
+@pytest.fixture(autouse=True)
+def _no_ambient_terminal_width(monkeypatch):
+    """Tables are fitted to ``COLUMNS`` when it is set: tests that read printed tables must not depend on
+    the width of the shell or CI that runs them (tests of the fitting set it themselves)."""
+    monkeypatch.delenv("COLUMNS", raising=False)

@@ -97,7 +97,7 @@ def test_the_command_line_plays_on_an_existing_scheduler(coin, scheduler, capsys
     assert status == 0 and "4,000" in table, err
     status, table, err = run(capsys, "compare", "coin", "--policy", "plain", "--policy", "greedy", "--games", "4000",
                              "--scheduler", scheduler, "--no-progress")
-    assert status == 0 and "+0.000 [+0.000, +0.000]" in table, err
+    assert status == 0 and "+0.00 [+0.00, +0.00]" in table, err
     assert_one_line_error(*run(capsys, "simulate", "coin", "--backend", "loky", "--scheduler", scheduler),
                           "--scheduler plays on a Dask cluster")
 
