@@ -1,0 +1,1 @@
+"""Curses & Covens (covens): the GAME record is written by the lead."""
