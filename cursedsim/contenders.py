@@ -32,10 +32,11 @@ class Contender:
     options: Mapping[str, Any] = field(default_factory=dict)
 
 
-def parse_policies(game: Game, policies: Sequence[Any]) -> list[Contender]:
+def parse_policies(game: Game, policies: Sequence[Any], side: str | None = None) -> list[Contender]:
     """Policies given as names, ``"name:param=value,..."`` strings or dicts with ``policy``, optional
-    ``params`` and ``label``, checked against the game (names, parameter names, finite values)."""
-    valid = f"valid policies: {', '.join(game.policies)}"
+    ``params`` and ``label``, checked against the game (names, parameter names, finite values); in a game
+    of sides, policies of ``side``."""
+    valid = _valid(game, side)
     if isinstance(policies, (str, bytes, Mapping)) or not isinstance(policies, Sequence):
         raise UnknownPolicyError(f"policies must be a list of two or more policies (names, 'name:param=value' or "
                                  f"dicts), or of one with vary=..., got {shorten(policies)}; {valid}")
@@ -49,9 +50,24 @@ def parse_policies(game: Game, policies: Sequence[Any]) -> list[Contender]:
             entry = _policy_from_text(item)
         else:
             raise UnknownPolicyError(f"a policy to compare must be a name or a dict, got {shorten(item)}; {valid}")
-        runner.resolve_policy(game, entry.policy, entry.params)   # the name, parameter names and finite values
+        check_policy(game, entry.policy, entry.params, side)   # the name, parameter names and finite values
         result.append(entry)
     return result
+
+
+def _valid(game: Game, side: str | None) -> str:
+    """``valid policies: ...`` of the game, or of ``side`` (``valid policies of hunter: ...``)."""
+    return f"valid policies{'' if side is None else ' of ' + side}: {', '.join(game.policies_of(side))}"
+
+
+def check_policy(game: Game, policy: Any, params: Mapping[str, Any] | None, side: str | None = None) -> None:
+    """An UnknownPolicyError unless ``policy`` with ``params`` is a policy of the game (of ``side`` in a
+    game of sides) with parameters it has, finite."""
+    if side is None:
+        runner.resolve_policy(game, policy, params)
+    else:
+        game.side(side)
+        runner.resolve_policy(game, {side: policy}, {side: params} if params else None)
 
 
 def _policy_from_dict(item: Mapping[str, Any], valid: str) -> Contender:
@@ -94,13 +110,12 @@ def param_text(params: Mapping[str, float]) -> str:
     return (":" + ",".join(f"{k}={v:g}" for k, v in params.items())) if params else ""
 
 
-def contenders(game: Game, policies: Sequence[Any]) -> list[Contender]:
-    """Two or more policies with distinct labels (see ``parse_policies``)."""
-    result = parse_policies(game, policies)
+def contenders(game: Game, policies: Sequence[Any], side: str | None = None) -> list[Contender]:
+    """Two or more policies (of ``side`` in a game of sides) with distinct labels (see ``parse_policies``)."""
+    result = parse_policies(game, policies, side)
     labels = [c.label for c in result]
     if len(result) < 2 or len(set(labels)) != len(labels):
-        raise UnknownPolicyError(f"compare needs two or more distinct policies, got {labels}; "
-                                 f"valid policies: {', '.join(game.policies)}")
+        raise UnknownPolicyError(f"compare needs two or more distinct policies, got {labels}; {_valid(game, side)}")
     return result
 
 
@@ -133,7 +148,8 @@ def option_values(game: Game, vary: Any, fixed: Mapping[str, Any]) -> dict[str, 
     return grid
 
 
-def cross(game: Game, policies: list[Contender], grid: Mapping[str, list[Any]]) -> list[Contender]:
+def cross(game: Game, policies: list[Contender], grid: Mapping[str, list[Any]], side: str | None = None
+          ) -> list[Contender]:
     """Every policy with every combination of the varied values (policy slowest, the last option fastest),
     labelled by what differs: the policy when there are several, ``name=value`` for each option with
     several values (``smart / seals=5``)."""
@@ -149,17 +165,18 @@ def cross(game: Game, policies: list[Contender], grid: Mapping[str, list[Any]]) 
     labels = [c.label for c in result]
     if len(result) < 2 or len(set(labels)) != len(labels):
         raise UnknownPolicyError(f"compare needs two or more distinct contenders (policies, or values of the "
-                                 f"options in vary), got {labels}; valid policies: {', '.join(game.policies)}")
+                                 f"options in vary), got {labels}; {_valid(game, side)}")
     return result
 
 
-def lineup(game: Game, policies: Sequence[Any] | None, vary: Any, fixed: Mapping[str, Any]
+def lineup(game: Game, policies: Sequence[Any] | None, vary: Any, fixed: Mapping[str, Any], side: str | None = None
            ) -> tuple[list[Contender], dict[str, list[Any]], list[Contender]]:
     """(the policies, the varied options' values, the contenders) of a comparison: every policy (None: the
-    game's default) crossed with the values of ``vary``, checked before any game is played."""
+    game's default; of ``side`` in a game of sides) crossed with the values of ``vary``, checked before any
+    game is played."""
     grid = option_values(game, vary, fixed)
-    named = parse_policies(game, [game.default_policy] if policies is None else policies)
-    return named, grid, (cross(game, named, grid) if grid else contenders(game, named))
+    named = parse_policies(game, [game.default_policy_of(side)] if policies is None else policies, side)
+    return named, grid, (cross(game, named, grid, side) if grid else contenders(game, named, side))
 
 
 def find_reference(sides: list[Contender], reference: Any) -> Contender:
@@ -193,5 +210,5 @@ def _names_of(side: Contender) -> set[str]:
     return names
 
 
-__all__ = ["LABEL_JOIN", "Contender", "contenders", "cross", "find_reference", "lineup", "option_values",
+__all__ = ["LABEL_JOIN", "Contender", "check_policy", "contenders", "cross", "find_reference", "lineup", "option_values",
            "param_text", "parse_policies"]

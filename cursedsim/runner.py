@@ -35,6 +35,7 @@ from cursedsim import events, rundir
 from cursedsim.errors import (CursedsimError, OptionError, RunError, UnknownGameError, UnknownPolicyError, shorten,
                               warn)
 from cursedsim.games import Game, get_game, list_games
+from cursedsim.sides import policy_label, win_columns
 
 BACKENDS = ("loky", "dask", "sequential")
 #: Upper bound of the default chunk: ~0.2 s of kernel time at ~500k games/s.
@@ -180,25 +181,74 @@ def resolve_players(game: Game, players: Any) -> int:
 
 
 def resolve_policy(game: Game, policy: Any, params: Mapping[str, Any] | None):
-    """(policy name, parameter vector, overridden parameters as floats) of a run."""
+    """(policy name, parameter vector, overridden parameters as floats) of a run. For a game of sides
+    each of the three is a dict by side, every side in ``game.sides`` order (``resolve_sides``)."""
+    if game.sides:
+        return resolve_sides(game, policy, params)
     name = game.default_policy if policy is None else policy
     if not isinstance(name, str) or name not in game.policies:
         raise UnknownPolicyError(f"unknown policy {shorten(policy)} for {game.name}; valid policies: "
                                  f"{', '.join(game.policies)}")
     spec = game.policy(name)
+    vector, overrides = _policy_params(spec, params, f"policy {name!r}")
+    return name, vector, overrides
+
+
+def _policy_params(spec: Any, params: Any, owner: str) -> tuple[np.ndarray, dict[str, float]]:
+    """(parameter vector, overrides as floats) of ``spec`` with ``params``; errors name ``owner``."""
     if params is None:
         params = {}
     if not isinstance(params, Mapping):
-        raise UnknownPolicyError(f"params must be a mapping of parameter names to numbers, got {shorten(params)}; "
-                                 f"parameters of {name}: {', '.join(spec.params) or 'none'}")
+        raise UnknownPolicyError(f"params of {owner} must be a mapping of parameter names to numbers, got "
+                                 f"{shorten(params)}; parameters of {spec.name}: {', '.join(spec.params) or 'none'}")
     overrides = {}
     for key, value in params.items():
         if not isinstance(key, str) or key not in spec.params:
-            raise UnknownPolicyError(f"policy {name!r} has no parameter {shorten(key)}; valid parameters: "
+            raise UnknownPolicyError(f"{owner} has no parameter {shorten(key)}; valid parameters: "
                                      f"{', '.join(spec.params) or 'none'}")
-        overrides[key] = check_finite(value, f"parameter {key!r} of policy {name!r}", UnknownPolicyError)
-    vector = spec.param_vector(overrides)
-    return name, vector, overrides
+        overrides[key] = check_finite(value, f"parameter {key!r} of {owner}", UnknownPolicyError)
+    return spec.param_vector(overrides), overrides
+
+
+def resolve_sides(game: Game, policy: Any, params: Any):
+    """(side -> policy name, side -> parameter vector, side -> overridden parameters) of a run of a game
+    of sides, every side in ``game.sides`` order. ``policy``: None (every side its default), a mapping
+    side -> policy name or the label ``"hunter=tracker,town=coven"``; a side left out plays its default.
+    ``params``: side -> {parameter: value}. Errors name the valid sides, policies and parameters."""
+    from cursedsim.sides import example, parse_label
+    if policy is None:
+        policy = {}
+    elif isinstance(policy, str):
+        policy = parse_label(game, policy)
+    if not isinstance(policy, Mapping):
+        raise UnknownPolicyError(f"{game.name} has sides ({', '.join(game.side_names)}): give a policy per side, "
+                                 f"e.g. {{'{game.sides[0].name}': ...}} or '{example(game)}', got {shorten(policy)}")
+    params = {} if params is None else params
+    if not isinstance(params, Mapping):
+        raise UnknownPolicyError(f"params of {game.name} must map sides ({', '.join(game.side_names)}) to "
+                                 f"{{parameter: value}}, got {shorten(params)}")
+    for side in [*policy, *params]:
+        game.side(side)   # an error naming the valid sides
+    names, vectors, overrides = {}, {}, {}
+    for side in game.sides:
+        name = policy.get(side.name, side.default_policy)
+        if not isinstance(name, str) or name not in side.policies:
+            side.policy(name)   # an error naming the side's policies
+        spec = side.policy(name)
+        vectors[side.name], changed = _policy_params(spec, params.get(side.name), f"policy {name!r} of side "
+                                                                                   f"{side.name!r}")
+        names[side.name] = name
+        if changed:
+            overrides[side.name] = changed
+    return names, vectors, overrides
+
+
+def policy_specs(game: Game, policy: Any) -> Any:
+    """What a game's ``run_chunk`` and ``replay`` get as ``policy``: the PolicySpec of a resolved policy
+    name, or (a game of sides) side -> PolicySpec in ``game.sides`` order."""
+    if game.sides:
+        return {side.name: side.policy(policy[side.name]) for side in game.sides}
+    return game.policy(policy)
 
 
 def option_kinds(options_type: type) -> dict[str, tuple[type, bool]]:
@@ -311,10 +361,10 @@ def check_memory(game: Game, n_games: int, *, copies: int = 1, probe: Callable[[
     if copies * frame_bytes(game, n_games) <= available:
         return
     if probe is None:
-        spec = game.policy(game.default_policy)
+        names, vectors, _ = resolve_policy(game, None, None)
         players = game.default_players if game.default_players is not None else game.min_players
         def probe():
-            return game.run_chunk(0, 0, 1, players, game.make_options(None), spec, spec.param_vector())
+            return game.run_chunk(0, 0, 1, players, game.make_options(None), policy_specs(game, names), vectors)
     sizes = sum(np.asarray(values).dtype.itemsize for values in probe().values())
     need = copies * frame_bytes(game, n_games, sizes)
     if need > available:
@@ -354,22 +404,30 @@ def _constant_column(value: Any, n: int):
     return pd.Categorical.from_codes(np.zeros(n, dtype=np.int8), categories=[str(value)])
 
 
-def build_frame(game: Game, outcomes: Mapping[str, np.ndarray], *, seed: int, players: int, policy: str,
-                option_columns: Mapping[str, Any], params: Mapping[str, float] | None = None,
+def build_frame(game: Game, outcomes: Mapping[str, np.ndarray], *, seed: int, players: int, policy: Any,
+                option_columns: Mapping[str, Any], params: Mapping[str, Any] | None = None,
                 first_game: int = 0) -> pd.DataFrame:
-    """The outcome frame of a run from its concatenated outcome arrays (games first_game.., in order)."""
+    """The outcome frame of a run from its concatenated outcome arrays (games first_game.., in order).
+    A game of sides gets ``policy`` and ``params`` by side (``resolve_sides``): the ``policy`` label,
+    ``policy_<side>`` and ``param_<side>_<name>`` columns (``sides.frame_columns``)."""
     n = len(outcomes[game.outcome_columns[0]])
     columns: dict[str, Any] = {
         "game": pd.Categorical.from_codes(np.zeros(n, dtype=np.int8), categories=[game.name]),
         "seed": np.full(n, seed, dtype=np.uint64),
         "game_index": np.arange(first_game, first_game + n, dtype=np.int64),
         "players": np.full(n, players, dtype=np.int8),
-        "policy": pd.Categorical.from_codes(np.zeros(n, dtype=np.int8), categories=[policy]),
     }
+    if game.sides:
+        from cursedsim.sides import frame_columns
+        sided = frame_columns(game, policy, params or {}, n)
+        parameters = {name: sided.pop(name) for name in list(sided) if name.startswith("param_")}
+        columns.update(sided)
+    else:
+        columns["policy"] = pd.Categorical.from_codes(np.zeros(n, dtype=np.int8), categories=[policy])
+        parameters = {f"param_{name}": np.full(n, value, dtype=np.float64) for name, value in (params or {}).items()}
     for name, value in option_columns.items():
         columns[name] = _constant_column(value, n)
-    for name, value in (params or {}).items():
-        columns[f"param_{name}"] = np.full(n, value, dtype=np.float64)
+    columns.update(parameters)
     for name in game.outcome_columns:
         values = outcomes[name]
         if name in game.outcome_categories:
@@ -406,11 +464,11 @@ def concat_frames(frames: list[pd.DataFrame]) -> pd.DataFrame:
 # ---------------------------------------------------------------- chunk execution
 
 def _play_chunk(game: Game, seed: int, start: int, stop: int, players: int, options: Any,
-                policy: str, param_vector: np.ndarray) -> tuple[int, int, dict[str, np.ndarray]]:
+                policy: Any, param_vector: Any) -> tuple[int, int, dict[str, np.ndarray]]:
     """One kernel call for games start..stop-1 (runs in a worker); returns (start, stop, arrays).
-    The game gets the PolicySpec, not the name: a user policy registered in the parent process
-    travels to the worker inside the pickled game."""
-    arrays = game.run_chunk(seed, start, stop - start, players, options, game.policy(policy), param_vector)
+    The game gets the PolicySpec (a game of sides: side -> PolicySpec), not the name: a user policy
+    registered in the parent process travels to the worker inside the pickled game."""
+    arrays = game.run_chunk(seed, start, stop - start, players, options, policy_specs(game, policy), param_vector)
     return start, stop, arrays
 
 
@@ -727,13 +785,13 @@ def _want_progress(progress: Any, n_games: int) -> bool:
     return bool(progress)
 
 
-def _warm_up(game: Game, seed: int, players: int, options: Any, policy: str, param_vector: np.ndarray,
+def _warm_up(game: Game, seed: int, players: int, options: Any, policy: Any, param_vector: Any,
              verbose: bool) -> float:
     """Play one game in this process so the compiled kernel is in numba's cache; returns seconds
     (a first run compiles: tens of seconds; later ones load the cache: well under one)."""
     from cursedsim.compile_notice import compiling
     t0 = time.perf_counter()
-    with compiling(game.name, policy, enabled=verbose):
+    with compiling(game.name, policy_label(policy), enabled=verbose):
         _play_chunk(game, seed, 0, 1, players, options, policy, param_vector)
     return time.perf_counter() - t0
 
@@ -742,15 +800,16 @@ def _warm_up(game: Game, seed: int, players: int, options: Any, policy: str, par
 
 @dataclasses.dataclass
 class _Run:
-    """One run's settings, resolved and checked."""
+    """One run's settings, resolved and checked (``policy``, ``param_vector`` and ``overrides`` by side
+    for a game of sides)."""
 
     game: Game
     n_games: int
     seed: int
     players: int
-    policy: str
-    param_vector: np.ndarray
-    overrides: dict[str, float]
+    policy: Any
+    param_vector: Any
+    overrides: dict[str, Any]
     options: Any
     option_columns: dict[str, Any]
     workers: int
@@ -807,8 +866,9 @@ class _Frame:
 
 def _new_summary(run: _Run):
     from cursedsim.streaming import RunSummary
-    return RunSummary(game=run.game.name, seed=run.seed, players=run.players, policy=run.policy,
+    return RunSummary(game=run.game.name, seed=run.seed, players=run.players, policy=policy_label(run.policy),
                       option_columns=dict(run.option_columns), params=dict(run.overrides),
+                      win_columns=win_columns(run.game),
                       outcome_columns=tuple(run.game.outcome_columns),
                       categories={k: tuple(v) for k, v in run.game.outcome_categories.items()},
                       measures=tuple(run.game.measures))
@@ -863,7 +923,7 @@ def _execute(run: _Run, out: str | None) -> Any:
 
     bar = None
     if verbose:
-        bar, task_id = _progress_bar(run.n_games, f"{game.name} p={run.players} {run.policy}")
+        bar, task_id = _progress_bar(run.n_games, f"{game.name} p={run.players} {policy_label(run.policy)}")
         bar.start()
         bar.advance(task_id, finished)
     try:
@@ -891,8 +951,8 @@ def _execute(run: _Run, out: str | None) -> Any:
     return result
 
 
-def simulate(game: str | Game, n_games: int, *, players: int | None = None, policy: str | None = None,
-             options: Mapping[str, Any] | Any = None, params: Mapping[str, float] | None = None,
+def simulate(game: str | Game, n_games: int, *, players: int | None = None, policy: Any = None,
+             options: Mapping[str, Any] | Any = None, params: Mapping[str, Any] | None = None,
              seed: int = 0, n_jobs: int = 1, backend: str = "loky", chunk_size: int | None = None,
              out: str | os.PathLike | None = None, progress: bool | None = None,
              dask_address: Any = None, summary_only: bool = False, first_game: int = 0) -> Any:
@@ -900,7 +960,10 @@ def simulate(game: str | Game, n_games: int, *, players: int | None = None, poli
     row per game (see docs/architecture.md).
 
     players: player count (default: the game's ``default_players``). policy: a policy name (default:
-    the game's default policy); params: overrides of its numeric parameters. options: rule options as a
+    the game's default policy); params: overrides of its numeric parameters. A game of sides takes a
+    policy per side, ``{"hunter": "tracker", "town": "coven"}`` or ``"hunter=tracker,town=coven"`` (a side
+    left out plays its default), and ``params`` per side, ``{"town": {"risk": 0.3}}`` (``sides.py``;
+    the frame then has ``policy_<side>`` and ``param_<side>_<name>`` columns). options: rule options as a
     dict (or the game's RuleOptions). n_jobs: worker processes (-1: all cores); 1 plays in-process.
     backend: "loky" (joblib's, default), "dask" (a LocalCluster of ``n_jobs`` worker processes, or the
     scheduler at ``dask_address``, which may also be a ``distributed.Client``) or "sequential".
@@ -938,7 +1001,7 @@ def simulate(game: str | Game, n_games: int, *, players: int | None = None, poli
     if not summary_only:   # the probe plays game 0: on a cold cache, that compiles (and says so)
         def probe() -> Mapping[str, Any]:
             from cursedsim.compile_notice import compiling
-            with compiling(game.name, policy, enabled=progress is not False):
+            with compiling(game.name, policy_label(policy), enabled=progress is not False):
                 return _play_chunk(game, seed, 0, 1, players, options, policy, param_vector)[2]
         check_memory(game, n_games, what=f"the frame of {game.name}", probe=probe)
     run = _Run(game, n_games, seed, players, policy, param_vector, overrides, options, dict(option_columns), workers,
@@ -950,11 +1013,12 @@ def simulate(game: str | Game, n_games: int, *, players: int | None = None, poli
         return _execute(run, out)
 
 
-def replay(game: str | Game, seed: int, index: int, *, players: int | None = None, policy: str | None = None,
-           options: Mapping[str, Any] | Any = None, params: Mapping[str, float] | None = None,
+def replay(game: str | Game, seed: int, index: int, *, players: int | None = None, policy: Any = None,
+           options: Mapping[str, Any] | Any = None, params: Mapping[str, Any] | None = None,
            format: str = "text"):
     """Game ``index`` of a run with ``seed``: the game ``simulate`` played as the row with that
-    ``game_index`` (same players, policy, params and options). ``format`` (``events.FORMATS``): "text"
+    ``game_index`` (same players, policy, params and options; a game of sides: a policy and params per
+    side, as ``simulate`` takes them). ``format`` (``events.FORMATS``): "text"
     the readable turn log, "json" its events as JSON lines, "events" a list of dicts, "frame" a
     DataFrame with one row per event (docs/architecture.md#replay-events)."""
     format = events.check_format(format)
@@ -964,6 +1028,8 @@ def replay(game: str | Game, seed: int, index: int, *, players: int | None = Non
         raise RunError(f"the game index must be a non-negative integer below 2**63, got {shorten(index)}")
     players = resolve_players(game, players)
     policy, param_vector, _ = resolve_policy(game, policy, params)
+    if game.sides:   # the game gets side -> PolicySpec, as run_chunk does
+        policy = policy_specs(game, policy)
     options = make_options(game, options)
     if format == "text":
         return game.replay(seed, int(index), players, options, policy, param_vector)
@@ -972,5 +1038,5 @@ def replay(game: str | Game, seed: int, index: int, *, players: int | None = Non
     return events.convert(game.replay_events(seed, int(index), players, options, policy, param_vector), format)
 
 
-__all__ = ["BACKENDS", "build_frame", "check_memory", "concat_frames", "dask_client", "default_chunk_size",
+__all__ = ["BACKENDS", "build_frame", "policy_specs", "resolve_policy", "resolve_sides", "check_memory", "concat_frames", "dask_client", "default_chunk_size",
            "iter_chunks", "make_options", "option_kinds", "plan_chunks", "replay", "simulate"]

@@ -6,7 +6,7 @@ functions so that ``import cursedsim`` stays fast.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -43,9 +43,13 @@ def mean_se(values) -> tuple[float, float]:
 
 def summarize(frame: pd.DataFrame, by: str | Sequence[str] | None = None, *, win: str = "win",
               score: str | None = "score", turns: str | None = "turns", measures: Sequence | None = None,
-              alpha: float = 0.05) -> pd.DataFrame:
-    """One row per group of ``by``: n, wins, win_rate, ci_low, ci_high (Wilson, 1 - alpha), then the
-    means of the outcome measures. ``by=None`` summarises the whole frame.
+              alpha: float = 0.05, sides: Mapping[str, str] | None = None) -> pd.DataFrame:
+    """One row per group of ``by``: n, wins, win_rate, ci_low, ci_high (Wilson, 1 - alpha) of the boolean
+    column ``win``, then the means of the outcome measures. ``by=None`` summarises the whole frame.
+
+    sides: a game of sides' side -> win column (``sides.summary_args(game, side)`` gives both this and
+    ``win``): per side ``<side>_wins``, ``<side>_win_rate``, ``<side>_ci_low``, ``<side>_ci_high``, after
+    ``ci_high``; "won games" of won-only measures are those of ``win``.
 
     measures: ``Measure``s (``cursedsim.games.base``; a game's are ``game.measures``), in order: each
     gives ``mean_<column>``, over the games that were won when ``won_only`` (NaN without wins), and
@@ -62,7 +66,9 @@ def summarize(frame: pd.DataFrame, by: str | Sequence[str] | None = None, *, win
         measures.append(Measure(score, "", won_only=True, se=True))
     if turns is not None and turns in frame.columns and turns not in covered:
         measures.append(Measure(turns, ""))
-    missing = [name for name in keys + [win] + [m.column for m in measures] if name not in frame.columns]
+    sides = dict(sides or {})
+    missing = [name for name in keys + [win] + list(sides.values()) + [m.column for m in measures]
+               if name not in frame.columns]
     if missing:
         raise CursedsimError(f"no column {missing[0]!r} to summarise; columns: {', '.join(frame.columns)}")
     data = frame.assign(_all=0) if not keys else frame
@@ -83,6 +89,10 @@ def summarize(frame: pd.DataFrame, by: str | Sequence[str] | None = None, *, win
     result = pd.DataFrame({"n": groups.size(), "wins": groups[win].sum().astype(np.int64)})
     result["win_rate"] = result["wins"] / result["n"]
     result["ci_low"], result["ci_high"] = wilson_interval(result["wins"].to_numpy(), result["n"].to_numpy(), alpha)
+    for side, column in sides.items():
+        side_wins = groups[column].sum().astype(np.int64)
+        for name, values in side_rates(side, side_wins.to_numpy(), result["n"].to_numpy(), alpha).items():
+            result[name] = values
     won_groups = None
     for i, measure in enumerate(measures):
         if measure.won_only:
@@ -107,6 +117,16 @@ def summarize(frame: pd.DataFrame, by: str | Sequence[str] | None = None, *, win
     if by is None:
         result = result.drop(columns="_all")
     return result
+
+
+def side_rates(side: str, wins, n, alpha: float = 0.05) -> dict[str, object]:
+    """``<side>_wins``, ``<side>_win_rate``, ``<side>_ci_low``, ``<side>_ci_high`` (Wilson) of a side's
+    ``wins`` out of ``n`` games (vectorised)."""
+    low, high = wilson_interval(wins, n, alpha)
+    n_safe = np.where(np.asarray(n) > 0, n, np.nan)
+    rate = np.asarray(wins, dtype=np.float64) / n_safe
+    return {f"{side}_wins": wins, f"{side}_win_rate": float(rate) if np.ndim(rate) == 0 else rate,
+            f"{side}_ci_low": low, f"{side}_ci_high": high}
 
 
 def is_exact(dtype: np.dtype) -> bool:
@@ -210,5 +230,5 @@ def holm(p_values) -> np.ndarray:
     return adjusted
 
 
-__all__ = ["holm", "is_exact", "mean_from_sums", "mean_se", "paired_difference", "paired_sample_size",
+__all__ = ["holm", "is_exact", "side_rates", "mean_from_sums", "mean_se", "paired_difference", "paired_sample_size",
            "sample_size_for_difference", "se_from_sums", "summarize", "unpaired_difference", "wilson_interval"]

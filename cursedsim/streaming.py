@@ -8,6 +8,10 @@ integers, and ``stats.summarize`` averages the same dtypes from exact sums with 
 ``stats.summarize(frame)`` of the full frame number for number. Wider integers and floats are summed in
 floating point (equal up to rounding). Histograms (value -> games, over all games and over won games) are
 kept for bools, categorical codes and integer columns with at most ``MAX_HISTOGRAM`` distinct values.
+
+A game of sides has no ``win`` column: every side's win column is an outcome column (so its wins are
+kept exactly, like any bool), and "won games" (of the won-only moments) are those of ``win_column``, the
+first side's.
 """
 
 from __future__ import annotations
@@ -116,7 +120,8 @@ class RunSummary:
     and, per outcome column, the moments and histograms of ``ColumnSummary``.
 
     ``summarize()`` is ``stats.summarize`` of the run's frame (one row); ``histogram(column)`` the games
-    per value; ``mean(column)`` the mean over all games (or won games).
+    per value; ``mean(column)`` the mean over all games (or won games). ``win_columns``: side -> win
+    column for a game of sides (empty otherwise); ``wins_of(side)`` counts a side's wins.
     """
 
     game: str
@@ -130,12 +135,18 @@ class RunSummary:
     measures: tuple[Any, ...] = ()
     n: int = 0
     columns: dict[str, ColumnSummary] = field(default_factory=dict)
+    win_columns: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def win_column(self) -> str:
+        """The column whose won games the won-only moments are over: ``win``, or the first side's."""
+        return next(iter(self.win_columns.values()), "win")
 
     # ---------------------------------------------------------------- folding chunks in
 
     def add(self, arrays: Mapping[str, np.ndarray]) -> None:
-        """Fold one chunk's outcome arrays (a mapping column -> array, ``win`` among them) in."""
-        win = np.asarray(arrays["win"]).astype(bool, copy=False)
+        """Fold one chunk's outcome arrays (a mapping column -> array, ``win_column`` among them) in."""
+        win = np.asarray(arrays[self.win_column]).astype(bool, copy=False)
         for name in self.outcome_columns:
             values = np.asarray(arrays[name])
             column = self.columns.get(name)
@@ -175,7 +186,17 @@ class RunSummary:
 
     @property
     def wins(self) -> int:
-        return self.columns["win"].all.total if "win" in self.columns else 0
+        """The games won (a game of sides: by the first side)."""
+        return self._wins(self.win_column)
+
+    def _wins(self, column: str) -> int:
+        return self.columns[column].all.total if column in self.columns else 0
+
+    def wins_of(self, side: str) -> int:
+        """The games ``side`` won (a game of sides); a CursedsimError naming the sides otherwise."""
+        if side not in self.win_columns:
+            raise CursedsimError(f"no side {side!r} in the summary; sides: {', '.join(self.win_columns) or 'none'}")
+        return self._wins(self.win_columns[side])
 
     def _column(self, name: str) -> ColumnSummary:
         if name not in self.columns:
@@ -209,27 +230,41 @@ class RunSummary:
                          dtype=np.int64)
 
     def summarize(self, measures: Sequence[Any] | None = None, *, score: str | None = "score",
-                  turns: str | None = "turns", alpha: float = 0.05) -> pd.DataFrame:
-        """``stats.summarize(frame, measures=...)`` of the run's frame, without the frame: one row with n,
-        wins, win_rate, ci_low, ci_high and the measures (default: the game's)."""
+                  turns: str | None = "turns", alpha: float = 0.05, win: str | None = None,
+                  sides: Mapping[str, str] | None = None) -> pd.DataFrame:
+        """``stats.summarize(frame, measures=..., win=..., sides=...)`` of the run's frame, without the
+        frame: one row with n, wins, win_rate, ci_low, ci_high (of ``win``, default ``win_column``), per
+        side in ``sides`` its ``<side>_wins``, ``<side>_win_rate``, ``<side>_ci_low``, ``<side>_ci_high``,
+        and the measures (default: the game's). Won-only measures are over ``win_column``'s won games."""
         from cursedsim.games.base import Measure
+        from cursedsim.stats import side_rates
+        win = self.win_column if win is None else win
         measures = list(self.measures if measures is None else measures)
         covered = {measure.column for measure in measures}
         if score is not None and score in self.columns and score not in covered:
             measures.append(Measure(score, "", won_only=True, se=True))
         if turns is not None and turns in self.columns and turns not in covered:
             measures.append(Measure(turns, ""))
-        low, high = wilson_interval(self.wins, self.n, alpha)
-        row: dict[str, Any] = {"n": self.n, "wins": self.wins, "win_rate": self.wins / self.n if self.n else math.nan,
+        for column in [win, *(sides or {}).values()]:
+            if column not in self.outcome_columns:
+                raise CursedsimError(f"no column {column!r} in the summary; columns: {', '.join(self.outcome_columns)}")
+        wins = self._wins(win)
+        low, high = wilson_interval(wins, self.n, alpha)
+        row: dict[str, Any] = {"n": self.n, "wins": wins, "win_rate": wins / self.n if self.n else math.nan,
                                "ci_low": low, "ci_high": high}
+        for side, column in (sides or {}).items():
+            row.update(side_rates(side, self._wins(column), self.n, alpha))
         for measure in measures:
+            if measure.won_only and win != self.win_column:
+                raise CursedsimError(f"won-only measure {measure.column!r} is kept over the games "
+                                     f"{self.win_column!r} won, not {win!r}")
             summary = self._column(measure.column)
             moments = summary.won if measure.won_only else summary.all
             row[f"mean_{measure.column}"] = moments.mean()
             if measure.se:
                 row[f"{measure.column}_se"] = moments.se()
         frame = pd.DataFrame([row])
-        return frame.astype({"n": np.int64, "wins": np.int64})
+        return frame.astype({"n": np.int64, "wins": np.int64, **{f"{side}_wins": np.int64 for side in sides or {}}})
 
     # ---------------------------------------------------------------- storing it
 
@@ -260,8 +295,10 @@ class RunSummary:
 
     def __repr__(self) -> str:
         rate = self.wins / self.n if self.n else math.nan
-        return (f"RunSummary({self.game}, {self.players} players, {self.policy}, seed {self.seed}: "
-                f"{self.n:,} games, win rate {rate:.4f})")
+        sides = "".join(f", {side} win rate {self.wins_of(side) / self.n if self.n else math.nan:.4f}"
+                        for side in self.win_columns)
+        won = sides or f", win rate {rate:.4f}"
+        return f"RunSummary({self.game}, {self.players} players, {self.policy}, seed {self.seed}: {self.n:,} games{won})"
 
 
 __all__ = ["ColumnSummary", "MAX_HISTOGRAM", "RunSummary"]

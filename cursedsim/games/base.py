@@ -1,4 +1,5 @@
-"""What every game offers the runner: the ``Game`` record and the ``PolicySpec`` of its policies."""
+"""What every game offers the runner: the ``Game`` record, the ``PolicySpec`` of its policies and, for a
+game of sides (hunter against town), the ``Side`` records that hold each side's policies."""
 
 from __future__ import annotations
 
@@ -62,13 +63,45 @@ def conventional_measures(outcome_columns: tuple[str, ...]) -> tuple[Measure, ..
     return tuple(measure for measure in known if measure.column in outcome_columns)
 
 
-#: Signature of a game's chunk runner: (seed, start, count, players, options, PolicySpec,
-#: parameter vector) -> outcome arrays, one entry per game, keyed by column name.
-ChunkRunner = Callable[[int, int, int, int, Any, str, np.ndarray], dict[str, np.ndarray]]
-#: Signature of a game's replay: (seed, index, players, options, policy name or PolicySpec, parameter
-#: vector) -> log. ``replay_events`` takes the same and returns the events (``cursedsim.events``).
-Replayer = Callable[[int, int, int, Any, str, np.ndarray], str]
-EventReplayer = Callable[[int, int, int, Any, str, np.ndarray], list[dict[str, Any]]]
+@dataclass(frozen=True)
+class Side:
+    """One side of a game of sides (the hunter, the town): its ``name`` (an identifier: the frame's
+    ``policy_<name>`` column, the CLI's ``--policy NAME=POLICY``), its ``policies`` (name -> PolicySpec,
+    ``policy_id`` numbered within the side), the ``default_policy`` a run gives it when none is named,
+    ``win_column``, the boolean outcome column saying whether this side won a game, and a one-line
+    ``doc``."""
+
+    name: str
+    policies: Mapping[str, PolicySpec]
+    default_policy: str
+    win_column: str
+    doc: str = ""
+
+    def policy(self, name: str) -> PolicySpec:
+        """The side's policy ``name``, or an UnknownPolicyError naming the side and its valid policies."""
+        try:
+            return self.policies[name]
+        except (KeyError, TypeError):
+            raise UnknownPolicyError(f"unknown policy {_text(name)} for side {self.name!r}; valid policies of "
+                                     f"{self.name}: {', '.join(self.policies)}") from None
+
+
+def _text(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:59] + "…"
+
+
+#: Signature of a game's chunk runner: (seed, start, count, players, options, policy, params) -> outcome
+#: arrays, one entry per game, keyed by column name. A single-side game gets the PolicySpec and its
+#: float64 parameter vector; a game of sides gets ``policy`` as a dict side name -> PolicySpec and
+#: ``params`` as a dict side name -> float64 parameter vector, both with every side, in ``Game.sides``
+#: order (a side the run left out holds its default policy with its default parameters).
+ChunkRunner = Callable[[int, int, int, int, Any, Any, Any], dict[str, np.ndarray]]
+#: Signature of a game's replay: (seed, index, players, options, policy, params) -> log, ``policy`` and
+#: ``params`` as ``ChunkRunner`` gets them (a single-side game may also get the policy's name).
+#: ``replay_events`` takes the same and returns the events (``cursedsim.events``).
+Replayer = Callable[[int, int, int, Any, Any, Any], str]
+EventReplayer = Callable[[int, int, int, Any, Any, Any], list[dict[str, Any]]]
 
 
 @dataclass(frozen=True)
@@ -80,6 +113,12 @@ class Game:
     columns holding integer codes to their category names. ``default_players`` is the player count a
     run uses when none is given (``None``: ``min_players``). ``measures`` are the outcome means the
     result tables show, in order (``None``: ``conventional_measures``, score over won games and turns).
+
+    ``sides``: empty for a single-side game (one policy plays every seat; its outcome column ``win``).
+    A game of sides declares them here, its policies per side (``Side.policies``), and passes
+    ``policies={}`` and ``default_policy=""``: a run then names a policy per side
+    (``policy={"hunter": "tracker", "town": "coven"}``) and every side's ``win_column`` is an outcome
+    column (docs/architecture.md, "Sides").
     """
 
     name: str
@@ -99,14 +138,67 @@ class Game:
     measures: tuple[Measure, ...] | None = None
     #: The events of one game (``replay(..., format="events")``); None: the game replays as text only.
     replay_events: EventReplayer | None = None
+    #: The sides of a game of sides (empty: a single-side game).
+    sides: tuple[Side, ...] = ()
 
     def __post_init__(self):
+        object.__setattr__(self, "sides", tuple(self.sides))
+        self._check_sides()
         measures = conventional_measures(self.outcome_columns) if self.measures is None else tuple(self.measures)
         for measure in measures:
             if not isinstance(measure, Measure) or measure.column not in self.outcome_columns:
                 raise CursedsimError(f"game {self.name!r}: measure {measure!r} is not a Measure of an outcome "
                                      f"column; outcome columns: {', '.join(self.outcome_columns)}")
         object.__setattr__(self, "measures", measures)
+
+    def _check_sides(self) -> None:
+        """A game of sides: sides with distinct identifier names, each with policies, a default among
+        them and a win column among the outcome columns; no game-wide policies."""
+        if not self.sides:
+            return
+        names = [side.name for side in self.sides]
+        for side in self.sides:
+            problem = (
+                "is not a Side" if not isinstance(side, Side) else
+                "is not an identifier" if not side.name.isidentifier() else
+                "is named twice" if names.count(side.name) > 1 else
+                "has no policies" if not side.policies else
+                f"has no default policy {side.default_policy!r} among its policies" if
+                side.default_policy not in side.policies else
+                f"has win column {side.win_column!r}, not an outcome column" if
+                side.win_column not in self.outcome_columns else "")
+            if problem:
+                raise CursedsimError(f"game {self.name!r}: side {_text(getattr(side, 'name', side))} {problem}")
+        if self.policies or self.default_policy:
+            raise CursedsimError(f"game {self.name!r} has sides ({', '.join(names)}): its policies are the sides' "
+                                 "own; give policies={} and default_policy=''")
+
+    @property
+    def side_names(self) -> tuple[str, ...]:
+        """The names of the sides, in order (empty for a single-side game)."""
+        return tuple(side.name for side in self.sides)
+
+    def side(self, name: str) -> Side:
+        """The side ``name``, or an UnknownPolicyError naming the valid sides (or saying there are none)."""
+        for side in self.sides:
+            if side.name == name:
+                return side
+        if not self.sides:
+            raise UnknownPolicyError(f"{self.name} has no sides (one policy plays every seat), got side {_text(name)}")
+        raise UnknownPolicyError(f"unknown side {_text(name)} of {self.name}; valid sides: "
+                                 f"{', '.join(self.side_names)}")
+
+    def policies_of(self, side: str | None = None) -> Mapping[str, PolicySpec]:
+        """The policies a run may give ``side`` (a single-side game: its policies, ``side`` None)."""
+        return self.policies if side is None and not self.sides else self.side(side).policies
+
+    def default_policy_of(self, side: str | None = None) -> str:
+        """The policy ``side`` plays when a run names none (a single-side game: ``default_policy``)."""
+        return self.default_policy if side is None and not self.sides else self.side(side).default_policy
+
+    def win_column(self, side: str | None = None) -> str:
+        """The boolean outcome column of a win: ``win`` for a single-side game, the side's own otherwise."""
+        return "win" if side is None and not self.sides else self.side(side).win_column
 
     def check_players(self, players: int) -> int:
         """``players`` as an int, or a PlayersError naming the valid range."""
@@ -116,8 +208,14 @@ class Game:
                 f"{self.name} is played by {self.min_players}-{self.max_players} players, got {players!r}")
         return int(players)
 
-    def policy(self, name: str) -> PolicySpec:
-        """The named policy, or an UnknownPolicyError listing the valid ones."""
+    def policy(self, name: str, side: str | None = None) -> PolicySpec:
+        """The named policy (of ``side`` in a game of sides), or an UnknownPolicyError listing the valid
+        ones (the valid sides when a game of sides is asked without one)."""
+        if side is not None or self.sides:
+            if side is None:
+                raise UnknownPolicyError(f"{self.name} has sides ({', '.join(self.side_names)}): name the side of "
+                                         f"policy {_text(name)}")
+            return self.side(side).policy(name)
         try:
             return self.policies[name]
         except (KeyError, TypeError):

@@ -1,0 +1,193 @@
+"""Games of sides (the hunter against the town): a run names a policy per side, and a research tool
+varies one side's policy while the others stay fixed.
+
+A run's ``policy`` is then a mapping side -> policy name (``{"hunter": "tracker", "town": "coven"}``; a
+side left out plays its default) or the same as the frame's label, ``"hunter=tracker,town=coven"``;
+``params`` maps a side to its parameter overrides (``{"town": {"risk": 0.3}}``). A single policy name
+is an error naming the sides: a policy belongs to one side. The frame labels the run
+``policy="hunter=tracker,town=coven"`` and adds one ``policy_<side>`` column per side and
+``param_<side>_<name>`` per overridden parameter (``frame_columns``).
+
+``Varying`` is what ``compare``, ``sweep``, ``tune`` and ``target`` hold for a game of sides: the side
+whose policy (or parameters) they vary, and the policies and parameters of the other sides.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from cursedsim.errors import UnknownPolicyError, shorten
+
+#: Joins the ``side=policy`` parts of a run's label.
+LABEL_JOIN = ","
+
+
+def policy_label(policy: Any) -> str:
+    """A run's policy as one string: the name of a single-side game's policy, or
+    ``hunter=tracker,town=coven`` for a mapping side -> policy name (in the mapping's order)."""
+    if isinstance(policy, Mapping):
+        return LABEL_JOIN.join(f"{side}={name}" for side, name in policy.items())
+    return str(policy)
+
+
+def parse_label(game: Any, text: str) -> dict[str, str]:
+    """``"hunter=tracker,town=coven"`` (a frame's ``policy`` label) as ``{"hunter": "tracker", ...}``;
+    an UnknownPolicyError naming the sides when ``text`` is not of that form (a bare policy name)."""
+    pairs = {}
+    for part in text.split(LABEL_JOIN):
+        side, sep, name = part.partition("=")
+        if not sep or not side.strip() or not name.strip():
+            raise UnknownPolicyError(
+                f"{game.name} has sides ({', '.join(game.side_names)}): give a policy per side, as a mapping "
+                f"{{side: policy}} or 'side=policy,...' (e.g. {example(game)}), got {shorten(text)}")
+        if side.strip() in pairs:
+            raise UnknownPolicyError(f"side {side.strip()!r} is given twice in {shorten(text)}")
+        pairs[side.strip()] = name.strip()
+    return pairs
+
+
+def example(game: Any) -> str:
+    """``hunter=<default>,town=<default>``: the label of the sides' defaults, for messages."""
+    return policy_label({side.name: side.default_policy for side in game.sides})
+
+
+def win_columns(game: Any) -> dict[str, str]:
+    """Side name -> its win column (empty for a single-side game)."""
+    return {side.name: side.win_column for side in game.sides}
+
+
+def summary_args(game: Any, side: str | None = None) -> dict[str, Any]:
+    """The keyword arguments of ``stats.summarize`` (and ``RunSummary.summarize``) for ``game``: the win
+    column of ``side`` (a game of sides without one: its first side's) and, for a game of sides, every
+    side's win column (``<side>_wins``, ``<side>_win_rate``, ``<side>_ci_low``, ``<side>_ci_high``)."""
+    if not game.sides:
+        return {"win": "win"}
+    return {"win": game.win_column(side or game.sides[0].name), "sides": win_columns(game)}
+
+
+def frame_columns(game: Any, names: Mapping[str, str], overrides: Mapping[str, Mapping[str, float]],
+                  n: int) -> dict[str, Any]:
+    """The policy columns of ``n`` games of a game of sides: ``policy`` (the label), ``policy_<side>`` per
+    side (categorical) and ``param_<side>_<name>`` (float64) per overridden parameter."""
+    def constant(value: str) -> pd.Categorical:
+        return pd.Categorical.from_codes(np.zeros(n, dtype=np.int8), categories=[value])
+
+    columns: dict[str, Any] = {"policy": constant(policy_label(names))}
+    for side in game.sides:
+        columns[f"policy_{side.name}"] = constant(names[side.name])
+    for side in game.sides:
+        for name, value in overrides.get(side.name, {}).items():
+            columns[f"param_{side.name}_{name}"] = np.full(n, value, dtype=np.float64)
+    return columns
+
+
+# ---------------------------------------------------------------- varying one side
+
+@dataclass(frozen=True)
+class Varying:
+    """What a research tool varies in a game of sides: ``side``, whose policy or parameters change
+    between contenders (cells, candidates), and the ``fixed`` policies of the other sides with their
+    ``fixed_params``. For a single-side game ``side`` is None and nothing is fixed: ``policy(name)`` and
+    ``params(p)`` give back what they get, so a tool calls ``simulate`` the same way for both."""
+
+    side: str | None = None
+    fixed: Mapping[str, str] = field(default_factory=dict)
+    fixed_params: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
+    win: str = "win"
+
+    def policy(self, name: str) -> Any:
+        """``simulate``'s ``policy`` when the varied side plays ``name``."""
+        return name if self.side is None else {**self.fixed, self.side: name}
+
+    def params(self, params: Mapping[str, float] | None) -> Any:
+        """``simulate``'s ``params`` when the varied side's parameters are ``params``."""
+        if self.side is None:
+            return dict(params) if params else None
+        merged = {side: dict(values) for side, values in self.fixed_params.items() if values}
+        if params:
+            merged[self.side] = dict(params)
+        return merged or None
+
+    def describe(self) -> str:
+        """``hunter varies; town=coven:risk=0.3`` ('' for a single-side game)."""
+        if self.side is None:
+            return ""
+        fixed = [f"{side}={name}" + _param_text(self.fixed_params.get(side, {})) for side, name in self.fixed.items()]
+        return f"{self.side} varies" + (f"; {', '.join(fixed)}" if fixed else "")
+
+    def settings(self) -> dict[str, Any]:
+        """The JSON-ready record of what varies (empty for a single-side game)."""
+        if self.side is None:
+            return {}
+        return {"side": self.side, "fixed": dict(self.fixed),
+                "fixed_params": {side: dict(values) for side, values in self.fixed_params.items() if values}}
+
+
+def _param_text(params: Mapping[str, float]) -> str:
+    return (":" + ",".join(f"{k}={v:g}" for k, v in params.items())) if params else ""
+
+
+def resolve_varying(game: Any, side: Any = None, policy: Any = None, params: Any = None) -> Varying:
+    """The Varying of a research tool: ``side`` (a game of sides: the varied side; None: the one side
+    ``policy`` leaves out, if exactly one), ``policy`` the other sides' policies (a mapping side -> name,
+    ``"name:param=value,..."`` or ``{"policy": name, "params": {...}}``; a side left out plays its default)
+    and ``params`` their parameters (``{side: {name: value}}``). A single-side game takes neither."""
+    from cursedsim.contenders import parse_policies
+    from cursedsim.runner import resolve_policy
+    if not game.sides:
+        if side is not None or policy is not None or params is not None:
+            raise UnknownPolicyError(f"{game.name} has no sides (one policy plays every seat): leave out side, "
+                                     f"the fixed sides' policies and their params, got side {shorten(side)}")
+        return Varying()
+    valid = ", ".join(game.side_names)
+    if policy is None:
+        policy = {}
+    if isinstance(policy, str):
+        policy = parse_label(game, policy)
+    if not isinstance(policy, Mapping):
+        raise UnknownPolicyError(f"the fixed sides' policies must map sides ({valid}) to policies, "
+                                 f"got {shorten(policy)}")
+    for name in policy:
+        game.side(name)
+    if side is None:
+        left = [name for name in game.side_names if name not in policy]
+        if len(left) != 1:
+            raise UnknownPolicyError(f"{game.name} has sides ({valid}): name the side whose policy varies "
+                                     "(side=..., --side)")
+        side = left[0]
+    side = game.side(side).name
+    if side in policy:
+        raise UnknownPolicyError(f"side {side!r} varies: leave it out of the fixed sides' policies "
+                                 f"({', '.join(policy)})")
+    fixed, fixed_params = {}, {}
+    for other in game.sides:
+        if other.name == side:
+            continue
+        entry = policy.get(other.name, other.default_policy)
+        (parsed,) = parse_policies(game, [entry], side=other.name)
+        fixed[other.name] = parsed.policy
+        fixed_params[other.name] = dict(parsed.params)
+    if params is not None:
+        if not isinstance(params, Mapping):
+            raise UnknownPolicyError(f"params must map the fixed sides to {{parameter: value}}, got {shorten(params)}")
+        for name, values in params.items():
+            game.side(name)
+            if name == side:
+                raise UnknownPolicyError(f"side {side!r} varies: its parameters belong to the contenders, not to "
+                                         "the fixed params")
+            if not isinstance(values, Mapping):
+                raise UnknownPolicyError(f"params of side {name!r} must map parameter names to numbers, "
+                                         f"got {shorten(values)}")
+            fixed_params[name] = {**fixed_params[name], **values}
+    resolve_policy(game, {**fixed, side: game.side(side).default_policy}, fixed_params)   # names and values
+    return Varying(side, fixed, {k: {n: float(v) for n, v in vs.items()} for k, vs in fixed_params.items()},
+                   game.win_column(side))
+
+
+__all__ = ["LABEL_JOIN", "Varying", "example", "frame_columns", "parse_label", "policy_label", "resolve_varying",
+           "summary_args", "win_columns"]
