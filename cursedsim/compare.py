@@ -22,6 +22,7 @@ from cursedsim.contenders import Contender, contenders, find_reference, lineup
 from cursedsim.errors import CompareError, RunError, shorten
 from cursedsim.games import Game
 from cursedsim.runner import resolve_game, simulate
+from cursedsim.sides import resolve_varying, summary_args
 from cursedsim.stats import holm, paired_difference, paired_sample_size, summarize, unpaired_difference
 
 #: What ``pairs=`` may ask for: every contender against the reference, or every pair.
@@ -47,12 +48,12 @@ class Comparison:
 
 
 def pair_row(label_a: str, label_b: str, a: pd.DataFrame, b: pd.DataFrame, *, has_score: bool,
-             detect: float, alpha: float, power: float, score: str = "score") -> dict[str, Any]:
-    """Paired and unpaired differences of win rate (a - b), and (``has_score``) the paired difference
-    of the column ``score`` over the games both policies won: ``both_won``, ``<score>_diff``,
-    ``<score>_ci_low``, ``<score>_ci_high``."""
-    win_a = a["win"].to_numpy(dtype=np.float64)
-    win_b = b["win"].to_numpy(dtype=np.float64)
+             detect: float, alpha: float, power: float, score: str = "score", win: str = "win") -> dict[str, Any]:
+    """Paired and unpaired differences of win rate (a - b; the boolean column ``win``: a game of sides
+    gives the varied side's), and (``has_score``) the paired difference of the column ``score`` over the
+    games both policies won: ``both_won``, ``<score>_diff``, ``<score>_ci_low``, ``<score>_ci_high``."""
+    win_a = a[win].to_numpy(dtype=np.float64)
+    win_b = b[win].to_numpy(dtype=np.float64)
     paired = paired_difference(win_a, win_b, alpha)
     unpaired = unpaired_difference(win_a, win_b, alpha)
     row = {
@@ -68,7 +69,7 @@ def pair_row(label_a: str, label_b: str, a: pd.DataFrame, b: pd.DataFrame, *, ha
             float(np.sqrt(win_a.var(ddof=1) + win_b.var(ddof=1))), detect, alpha, power),
     }
     if has_score:
-        both = (a["win"].to_numpy() & b["win"].to_numpy())
+        both = (a[win].to_numpy() & b[win].to_numpy())
         row["both_won"] = int(both.sum())
         if both.sum() >= 2:
             diff = paired_difference(a[score].to_numpy()[both], b[score].to_numpy()[both], alpha)
@@ -84,7 +85,8 @@ def compare(game: str | Game, policies: Sequence[Any] | None, n_games: int | Non
             reference: Any = None, pairs: str = "reference", seed: int = 0, n_jobs: int = 1, backend: str = "loky",
             chunk_size: int | None = None, out: str | None = None, progress: bool | None = None,
             detect: float = 0.01, alpha: float = 0.05, power: float = 0.8, dask_address: Any = None,
-            precision: float | None = None, max_games: int = precise.MAX_GAMES) -> Comparison:
+            precision: float | None = None, max_games: int = precise.MAX_GAMES, side: str | None = None,
+            others: Any = None) -> Comparison:
     """Play every contender on the same games (seed, indices 0..n_games-1) and compare each with the
     reference (or, ``pairs="all"``, every pair).
 
@@ -109,12 +111,20 @@ def compare(game: str | Game, policies: Sequence[Any] | None, n_games: int | Non
     the games so far times (half-width / precision)^2, on the same grid). ``settings`` then holds the
     games it took (``n_games``), ``precision``, ``max_games`` and ``reached``; with ``out`` every
     contender's directory holds one resumable run per batch.
+
+    A game of sides: the contenders are policies of ``side`` (None: the one side ``others`` leaves out),
+    and ``others`` gives the other sides' policies, fixed for every contender (``{"town": "coven"}``,
+    ``"coven:risk=0.3"`` or ``{"policy": ..., "params": ...}`` per side; a side left out plays its
+    default; ``sides.resolve_varying``). Differences are of ``side``'s win rate; ``policies`` has every
+    side's (``<side>_win_rate``, ``<side>_ci_low``, ``<side>_ci_high``); ``settings`` says which side
+    varied and what the others played (``side``, ``fixed``, ``fixed_params``).
     """
     game = resolve_game(game)
     players = runner.resolve_players(game, players)
     base = runner.make_options(game, options)
     fixed = options if isinstance(options, Mapping) else {}
-    named, grid, sides = lineup(game, policies, vary, fixed)
+    varying = resolve_varying(game, side, others)
+    named, grid, sides = lineup(game, policies, vary, fixed, varying.side)
     if pairs not in PAIR_MODES:
         raise CompareError(f"pairs must be one of {', '.join(PAIR_MODES)}, got {shorten(pairs)}")
     if pairs == "all" and reference is not None:
@@ -142,7 +152,7 @@ def compare(game: str | Game, policies: Sequence[Any] | None, n_games: int | Non
     if precision is None:   # with precision: before every batch
         runner.check_memory(game, n_games, copies=len(sides), what=f"the frames of {len(sides)} contenders")
     config = {"kind": "compare", "game": game.name, "n_games": n_games, "seed": seed, "players": players,
-              "options": runner._json_value(base_fields)}
+              "options": runner._json_value(base_fields), **runner._json_value(varying.settings())}
     same = tuple(config) + (() if precision is None else ("precision",))
     if precision is not None:
         config.update(precision=precision, max_games=max_games)
@@ -162,13 +172,15 @@ def compare(game: str | Game, policies: Sequence[Any] | None, n_games: int | Non
         for side in sides:
             side_out = None if out is None else os.path.join(out, _dir_name(side.label))
             part = simulate(
-                game, stop - start, players=players, policy=side.policy, params=side.params or None,
+                game, stop - start, players=players, policy=varying.policy(side.policy),
+                params=varying.params(side.params),
                 options=played[side.label], seed=seed, n_jobs=n_jobs, backend=backend, chunk_size=chunk_size,
                 out=side_out if precision is None else precise.batch_dir(side_out, start, stop), progress=progress,
                 dask_address=dask_address, first_game=start)
             frames[side.label] = part if start == 0 else runner.concat_frames([frames[side.label], part])
         table = pd.DataFrame([pair_row(a.label, b.label, frames[a.label], frames[b.label], has_score=score is not None,
-                                       score=score or "score", detect=detect, alpha=alpha, power=power)
+                                       score=score or "score", detect=detect, alpha=alpha, power=power,
+                                       win=varying.win)
                               for a, b in compared])
         result["table"] = table
         half = float(((table["ci_high"] - table["ci_low"]) / 2).max())
@@ -186,7 +198,7 @@ def compare(game: str | Game, policies: Sequence[Any] | None, n_games: int | Non
             n_games, reached = batches[-1].stop, batches[-1].half_width <= precision
     table = result["table"]
     table.insert(table.columns.get_loc("p_value") + 1, "p_holm", holm(table["p_value"]))
-    summary = pd.concat([summarize(frames[side.label], measures=game.measures)
+    summary = pd.concat([summarize(frames[side.label], measures=game.measures, **summary_args(game, varying.side))
                          .assign(policy=side.label, **side.options) for side in sides], ignore_index=True)
     first = ["policy", *grid]
     summary = summary[first + [c for c in summary.columns if c not in first]]
@@ -194,7 +206,8 @@ def compare(game: str | Game, policies: Sequence[Any] | None, n_games: int | Non
                 "options": {name: value for name, value in game.option_columns(base, players).items()
                             if name not in grid}, "vary": grid,
                 "policies": [policy.label for policy in named], "pairs": pairs,
-                "reference": None if ref is None else ref.label, "detect": detect, "alpha": alpha, "power": power}
+                "reference": None if ref is None else ref.label, "detect": detect, "alpha": alpha, "power": power,
+                **varying.settings()}
     if precision is not None:
         settings.update(precision=precision, max_games=max_games, reached=reached)
     return Comparison(table, summary, frames, sides, settings["reference"], settings)

@@ -31,6 +31,7 @@ import pandas as pd
 
 from cursedsim import rundir, runner
 from cursedsim.errors import RunError, shorten, warn
+from cursedsim.sides import policy_label
 from cursedsim.stats import wilson_interval
 
 #: The normal quantile of a two-sided 95% interval (what ``stats.wilson_interval`` uses).
@@ -242,7 +243,8 @@ def simulate_to_precision(game: Any, precision: float, *, players: int | None = 
                           backend: str = "loky", chunk_size: int | None = None, out: Any = None,
                           progress: bool | None = None, dask_address: Any = None, summary_only: bool = False,
                           max_games: int = MAX_GAMES, pilot: int | None = None, label: str | None = None,
-                          on_batch: Callable[[Batch, int], None] | None = None) -> PrecisionRun:
+                          on_batch: Callable[[Batch, int], None] | None = None, side: str | None = None
+                          ) -> PrecisionRun:
     """``simulate`` until the win rate's 95% Wilson half-width is at most ``precision`` (a fraction:
     0.001 is ±0.1 percentage points) or ``max_games`` games are played (then with a warning).
 
@@ -252,7 +254,8 @@ def simulate_to_precision(game: Any, precision: float, *, players: int | None = 
     holding one resumable run directory per batch (``batch-<start>-<stop>``), so a rerun reuses finished
     batches. ``pilot``: the first batch (default 10,000 games). ``label`` names the run in messages;
     ``on_batch(batch, next_stop)`` is called before each batch after the first (default: a status line
-    on stderr when the batch gets a progress bar). The other arguments are ``simulate``'s.
+    on stderr when the batch gets a progress bar). The other arguments are ``simulate``'s. A game of
+    sides: the interval is that of ``side``'s win rate (default: the first side's).
     """
     game = runner.resolve_game(game)
     precision = check_precision(precision)
@@ -268,8 +271,9 @@ def simulate_to_precision(game: Any, precision: float, *, players: int | None = 
     dask_address = runner.check_dask_address(dask_address, backend)
     players = runner.resolve_players(game, players)
     policy, _, overrides = runner.resolve_policy(game, policy, params)
+    win = game.win_column(side if side is not None or not game.sides else game.sides[0].name)
     options = runner.make_options(game, options)
-    label = label or cell_label(game.name, players, policy)
+    label = label or cell_label(game.name, players, policy_label(policy))
     on_batch = status_printer(label, precision, progress) if on_batch is None else on_batch
     first = first_total(precision, max_games, wilson_games(0.5, precision), pilot)
 
@@ -283,7 +287,7 @@ def simulate_to_precision(game: Any, precision: float, *, players: int | None = 
                                  params=overrides or None, seed=seed, n_jobs=n_jobs, backend=backend,
                                  chunk_size=chunk_size, out=batch_dir(directory, start, stop), progress=progress,
                                  dask_address=dask_address, summary_only=summary_only, first_game=start)
-        totals["wins"] += result.wins if summary_only else int(result["win"].sum())
+        totals["wins"] += result.wins_in(win) if summary_only else int(result[win].sum())
         totals["games"] = stop
         parts.append(result)
         return wilson_half_width(totals["wins"], stop), wilson_games(totals["wins"] / stop, precision)

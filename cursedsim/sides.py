@@ -120,6 +120,11 @@ class Varying:
         fixed = [f"{side}={name}" + _param_text(self.fixed_params.get(side, {})) for side, name in self.fixed.items()]
         return f"{self.side} varies" + (f"; {', '.join(fixed)}" if fixed else "")
 
+    def others(self) -> dict[str, dict[str, Any]]:
+        """The other sides as ``resolve_varying``'s ``others`` takes them back: side -> {policy, params}."""
+        return {side: {"policy": name, "params": dict(self.fixed_params.get(side, {}))}
+                for side, name in self.fixed.items()}
+
     def settings(self) -> dict[str, Any]:
         """The JSON-ready record of what varies (empty for a single-side game)."""
         if self.side is None:
@@ -132,17 +137,19 @@ def _param_text(params: Mapping[str, float]) -> str:
     return (":" + ",".join(f"{k}={v:g}" for k, v in params.items())) if params else ""
 
 
-def resolve_varying(game: Any, side: Any = None, policy: Any = None, params: Any = None) -> Varying:
+def resolve_varying(game: Any, side: Any = None, others: Any = None, params: Any = None) -> Varying:
     """The Varying of a research tool: ``side`` (a game of sides: the varied side; None: the one side
-    ``policy`` leaves out, if exactly one), ``policy`` the other sides' policies (a mapping side -> name,
-    ``"name:param=value,..."`` or ``{"policy": name, "params": {...}}``; a side left out plays its default)
-    and ``params`` their parameters (``{side: {name: value}}``). A single-side game takes neither."""
+    ``others`` leaves out, if exactly one), ``others`` the other sides' policies (a mapping side -> name,
+    ``"name:param=value,..."`` or ``{"policy": name, "params": {...}}``, or a label ``"town=coven"``; a
+    side left out plays its default) and ``params`` more of their parameters (``{side: {name: value}}``).
+    A single-side game takes none of them."""
+    policy = others
     from cursedsim.contenders import parse_policies
     from cursedsim.runner import resolve_policy
     if not game.sides:
         if side is not None or policy is not None or params is not None:
-            raise UnknownPolicyError(f"{game.name} has no sides (one policy plays every seat): leave out side, "
-                                     f"the fixed sides' policies and their params, got side {shorten(side)}")
+            raise UnknownPolicyError(f"{game.name} has no sides (one policy plays every seat): leave out side and "
+                                     f"the other sides' policies (others), got side {shorten(side)}")
         return Varying()
     valid = ", ".join(game.side_names)
     if policy is None:

@@ -187,16 +187,17 @@ class RunSummary:
     @property
     def wins(self) -> int:
         """The games won (a game of sides: by the first side)."""
-        return self._wins(self.win_column)
+        return self.wins_in(self.win_column)
 
-    def _wins(self, column: str) -> int:
+    def wins_in(self, column: str) -> int:
+        """The games whose boolean outcome ``column`` is true (0 before any game)."""
         return self.columns[column].all.total if column in self.columns else 0
 
     def wins_of(self, side: str) -> int:
         """The games ``side`` won (a game of sides); a CursedsimError naming the sides otherwise."""
         if side not in self.win_columns:
             raise CursedsimError(f"no side {side!r} in the summary; sides: {', '.join(self.win_columns) or 'none'}")
-        return self._wins(self.win_columns[side])
+        return self.wins_in(self.win_columns[side])
 
     def _column(self, name: str) -> ColumnSummary:
         if name not in self.columns:
@@ -248,12 +249,12 @@ class RunSummary:
         for column in [win, *(sides or {}).values()]:
             if column not in self.outcome_columns:
                 raise CursedsimError(f"no column {column!r} in the summary; columns: {', '.join(self.outcome_columns)}")
-        wins = self._wins(win)
+        wins = self.wins_in(win)
         low, high = wilson_interval(wins, self.n, alpha)
         row: dict[str, Any] = {"n": self.n, "wins": wins, "win_rate": wins / self.n if self.n else math.nan,
                                "ci_low": low, "ci_high": high}
         for side, column in (sides or {}).items():
-            row.update(side_rates(side, self._wins(column), self.n, alpha))
+            row.update(side_rates(side, self.wins_in(column), self.n, alpha))
         for measure in measures:
             if measure.won_only and win != self.win_column:
                 raise CursedsimError(f"won-only measure {measure.column!r} is kept over the games "

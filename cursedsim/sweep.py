@@ -28,7 +28,9 @@ from cursedsim import precision as precise
 from cursedsim import rundir, runner
 from cursedsim.errors import CursedsimError, OptionError, UnknownPolicyError, shorten
 from cursedsim.files import write_via
+from cursedsim.contenders import check_policy
 from cursedsim.games import Game
+from cursedsim.sides import Varying, resolve_varying, summary_args
 from cursedsim.stats import summarize
 
 #: A sweep has at most this many cells.
@@ -73,14 +75,15 @@ def _number(value: Any, what: str) -> float:
 
 
 def expand_grid(game: Game, *, players: Any = None, policies: Any = None, options: Mapping[str, Any] | None = None,
-                params: Mapping[str, Mapping[str, Any]] | None = None) -> list[Cell]:
+                params: Mapping[str, Mapping[str, Any]] | None = None, side: str | None = None) -> list[Cell]:
     """The cells of a sweep, in order policy, players, options (in the given order), parameters;
-    everything validated (every cell's options built) before anything is played."""
+    everything validated (every cell's options built) before anything is played. In a game of sides the
+    policies and parameters are those of ``side``."""
     player_list = ([runner.resolve_players(game, None)] if players is None
                    else [game.check_players(p) for p in as_values(players)])
-    policy_list = [game.default_policy] if policies is None else as_values(policies)
+    policy_list = [game.default_policy_of(side)] if policies is None else as_values(policies)
     for policy in policy_list:
-        runner.resolve_policy(game, policy, None)
+        check_policy(game, policy, None, side)
     options = {} if options is None else options
     if not isinstance(options, Mapping):
         raise OptionError(f"options must map option names to values or lists of values, got {shorten(options)}")
@@ -101,7 +104,7 @@ def expand_grid(game: Game, *, players: Any = None, policies: Any = None, option
         for name, values in grid.items():
             param_grid[policy][name] = list(dict.fromkeys(
                 _number(v, f"parameter {shorten(name)} of policy {policy!r}") for v in as_values(values)))
-        runner.resolve_policy(game, policy, {name: values[0] for name, values in param_grid[policy].items()})
+        check_policy(game, policy, {name: values[0] for name, values in param_grid[policy].items()}, side)
 
     size = sum(len(player_list) * math.prod(len(v) for v in option_grid.values())
                * math.prod(len(v) for v in param_grid.get(policy, {}).values()) for policy in policy_list)
@@ -148,21 +151,28 @@ def cell_dir_name(cell: Cell) -> str:
     return name
 
 
-def summarize_cell(game: Game, frame: Any) -> dict[str, Any]:
+def summarize_cell(game: Game, frame: Any, side: str | None = None) -> dict[str, Any]:
     """n, wins, win_rate, ci_low, ci_high and the game's measures (``stats.summarize`` with
     ``game.measures``: ``mean_<column>``, over won games where the measure says so, and ``<column>_se``
     where it shows one; mean_score and score_se over won games, mean_turns, for a game with such columns),
     then ``mean_<column>`` (over all games) for every other numeric outcome column and
     ``<column>_<category>`` (the share of games) for every category of every categorical outcome column.
-    ``frame`` is a run's frame or its ``streaming.RunSummary`` (the same numbers)."""
+    ``frame`` is a run's frame or its ``streaming.RunSummary`` (the same numbers). A game of sides: wins
+    and win_rate are ``side``'s (default the first side's), and every side has ``<side>_wins``,
+    ``<side>_win_rate``, ``<side>_ci_low`` and ``<side>_ci_high`` (its win column gets no mean)."""
     from cursedsim.streaming import RunSummary
     streamed = isinstance(frame, RunSummary)
-    row = (frame.summarize(game.measures) if streamed else summarize(frame, measures=game.measures)).iloc[0].to_dict()
+    args = summary_args(game, side)
+    row = (frame.summarize(game.measures, **args) if streamed
+           else summarize(frame, measures=game.measures, **args)).iloc[0].to_dict()
     row["n"] = int(row["n"])
     row["wins"] = int(row["wins"])
+    for name in args.get("sides", {}):
+        row[f"{name}_wins"] = int(row[f"{name}_wins"])
     n = row["n"]
+    skipped = {"win", *args.get("sides", {}).values()}
     for name in game.outcome_columns:
-        if name == "win" or f"mean_{name}" in row:
+        if name in skipped or f"mean_{name}" in row:
             continue
         if name in game.outcome_categories:
             counts = frame.histogram(name) if streamed else frame[name].value_counts(sort=False)
@@ -176,13 +186,19 @@ def summarize_cell(game: Game, frame: Any) -> dict[str, Any]:
     return row
 
 
-def _cell_row(game: Game, cell: Cell, frame: pd.DataFrame, seed: int, param_names: list[str]) -> dict[str, Any]:
+def _cell_row(game: Game, cell: Cell, frame: pd.DataFrame, seed: int, param_names: list[str],
+              varying: Varying) -> dict[str, Any]:
     row: dict[str, Any] = {"game": game.name, "seed": seed, "policy": cell.policy, "players": cell.players}
+    if varying.side is not None:   # which side varies, and what every side played
+        row["side"] = varying.side
+        row.update({f"policy_{name}": policy for name, policy in varying.policy(cell.policy).items()})
+        row.update({f"param_{name}_{key}": value for name, values in varying.fixed_params.items()
+                    for key, value in values.items()})
     row.update(game.option_columns(runner.make_options(game, dict(cell.options)), cell.players))
-    spec = game.policy(cell.policy)
+    spec = game.policy(cell.policy, varying.side)
     for name in param_names:   # the value the cell played: swept, else the policy's default; NaN if it has none
         row[f"param_{name}"] = cell.params.get(name, spec.params.get(name, math.nan))
-    row.update(summarize_cell(game, frame))
+    row.update(summarize_cell(game, frame, varying.side))
     return row
 
 
@@ -193,7 +209,7 @@ def sweep(game: str | Game, *, players: Any = None, policies: Any = None, option
           n_jobs: int = 1, backend: str = "loky", chunk_size: int | None = None,
           out: str | os.PathLike | None = None, progress: bool | None = None, dask_address: Any = None,
           summary_only: bool = False, precision: float | None = None,
-          max_games: int = precise.MAX_GAMES) -> pd.DataFrame:
+          max_games: int = precise.MAX_GAMES, side: str | None = None, others: Any = None) -> pd.DataFrame:
     """Simulate every cell of a grid and return one row per cell.
 
     players: a player count or a list of them (default: the game's). policies: a policy name or a list
@@ -224,6 +240,12 @@ def sweep(game: str | Game, *, players: Any = None, policies: Any = None, option
     (``precision.simulate_to_precision``), or until ``max_games`` (then with a warning); ``n`` is the
     games the cell took and the column ``precision_reached`` says whether it got there. The cells still
     share their random streams game by game; with ``out`` a rerun reuses finished batches.
+
+    A game of sides: ``policies`` and ``params`` are those of ``side`` (None: the one side ``others`` leaves
+    out), and ``others`` the other sides' policies, the same in every cell (as ``compare`` takes them).
+    Each row then also has ``side``, ``policy_<side>`` for every side, ``param_<side>_<name>`` for the
+    other sides' parameters, and every side's ``<side>_wins``, ``<side>_win_rate``, ``<side>_ci_low``,
+    ``<side>_ci_high``; ``wins`` and ``win_rate`` are the varied side's.
     """
     game = runner.resolve_game(game)
     n_games, precision, max_games = precise.check_games_or_precision(n_games, precision, max_games, "per cell",
@@ -235,7 +257,8 @@ def sweep(game: str | Game, *, players: Any = None, policies: Any = None, option
     progress = runner.check_progress(progress)
     summary_only = runner.check_flag(summary_only, "summary_only")
     dask_address = runner.check_dask_address(dask_address, backend)
-    cells = expand_grid(game, players=players, policies=policies, options=options, params=params)
+    varying = resolve_varying(game, side, others)
+    cells = expand_grid(game, players=players, policies=policies, options=options, params=params, side=varying.side)
     param_names = list(dict.fromkeys(name for cell in cells for name in cell.params))
     if out is not None:
         out = rundir.check_out(out)
@@ -249,7 +272,7 @@ def sweep(game: str | Game, *, players: Any = None, policies: Any = None, option
     show = runner._want_progress(progress, total)
     if show:   # a long first compile is reported here, not hidden behind the bar
         first = cells[0]
-        policy, vector, _ = runner.resolve_policy(game, first.policy, first.params)
+        policy, vector, _ = runner.resolve_policy(game, varying.policy(first.policy), varying.params(first.params))
         runner._warm_up(game, seed, first.players, runner.make_options(game, dict(first.options)), policy, vector,
                         verbose=True)
 
@@ -257,8 +280,8 @@ def sweep(game: str | Game, *, players: Any = None, policies: Any = None, option
     to_precision = {} if precision is None else {"precision": precision, "max_games": max_games}
     directory = contextlib.nullcontext() if out is None else rundir.owned_directory(
         out, marker=SWEEP_FILE, config={"game": game.name, "n_games": n_games, "seed": seed, **to_precision,
-                                        "cursedsim_version": __version__},
-        kind="sweep", same=("game", "n_games", "seed", "precision"))
+                                        **runner._json_value(varying.settings()), "cursedsim_version": __version__},
+        kind="sweep", same=("game", "n_games", "seed", "precision", "side", "fixed", "fixed_params"))
     one_cluster = backend == "dask" and dask_address is None and len(cells) > 1   # one cluster for the whole sweep
     cluster = runner.dask_client(workers) if one_cluster else contextlib.nullcontext(dask_address)
     bar = None
@@ -273,8 +296,8 @@ def sweep(game: str | Game, *, players: Any = None, policies: Any = None, option
                 name = f"sweep {game.name} {k + 1}/{len(cells)}: {cell.policy} p={cell.players}"
                 if bar is not None:
                     bar.update(task, description=name)
-                settings = dict(players=cell.players, policy=cell.policy, options=dict(cell.options),
-                                params=dict(cell.params) or None, seed=seed, n_jobs=n_jobs, backend=backend,
+                settings = dict(players=cell.players, policy=varying.policy(cell.policy), options=dict(cell.options),
+                                params=varying.params(cell.params), seed=seed, n_jobs=n_jobs, backend=backend,
                                 chunk_size=chunk_size, progress=False, dask_address=client, summary_only=summary_only,
                                 out=None if out is None else os.path.join(out, CELLS_DIR, cell_dir_name(cell)))
                 if precision is None:
@@ -282,11 +305,11 @@ def sweep(game: str | Game, *, players: Any = None, policies: Any = None, option
                     played = n_games
                 else:
                     run = precise.simulate_to_precision(
-                        game, precision, max_games=max_games,
+                        game, precision, max_games=max_games, side=varying.side,
                         label=precise.cell_label(game.name, cell.players, cell.policy, {**cell.options, **cell.params}),
                         on_batch=None if bar is None else _bar_status(bar, task, name, precision), **settings)
                     result, played = run.result, run.batches[-1].stop - run.batches[-1].start
-                rows.append(_cell_row(game, cell, result, seed, param_names))
+                rows.append(_cell_row(game, cell, result, seed, param_names, varying))
                 if precision is not None:
                     rows[-1]["precision_reached"] = run.reached
                 del result

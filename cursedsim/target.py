@@ -25,7 +25,9 @@ from cursedsim import rundir, runner
 from cursedsim.errors import CursedsimError, OptionError, RunError, UnknownPolicyError, shorten
 from cursedsim.files import write_via
 from cursedsim.games import Game
-from cursedsim.stats import wilson_interval
+from cursedsim.contenders import check_policy
+from cursedsim.sides import resolve_varying, win_columns
+from cursedsim.stats import side_rates, wilson_interval
 from cursedsim.sweep import Cell, cell_dir_name
 
 #: Games every candidate plays in the first round; each later round doubles the games played so far.
@@ -72,12 +74,19 @@ def int_options(game: Game) -> list[str]:
     return [name for name, (base, _) in runner.option_kinds(game.options_type).items() if base is int]
 
 
-def resolve_varied(game: Game, vary: Any, policy: Any = None) -> Varied:
+def resolve_varied(game: Game, vary: Any, policy: Any = None, side: str | None = None) -> Varied:
     """``vary`` as a Varied: an integer option of ``game``, ``POLICY.PARAM`` or a parameter of ``policy``
-    (default: the game's policy). Errors name the integer options and the parameters there are."""
-    policy_name = runner.resolve_policy(game, policy, None)[0]
+    (default: the game's policy; in a game of sides, policies of ``side``). Errors name the integer
+    options and the parameters there are."""
+    def resolve(name: Any) -> str:
+        if name is None:
+            name = game.default_policy_of(side)
+        check_policy(game, name, None, side)
+        return name
+
+    policy_name = resolve(policy)
     kinds = runner.option_kinds(game.options_type)
-    params = game.policy(policy_name).params
+    params = game.policy(policy_name, side).params
     valid = (f"integer options of {game.name}: {', '.join(int_options(game)) or 'none'}; parameters of "
              f"{policy_name}: {', '.join(params) or 'none'}")
     if not isinstance(vary, str) or not vary.strip():
@@ -88,8 +97,8 @@ def resolve_varied(game: Game, vary: Any, policy: Any = None) -> Varied:
         if policy is not None and owner != policy_name:
             raise UnknownPolicyError(f"vary {vary!r} names a parameter of policy {owner!r}, but the policy played is "
                                      f"{policy_name!r}; write {policy_name}.PARAM or leave out the policy")
-        policy_name = runner.resolve_policy(game, owner, None)[0]
-        params = game.policy(policy_name).params
+        policy_name = resolve(owner)
+        params = game.policy(policy_name, side).params
         if name not in params:
             raise UnknownPolicyError(f"policy {policy_name!r} has no parameter {name!r}; valid parameters: "
                                      f"{', '.join(params) or 'none'}")
@@ -111,7 +120,7 @@ def _setting(varied: Varied, value: Any, options: Mapping[str, Any], params: Map
 
 
 def default_values(game: Game, varied: Varied, options: Mapping[str, Any] | None = None,
-                   params: Mapping[str, float] | None = None) -> list:
+                   params: Mapping[str, float] | None = None, side: str | None = None) -> list:
     """The candidates when none are given. An integer option: its valid values as the option's own
     validation bounds them (``describe.int_range``, with the fixed ``options``) when both ends are found
     and they are at most MAX_DEFAULT_VALUES (Verflucht!'s seals: 0-10); otherwise, like a policy
@@ -125,7 +134,7 @@ def default_values(game: Game, varied: Varied, options: Mapping[str, Any] | None
             return list(range(low, high + 1))
         default = next(f.default for f in dataclasses.fields(game.options_type) if f.name == varied.name)
     else:
-        default = game.policy(varied.policy).params[varied.name]
+        default = game.policy(varied.policy, side).params[varied.name]
     if not runner._is_number(default) or round(default) == 0:
         raise CursedsimError(f"{varied.label} has no range to try by default (default {default!r}, no bounds); give "
                              f"the values, e.g. 0-10")
@@ -334,7 +343,8 @@ def _value_text(value: Any) -> str:
     return f"{value:g}" if isinstance(value, float) else str(value)
 
 
-def _rows(search: _Search, players: int, target: float, p_closest: np.ndarray) -> tuple[list[dict], dict]:
+def _rows(search: _Search, players: int, target: float, p_closest: np.ndarray,
+          side_wins: list[dict[str, int]]) -> tuple[list[dict], dict]:
     rows = []
     for i, value in enumerate(search.values):
         won = search.wins(i)
@@ -343,6 +353,8 @@ def _rows(search: _Search, players: int, target: float, p_closest: np.ndarray) -
         rows.append({"players": players, "value": value, "games": n, "wins": wins, "win_rate": wins / n,
                      "ci_low": low, "ci_high": high, "distance": abs(wins / n - target),
                      "p_closest": float(p_closest[i]), "status": search.status(i)})
+        for side, count in side_wins[i].items():   # a game of sides: every side's wins on the same games
+            rows[-1].update(side_rates(side, count, n))
     chosen = dict(rows[search.best])
     del chosen["status"]
     chosen["tied"] = ", ".join(_value_text(search.values[i]) for i in sorted(search.tied))
@@ -360,7 +372,8 @@ def target(game: str | Game, win_rate: float, *, vary: str, players: Any = None,
            max_games: int = MAX_GAMES, confidence: float = 0.95, seed: int = 0, n_jobs: int = 1,
            backend: str = "loky", chunk_size: int | None = None, out: str | os.PathLike | None = None,
            progress: bool | None = None, dask_address: Any = None,
-           on_round: Callable[[int, int, int, list], None] | None = None) -> TargetResult:
+           on_round: Callable[[int, int, int, list], None] | None = None, side: str | None = None,
+           others: Any = None) -> TargetResult:
     """Per player count, the value of ``vary`` whose win rate is closest to ``win_rate`` (a fraction:
     0.15 for 15%).
 
@@ -384,20 +397,26 @@ def target(game: str | Game, win_rate: float, *, vary: str, players: Any = None,
     with another target, tolerance or max_games). on_round(players, round, rounds, values in play) is
     called before each round. The rest is passed to ``simulate``; results are identical for any n_jobs,
     chunk_size or backend.
+
+    A game of sides: ``win_rate`` is ``side``'s (None: the one side ``others`` leaves out), ``policy`` and
+    ``params`` are that side's, and the other sides play ``others`` (as ``compare`` takes them); the
+    candidates also carry every side's ``<side>_win_rate``, ``<side>_ci_low``, ``<side>_ci_high``, and
+    ``settings`` which side varied and what the others played.
     """
     game = runner.resolve_game(game)
     if not runner._is_number(win_rate) or not 0 <= win_rate <= 1:
         raise RunError(f"win_rate is a fraction in 0-1 (15% is 0.15), got {shorten(win_rate)}")
     win_rate = float(win_rate)
-    varied = resolve_varied(game, vary, policy)
+    varying = resolve_varying(game, side, others)
+    varied = resolve_varied(game, vary, policy, varying.side)
     options = {} if options is None else dict(_mapping(options, "options", OptionError))
     params = {} if params is None else dict(_mapping(params, "params", UnknownPolicyError))
     if varied.name in (options if varied.kind == "option" else params):
         raise RunError(f"{varied.label} is the varied setting: leave it out of the fixed "
                        f"{'options' if varied.kind == 'option' else 'params'}")
     runner.make_options(game, options)
-    runner.resolve_policy(game, varied.policy, params)
-    values = (default_values(game, varied, options, params) if values is None
+    check_policy(game, varied.policy, params, varying.side)
+    values = (default_values(game, varied, options, params, varying.side) if values is None
               else check_values(game, varied, values, options, params))
     player_list = _players(game, players)
     for name, value, low, high in (("tolerance", tolerance, 0, 1), ("confidence", confidence, 0, 1)):
@@ -423,10 +442,11 @@ def target(game: str | Game, win_rate: float, *, vary: str, players: Any = None,
     settings = {"game": game.name, "win_rate": win_rate, "vary": varied.label, "kind": varied.kind,
                 "policy": varied.policy, "options": options, "params": params, "values": values,
                 "players": player_list, "seed": seed, "tolerance": tolerance, "confidence": confidence,
-                "schedule": counts, "z": z, "draws": DRAWS}
+                "schedule": counts, "z": z, "draws": DRAWS, **varying.settings()}
     from cursedsim import __version__
     identity = {"game": game.name, "seed": seed, "policy": varied.policy, "vary": varied.label,
-                "options": runner._json_value(options), "params": runner._json_value(params)}
+                "options": runner._json_value(options), "params": runner._json_value(params),
+                **runner._json_value(varying.settings())}
     directory = contextlib.nullcontext() if out is None else rundir.owned_directory(
         out, marker=TARGET_FILE, config={**identity, "cursedsim_version": __version__}, kind="target",
         same=tuple(identity))
@@ -437,6 +457,7 @@ def target(game: str | Game, win_rate: float, *, vary: str, players: Any = None,
     with directory, cluster as client:
         for players in player_list:
             search = _Search(list(values))
+            side_wins: list[dict[str, int]] = [dict.fromkeys(win_columns(game), 0) for _ in values]
             for r, stop in enumerate(counts):
                 first = counts[r - 1] if r else 0
                 active = search.active
@@ -448,18 +469,20 @@ def target(game: str | Game, win_rate: float, *, vary: str, players: Any = None,
                     run_dir = None if out is None else os.path.join(
                         out, CELLS_DIR, cell_dir_name(Cell(varied.policy, players, cell_options, cell_params)),
                         f"games-{first}-{stop}")
-                    frame = runner.simulate(game, stop - first, players=players, policy=varied.policy,
-                                            options=cell_options, params=cell_params or None, seed=seed,
+                    frame = runner.simulate(game, stop - first, players=players, policy=varying.policy(varied.policy),
+                                            options=cell_options, params=varying.params(cell_params), seed=seed,
                                             n_jobs=n_jobs, backend=backend, chunk_size=chunk_size, out=run_dir,
                                             progress=progress, dask_address=client, first_game=first)
-                    block.append(frame["win"].to_numpy(dtype=bool))
+                    block.append(frame[varying.win].to_numpy(dtype=bool))
+                    for name, column in win_columns(game).items():
+                        side_wins[i][name] += int(frame[column].sum())
                     del frame
                 search.add(active, block)
                 if search.decide(win_rate, tolerance, z, last=r == len(counts) - 1):
                     break
             rng = np.random.default_rng(np.random.SeedSequence([seed, players, TAG_DRAWS]))
             p_closest = closest_probabilities(search.blocks, len(values), win_rate, rng)
-            cell_rows, cell_chosen = _rows(search, players, win_rate, p_closest)
+            cell_rows, cell_chosen = _rows(search, players, win_rate, p_closest, side_wins)
             rows += cell_rows
             chosen.append(cell_chosen)
         result = TargetResult(pd.DataFrame(rows), pd.DataFrame(chosen), settings)

@@ -41,6 +41,8 @@ import pandas as pd
 
 from cursedsim import runner
 from cursedsim.compare import Contender, compare, contenders
+from cursedsim.contenders import check_policy
+from cursedsim.sides import resolve_varying, summary_args
 from cursedsim.errors import CursedsimError, RunError, UnknownPolicyError
 from cursedsim.games import Game
 
@@ -145,18 +147,27 @@ def _is_number(value: Any) -> bool:
     return not isinstance(value, (bool, np.bool_)) and isinstance(value, (int, float, np.integer, np.floating))
 
 
-def parse_space(game: Game, policy: str, space: Mapping[str, Any] | None) -> list[Dimension]:
+def default_space(game: Game, policy: str, side: str | None = None) -> dict[str, Any] | None:
+    """The default search space of ``policy`` (of ``side`` in a game of sides): ``DEFAULT_SPACES`` under
+    ``(game, side, policy)`` or ``(game, policy)``; None without one."""
+    return DEFAULT_SPACES.get((game.name, side, policy) if side is not None else (game.name, policy),
+                              DEFAULT_SPACES.get((game.name, policy)))
+
+
+def parse_space(game: Game, policy: str, space: Mapping[str, Any] | None, side: str | None = None) -> list[Dimension]:
     """The dimensions of a search space: ``{param: (low, high) | [values] | value}``; None takes the
-    game's default space for the policy (``DEFAULT_SPACES``)."""
-    spec = game.policy(policy)
+    game's default space for the policy (``default_space``). ``side``: the policy's side in a game of
+    sides."""
+    spec = game.policy(policy, side)
     if not spec.params:
-        raise UnknownPolicyError(f"policy {policy!r} of {game.name} has no parameters to tune; policies with "
-                                 f"parameters: {', '.join(n for n, p in game.policies.items() if p.params) or 'none'}")
+        owner = game.name if side is None else f"side {side!r} of {game.name}"
+        raise UnknownPolicyError(f"policy {policy!r} of {owner} has no parameters to tune; policies with "
+                                 f"parameters: {', '.join(n for n, p in game.policies_of(side).items() if p.params) or 'none'}")
     if space is None:
-        if (game.name, policy) not in DEFAULT_SPACES:
+        space = default_space(game, policy, side)
+        if space is None:
             raise CursedsimError(f"no default search space for policy {policy!r} of {game.name}; pass space="
                                  f"{{parameter: (low, high) or [values]}}; parameters: {', '.join(spec.params)}")
-        space = DEFAULT_SPACES[(game.name, policy)]
     if not isinstance(space, Mapping) or not space:
         raise CursedsimError(f"space must be a non-empty mapping of parameter names to (low, high) ranges or "
                              f"[values], got {space!r}")
@@ -247,13 +258,15 @@ class TuneResult:
     versus_default: dict[str, Any] | None = None
     search_games: int = 0
     settings: dict[str, Any] = field(default_factory=dict)
+    #: A game of sides: the side tuned, and the other sides' policies and parameters (``Varying.settings``).
+    sides: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready summary (no history)."""
         from cursedsim.runner import _json_value
         return _json_value({
             "game": self.game, "policy": self.policy, "players": self.players, "options": self.options,
-            "params": self.params, "candidate": self.candidate, "reference": self.reference,
+            **self.sides, "params": self.params, "candidate": self.candidate, "reference": self.reference,
             "seed": self.seed, "holdout_seed": self.holdout_seed, "search_games": self.search_games,
             "settings": self.settings,
             "holdout": {row["label"]: {k: _plain(v) for k, v in row.items() if k != "label"}
@@ -293,10 +306,12 @@ MAX_CANDIDATES = 10_000
 
 
 def check_settings(game: Game, policy: str, *, candidates: Any, start_games: Any, final_games: Any, reference: Any,
-                   seed: Any, holdout_seed: Any, n_jobs: Any, backend: Any = "loky", local: Any = 0.5):
+                   seed: Any, holdout_seed: Any, n_jobs: Any, backend: Any = "loky", local: Any = 0.5,
+                   side: str | None = None):
     """The settings of ``tune`` checked before any game (RunError or UnknownPolicyError naming the
     setting): ``(candidates, start_games, final_games, seed, holdout_seed, reference Contender)``.
-    The held-out comparison's frames must fit in memory (the search streams)."""
+    The held-out comparison's frames must fit in memory (the search streams). ``side``: the side of
+    ``policy`` and ``reference`` in a game of sides."""
     candidates = _positive(candidates, "candidates")
     if candidates > MAX_CANDIDATES:
         raise RunError(f"candidates must be at most {MAX_CANDIDATES:,}, got {candidates:,}")
@@ -316,7 +331,7 @@ def check_settings(game: Game, policy: str, *, candidates: Any, start_games: Any
     if search_max > runner.MAX_GAMES:
         raise RunError(f"start_games {start_games:,} doubled over {len(rounds)} rounds exceeds 2**63-1 games")
     # the reference, validated and labelled as compare does (compare wants two: the tuned one is the other)
-    ref = contenders(game, [reference, {"policy": policy, "label": f"{policy} (tuned)"}])[0]
+    ref = contenders(game, [reference, {"policy": policy, "label": f"{policy} (tuned)"}], side)[0]
     check_disjoint_seeds(seed, holdout_seed, max(search_max, final_games))
     runner.check_memory(game, final_games, copies=3, what="the held-out frames of 3 policies")
     return candidates, start_games, final_games, seed, holdout_seed, ref
@@ -336,7 +351,7 @@ def tune(game: str | Game, policy: str = "smart", *, players: int | None, option
          space: Mapping[str, Any] | None = None, candidates: int = 32, start_games: int = 20_000,
          final_games: int = 200_000, reference: Any = "baseline", seed: int = 0, holdout_seed: int | None = None,
          n_jobs: int = 1, backend: str = "loky", include_default: bool = True, local: float = 0.5,
-         progress: bool | None = None) -> TuneResult:
+         progress: bool | None = None, side: str | None = None, others: Any = None) -> TuneResult:
     """Search ``policy``'s parameters for the highest win rate at ``players`` by successive halving,
     then evaluate the winner against ``reference`` on held-out games (see the module docstring for the
     method and how every seed is derived).
@@ -347,16 +362,22 @@ def tune(game: str | Game, policy: str = "smart", *, players: int | None, option
     the defaults (a few parameters redrawn) rather than anywhere in the space. final_games: held-out
     games per policy.
     reference: the policy to beat (a name, ``"name:param=value,..."`` or a dict as ``compare`` takes).
+
+    A game of sides: ``policy`` and ``reference`` are policies of ``side`` (None: the one side ``others``
+    leaves out), tuned for ``side``'s win rate while the other sides play ``others`` (as ``compare``
+    takes them); the result's ``sides`` (and ``to_dict``) say which side and what the others played.
     """
     game = runner.resolve_game(game)
     players = runner.resolve_players(game, players)
     options_obj = runner.make_options(game, options)
     option_columns = game.option_columns(options_obj, players)
-    spec = game.policy(runner.resolve_policy(game, policy, None)[0])   # an error naming the valid policies
-    dims = parse_space(game, spec.name, space)
+    varying = resolve_varying(game, side, others)
+    check_policy(game, policy, None, varying.side)   # an error naming the valid policies
+    spec = game.policy(policy, varying.side)
+    dims = parse_space(game, spec.name, space, varying.side)
     candidates, start_games, final_games, seed, holdout_seed, ref = check_settings(
         game, spec.name, candidates=candidates, start_games=start_games, final_games=final_games, reference=reference,
-        seed=seed, holdout_seed=holdout_seed, n_jobs=n_jobs, backend=backend, local=local)
+        seed=seed, holdout_seed=holdout_seed, n_jobs=n_jobs, backend=backend, local=local, side=varying.side)
     include_default = runner.check_flag(include_default, "include_default")
     progress = runner.check_progress(progress)
 
@@ -372,7 +393,8 @@ def tune(game: str | Game, policy: str = "smart", *, players: int | None, option
 
     show = runner._want_progress(progress, total)
     if show:
-        runner._warm_up(game, seed, players, options_obj, spec.name, spec.param_vector(pool[0]), verbose=True)
+        names, vectors, _ = runner.resolve_policy(game, varying.policy(spec.name), varying.params(pool[0]))
+        runner._warm_up(game, seed, players, options_obj, names, vectors, verbose=True)
     bar = None
     if show:
         bar, task = runner._progress_bar(total, f"tune {game.name} {spec.name} p={players}")
@@ -386,10 +408,11 @@ def tune(game: str | Game, policy: str = "smart", *, players: int | None, option
                 if bar is not None:
                     bar.update(task, description=f"tune {game.name} {spec.name} p={players}: round {r + 1}/"
                                                  f"{len(rounds)}, candidate {k + 1}/{count}")
-                played = runner.simulate(game, n, players=players, policy=spec.name, options=options_obj,
-                                         params=pool[cand], seed=seed, n_jobs=n_jobs, backend=backend, progress=False,
+                played = runner.simulate(game, n, players=players, policy=varying.policy(spec.name),
+                                         options=options_obj, params=varying.params(pool[cand]), seed=seed,
+                                         n_jobs=n_jobs, backend=backend, progress=False,
                                          summary_only=True)   # streamed: bounded memory, summarize's numbers
-                row = played.summarize(()).iloc[0].to_dict()
+                row = played.summarize((), **summary_args(game, varying.side)).iloc[0].to_dict()
                 row["n"], row["wins"] = int(row["n"]), int(row["wins"])
                 del played
                 history_rows.append({"round": r, "candidate": cand, "n_games": n,
@@ -412,7 +435,8 @@ def tune(game: str | Game, policy: str = "smart", *, players: int | None, option
         if with_default:
             final.append(Contender(f"{spec.name} (default)", spec.name, {}))
         result = compare(game, final, final_games, players=players, options=options_obj, seed=holdout_seed,
-                         n_jobs=n_jobs, backend=backend, progress=False, pairs="all")
+                         n_jobs=n_jobs, backend=backend, progress=False, pairs="all", side=varying.side,
+                         others=varying.others() if varying.side is not None else None)
         if bar is not None:
             bar.advance(task, n_final * final_games)
     finally:
@@ -432,7 +456,7 @@ def tune(game: str | Game, policy: str = "smart", *, players: int | None, option
         difference=pair, versus_default=versus_default, search_games=int(sum(alive_n * n for alive_n, n in rounds)),
         settings={"candidates": len(pool), "start_games": start_games, "final_games": final_games,
                   "rounds": len(rounds), "include_default": include_default, "local": local,
-                  "space": {d.name: d.describe() for d in dims}})
+                  "space": {d.name: d.describe() for d in dims}}, sides=varying.settings())
 
 
 def _holdout_frame(result, final: list[Contender], ref: Contender) -> pd.DataFrame:
@@ -469,10 +493,12 @@ def tune_summary(results: list[TuneResult]) -> dict[str, Any]:
     if not results:
         raise CursedsimError("no tuning results to summarise")
     first = results[0]
-    return {"game": first.game, "policy": first.policy, "reference": first.reference, "seed": first.seed,
+    return {"game": first.game, **first.sides, "policy": first.policy, "reference": first.reference,
+            "seed": first.seed,
             "holdout_seed": first.holdout_seed, "settings": first.to_dict()["settings"],
             "players": {str(result.players): result.to_dict() for result in results}}
 
 
-__all__ = ["DEFAULT_SPACES", "Dimension", "TuneResult", "check_disjoint_seeds", "derive_seed", "draw_candidates",
+__all__ = ["DEFAULT_SPACES", "Dimension", "TuneResult", "check_disjoint_seeds", "default_space", "derive_seed",
+           "draw_candidates",
            "halving_rounds", "parse_space", "tune", "tune_summary"]

@@ -204,3 +204,119 @@ def test_policy_label():
     assert policy_label({"knight": "bold", "dragon": "fire"}) == "knight=bold,dragon=fire"
     assert policy_label("smart") == "smart"
     assert BOLD["fire"] - 5 == knight_chance("bold", "fire", 0, 0) and WARY["sleep"] == knight_chance("wary", "sleep", 0, 0)
+
+
+# ---------------------------------------------------------------- research tools vary one side
+
+def knight_rate(seed: int, n: int, knight: str, dragon: str, knight_param: float = 0, dragon_param: float = 0,
+                arena: int = 0) -> float:
+    """The knight's win rate on games 0..n-1 of ``seed``, from the draws alone."""
+    return float((draws(seed, n) < knight_chance(knight, dragon, knight_param, dragon_param, arena)).mean())
+
+
+def test_compare_varies_one_side_against_a_fixed_other(duel):
+    result = cursedsim.compare("duel", ["bold", "wary:guard=2"], 3000, side="knight",
+                               others={"dragon": "sleep:depth=4"}, seed=6, progress=False)
+    row = result.pairs.iloc[0]
+    bold = knight_rate(6, 3000, "bold", "sleep", 0, 4)
+    wary = knight_rate(6, 3000, "wary", "sleep", 2, 4)
+    assert (row["a"], row["b"]) == ("wary:guard=2", "bold")
+    assert row["win_rate_a"] == wary and row["win_rate_b"] == bold and row["diff"] == pytest.approx(wary - bold)
+    for label, frame in result.frames.items():   # the same games as separate simulate runs
+        policy = label.partition(":")[0]
+        params = {"dragon": {"depth": 4}, **({"knight": {"guard": 2}} if policy == "wary" else {})}
+        alone = cursedsim.simulate("duel", 3000, seed=6, policy={"knight": policy, "dragon": "sleep"}, params=params)
+        pd.testing.assert_frame_equal(frame, alone)
+    rates = result.policies.set_index("policy")
+    assert rates.loc["bold", "knight_win_rate"] == bold and rates.loc["bold", "dragon_win_rate"] == pytest.approx(1 - bold)
+    assert rates.loc["bold", "win_rate"] == bold   # the varied side's
+    assert result.settings["side"] == "knight" and result.settings["fixed"] == {"dragon": "sleep"}
+    assert result.settings["fixed_params"] == {"dragon": {"depth": 4.0}}
+
+
+def test_compare_infers_the_varied_side_and_varies_the_dragon(duel):
+    result = cursedsim.compare("duel", ["fire", "sleep"], 2000, others={"knight": "wary"}, seed=1, progress=False)
+    row = result.pairs.iloc[0]
+    assert result.settings["side"] == "dragon"
+    assert row["win_rate_a"] == pytest.approx(1 - knight_rate(1, 2000, "wary", "sleep"))   # the dragon's
+    assert row["win_rate_b"] == pytest.approx(1 - knight_rate(1, 2000, "wary", "fire"))
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(policies=["bold", "wary"]), r"name the side whose policy varies"),
+    (dict(policies=["bold", "wary"], side="elf"), "valid sides: knight, dragon"),
+    (dict(policies=["bold", "fire"], side="knight"), "valid policies of knight: bold, wary"),
+    (dict(policies=["bold", "wary"], side="knight", others={"dragon": "bold"}), "valid policies of dragon"),
+    (dict(policies=["bold", "wary"], side="knight", others={"knight": "bold"}), "leave it out"),
+    (dict(policies=["bold", "wary:heat=1"], side="knight"), "has no parameter 'heat'; valid parameters: guard"),
+    (dict(policies=["bold", "wary"], side="knight", others={"dragon": "fire:nerve=1"}), "valid parameters: heat"),
+])
+def test_compare_errors_name_sides_policies_and_parameters(duel, kwargs, message):
+    with pytest.raises(UnknownPolicyError, match=message):
+        cursedsim.compare("duel", n_games=100, progress=False, **kwargs)
+
+
+def test_single_side_games_take_no_side(coin):
+    with pytest.raises(UnknownPolicyError, match="has no sides"):
+        cursedsim.compare("coin", ["plain", "greedy"], 100, side="knight", progress=False)
+
+
+def test_sweep_varies_one_side(duel):
+    table = cursedsim.sweep("duel", policies=["bold", "wary"], side="knight", others={"dragon": "fire:heat=2"},
+                            params={"bold": {"nerve": [0, 5]}}, options={"arena": [0, 10]}, n_games=2000, seed=3,
+                            progress=False)
+    assert len(table) == 6
+    for row in table.to_dict("records"):
+        nerve = 0 if row["policy"] == "wary" else row["param_nerve"]
+        expected = knight_rate(3, 2000, row["policy"], "fire", nerve, 2, row["arena"])
+        assert row["side"] == "knight" and row["policy_knight"] == row["policy"] and row["policy_dragon"] == "fire"
+        assert row["param_dragon_heat"] == 2.0
+        assert row["win_rate"] == row["knight_win_rate"] == expected
+        assert row["dragon_win_rate"] == pytest.approx(1 - expected)
+        assert row["dragon_ci_low"] < row["dragon_win_rate"] < row["dragon_ci_high"]
+    streamed = cursedsim.sweep("duel", policies=["bold", "wary"], side="knight", others={"dragon": "fire:heat=2"},
+                               params={"bold": {"nerve": [0, 5]}}, options={"arena": [0, 10]}, n_games=2000, seed=3,
+                               progress=False, summary_only=True)
+    pd.testing.assert_frame_equal(table, streamed)
+
+
+def test_tune_searches_one_sides_parameters(duel):
+    from cursedsim.tune import tune
+    result = tune("duel", "bold", side="knight", others={"dragon": "sleep"}, players=2, space={"nerve": (0, 10)},
+                  candidates=8, start_games=2000, final_games=3000, reference="wary", seed=2, progress=False)
+    assert result.sides["side"] == "knight" and result.sides["fixed"] == {"dragon": "sleep"}
+    # on common random numbers the closer nerve is to 5, the more games the knight wins
+    history = result.history[result.history["round"] == 0]
+    best = history.loc[(history["param_nerve"] - 5).abs().idxmin(), "param_nerve"]
+    assert result.params["nerve"] == best
+    holdout = result.holdout.set_index("role")
+    expected = float((draws(result.holdout_seed, 3000) < knight_chance("bold", "sleep", best, 0)).mean())
+    assert holdout.loc["tuned", "win_rate"] == expected and "dragon_win_rate" in holdout.columns
+    assert result.to_dict()["side"] == "knight"
+
+
+def test_target_varies_one_sides_parameter(duel):
+    from cursedsim.target import target
+    result = target("duel", 0.60, vary="wary.guard", values=[0, 5, 10, 15], side="knight", others={"dragon": "fire"},
+                    players=2, start_games=1000, max_games=4000, seed=8, progress=False)
+    assert result.values == {2: 10}   # WARY[fire] + 10 = 60
+    rows = result.candidates.set_index("value")
+    for value in (0, 5):
+        if rows.loc[value, "games"] >= 1000:
+            n = int(rows.loc[value, "games"])
+            expected = knight_rate(8, n, "wary", "fire", value)
+            assert rows.loc[value, "win_rate"] == rows.loc[value, "knight_win_rate"] == expected
+            assert rows.loc[value, "dragon_win_rate"] == pytest.approx(1 - expected)
+    assert result.settings["side"] == "knight"
+    dragon = target("duel", 0.40, vary="heat", values=[0, 10, 20], side="dragon", others={"knight": "bold"},
+                    players=2, start_games=1000, max_games=4000, seed=8, progress=False)
+    assert dragon.values == {2: 0}   # the dragon wins 1 - (45 - 5 - heat) percent: 60% at heat 0
+
+
+def test_precision_targets_the_named_sides_win_rate(duel):
+    from cursedsim.precision import simulate_to_precision
+    run = simulate_to_precision("duel", 0.02, policy={"dragon": "sleep"}, side="dragon", seed=2, progress=False)
+    n = run.n_games
+    rate = 1 - knight_rate(2, n, "bold", "sleep")
+    from cursedsim.precision import wilson_half_width
+    assert run.half_width == pytest.approx(wilson_half_width(round(rate * n), n))
