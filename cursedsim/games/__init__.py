@@ -11,6 +11,7 @@ from cursedsim.games.base import Game, PolicySpec
 GAME_MODULES = {
     "verflucht": "cursedsim.games.verflucht",
     "cursed": "cursedsim.games.cursed",
+    "covens": "cursedsim.games.covens",
 }
 
 _loaded: dict[str, Game] = {}
