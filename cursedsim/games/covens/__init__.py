@@ -32,7 +32,7 @@ def _vectors(specs: Mapping[str, PolicySpec], params: Mapping[str, np.ndarray] |
             for side, spec in specs.items()}
 
 
-def reference_policies(policy: Mapping[str, PolicySpec | str], params: Mapping[str, np.ndarray] | None = None):
+def reference_twins(policy: Mapping[str, PolicySpec | str], params: Mapping[str, np.ndarray] | None = None):
     """(hunter, town): the readable twins of the run's policies for the reference engine."""
     from cursedsim.games.covens import reference_policies as twins
     specs = _specs(policy)
@@ -56,7 +56,7 @@ def replay_events(seed: int, index: int, players: int, options: rules.RuleOption
     kernel played as that row."""
     from cursedsim.games.covens import reference
     specs = _specs(policy)
-    hunter, town = reference_policies(specs, params)
+    hunter, town = reference_twins(specs, params)
     labels = {side: spec.name for side, spec in specs.items()}
     return reference.replay_events(seed, index, players, options, hunter, town, labels)
 
