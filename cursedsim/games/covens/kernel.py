@@ -221,22 +221,24 @@ def sizes_of(hands):
 
 
 @njit(cache=True, inline="always")
-def observe_hunter(kind, rnd, towns, faces, active, captured, fake, rituals, hands, n_deck, hat, reveals,
-                   n_reveals, census, announced, dealt, drawn, log, n_log, woods_known, known_slots, top,
-                   town, opts):
-    """The hunter's view: public state, census hands, the talk (not under Despair), his deals, the
-    travel log (not under Darkness), the woods card while no swap happened, the witches he knows in the
-    deck."""
+def observe_hunter(kind, about, rnd, towns, faces, active, captured, fake, ritual_cards, hands, n_deck, reveals,
+                   n_reveals, after_travel, census, announced, log, n_log, woods_known, dealt, deal_left, drawn,
+                   known_slots, top, opts):
+    """The hunter's view (``reference.Table.observe``): public state, census hands, the talk (not under
+    Despair), the travel log (not under Darkness), his deals, the woods card while he knows it, the
+    deck positions he knows to hold a witch."""
     heard = -1 if active == R.DESPAIR else announced
-    seen = n_log if active != R.DARKNESS else 0
-    return pol.HunterView(rnd, kind, towns, up_spells(faces, opts), active, captured, fake, rituals,
-                          sizes_of(hands), n_deck, hat, reveals, n_reveals, five(census), heard, five(dealt),
-                          drawn, log, seen, woods_known, positions_from_top(known_slots, top), town)
+    seen = 0 if active == R.DARKNESS else n_log
+    in_game = ALL_SLOTS if opts[S.OPT_RITUALS] else ALL_SLOTS & ~RITUALS
+    return pol.HunterView(rnd, kind, about, towns, up_spells(faces, opts), active, captured, fake,
+                          count(ritual_cards), ritual_cards, in_game, sizes_of(hands), n_deck, reveals, n_reveals,
+                          after_travel, five(census), heard, log, seen, woods_known, five(dealt), deal_left, drawn,
+                          positions_from_top(known_slots, top))
 
 
 @njit(cache=True, inline="always")
-def observe_town(kind, me, other, rnd, towns, faces, active, captured, fake, rituals, hands, n_deck, hat,
-                 reveals, n_reveals, census, announced, log, n_log, gave, received, woods_known, opts):
+def observe_town(kind, me, about, rnd, towns, faces, active, captured, fake, ritual_cards, hands, n_deck, reveals,
+                 n_reveals, census, announced, log, n_log, woods_known, gave, received, opts):
     """A town's view (``me``; -1 for the side's census decisions): public state, census hands, the talk,
     the travel log, its own hand and the cards that passed through it, the woods card it knows."""
     if me < 0:
@@ -249,9 +251,9 @@ def observe_town(kind, me, other, rnd, towns, faces, active, captured, fake, rit
         given = gave[me]
         got = received[me]
         known = woods_known[me]
-    return pol.TownView(rnd, kind, towns, up_spells(faces, opts), active, captured, fake, rituals,
-                        sizes_of(hands), n_deck, hat, reveals, n_reveals, five(census), announced,
-                        log, n_log, me, hand, given, got, known, other)
+    return pol.TownView(rnd, kind, about, towns, up_spells(faces, opts), active, captured, fake,
+                        count(ritual_cards), sizes_of(hands), n_deck, reveals, n_reveals, five(census), announced,
+                        log, n_log, known, me, hand, given, got)
 
 
 # ---------------------------------------------------------------- one game
@@ -297,23 +299,24 @@ def play_game(seed, index, towns, opts, hunter_id, hunter_params, town_id, town_
     known_slots = ZERO       # queue slots holding a witch he saw go under
     captured = ZERO          # true witches in front of the hunter
     fake = 0
-    rituals = 0
+    ritual_cards = ZERO      # rituals in front of the hunter
     faces = 0                # bit t: tile t shows its curse
     picks = 0
     winner = R.WINNER_NONE
     win_type = R.WIN_UNFINISHED
     rnd = 1
     max_rounds = opts[S.OPT_MAX_ROUNDS]
-    hat = 0
-    announced = -1
     while True:
-        # ---------------- Census
+        # ---------------- Census (the round's records start empty: ``reference.new_round_records``)
         active = -1
         cast_tile = -1
+        announced = -1
         drawn = ZERO
         n_log = 0
         n_reveals = 0
         reveals = (0, 0)
+        after_travel = (-1, -1, -1, -1, -1)
+        census[:] = ZERO
         dealt[:] = ZERO
         gave[:] = ZERO
         received[:] = ZERO
@@ -322,9 +325,9 @@ def play_game(seed, index, towns, opts, hunter_id, hunter_params, town_id, town_
             if hunter_id == PS.HUNTER_RANDOM:
                 action, rng_h = pol.random_action(legal, rng_h)
             else:
-                view = observe_hunter(S.D_SHUFFLE, rnd, towns, faces, active, captured, fake, rituals, hands,
-                                      n_deck, hat, reveals, n_reveals, census, announced, dealt, drawn, log,
-                                      n_log, hunter_woods, known_slots, top, -1, opts)
+                view = observe_hunter(S.D_SHUFFLE, -1, rnd, towns, faces, active, captured, fake, ritual_cards, hands,
+                                          n_deck, reveals, n_reveals, after_travel, census, announced, log,
+                                          n_log, hunter_woods, dealt, ZERO, drawn, known_slots, top, opts)
                 action, rng_h = pol.hunter_decide(hunter_id, hunter_params, rng_h, view, legal)
             action, err = checked(action, legal, S.D_SHUFFLE, err)
             if action == S.A_YES:
@@ -336,7 +339,6 @@ def play_game(seed, index, towns, opts, hunter_id, hunter_params, town_id, town_
                 known_slots &= ~bit(top)
                 top = slot(top, 1)
                 n_deck -= 1
-        announced = -1
         for t in range(towns):
             census[t] = hands[t]
         coven = False
@@ -359,9 +361,9 @@ def play_game(seed, index, towns, opts, hunter_id, hunter_params, town_id, town_
             if town_id == PS.TOWN_RANDOM:
                 action, rng_t = pol.random_action(legal, rng_t)
             else:
-                view = observe_town(S.D_SPELL, -1, -1, rnd, towns, faces, active, captured, fake, rituals, hands,
-                                    n_deck, hat, reveals, n_reveals, census, announced, log, n_log, gave,
-                                    received, woods_known, opts)
+                view = observe_town(S.D_SPELL, -1, -1, rnd, towns, faces, active, captured, fake, ritual_cards,
+                                    hands, n_deck, reveals, n_reveals, census, announced, log, n_log,
+                                    woods_known, gave, received, opts)
                 action, rng_t = pol.town_decide(town_id, town_params, rng_t, view, legal)
             action, err = checked(action, legal, S.D_SPELL, err)
             if action != S.A_NO:
@@ -373,9 +375,9 @@ def play_game(seed, index, towns, opts, hunter_id, hunter_params, town_id, town_
         if town_id == PS.TOWN_RANDOM:
             action, rng_t = pol.random_action(legal, rng_t)
         else:
-            view = observe_town(S.D_ANNOUNCE, -1, -1, rnd, towns, faces, active, captured, fake, rituals, hands,
-                                n_deck, hat, reveals, n_reveals, census, announced, log, n_log, gave, received,
-                                woods_known, opts)
+            view = observe_town(S.D_ANNOUNCE, -1, -1, rnd, towns, faces, active, captured, fake, ritual_cards,
+                                    hands, n_deck, reveals, n_reveals, census, announced, log, n_log,
+                                    woods_known, gave, received, opts)
             action, rng_t = pol.town_decide(town_id, town_params, rng_t, view, legal)
         action, err = checked(action, legal, S.D_ANNOUNCE, err)
         announced = action - S.A_TOWN if action != S.A_NO else -1
@@ -383,9 +385,9 @@ def play_game(seed, index, towns, opts, hunter_id, hunter_params, town_id, town_
         if town_id == PS.TOWN_RANDOM:
             action, rng_t = pol.random_action(legal, rng_t)
         else:
-            view = observe_town(S.D_HAT, -1, -1, rnd, towns, faces, active, captured, fake, rituals, hands,
-                                n_deck, hat, reveals, n_reveals, census, announced, log, n_log, gave, received,
-                                woods_known, opts)
+            view = observe_town(S.D_HAT, -1, -1, rnd, towns, faces, active, captured, fake, ritual_cards,
+                                    hands, n_deck, reveals, n_reveals, census, announced, log, n_log,
+                                    woods_known, gave, received, opts)
             action, rng_t = pol.town_decide(town_id, town_params, rng_t, view, legal)
         action, err = checked(action, legal, S.D_HAT, err)
         hat = action - S.A_TOWN
@@ -397,16 +399,16 @@ def play_game(seed, index, towns, opts, hunter_id, hunter_params, town_id, town_
                 if hunter_id == PS.HUNTER_RANDOM:
                     action, rng_h = pol.random_action(legal, rng_h)
                 else:
-                    view = observe_hunter(S.D_SHUFFLE, rnd, towns, faces, active, captured, fake, rituals, hands,
-                                          n_deck, hat, reveals, n_reveals, census, announced, dealt, drawn, log,
-                                          n_log, hunter_woods, known_slots, top, -1, opts)
+                    view = observe_hunter(S.D_SHUFFLE, -1, rnd, towns, faces, active, captured, fake, ritual_cards, hands,
+                                          n_deck, reveals, n_reveals, after_travel, census, announced, log,
+                                          n_log, hunter_woods, dealt, ZERO, drawn, known_slots, top, opts)
                     action, rng_h = pol.hunter_decide(hunter_id, hunter_params, rng_h, view, legal)
                 action, err = checked(action, legal, S.D_SHUFFLE, err)
                 if action == S.A_YES:
                     rng_deck = shuffle_range(deck, top, 0, n_deck, rng_deck)
                     known_slots = ZERO
             short = n_deck < towns and opts[S.OPT_SHORT_DECK_ARRIVAL] == S.SHORT_DEAL_NONE
-            if rituals == 0:
+            if ritual_cards == ZERO:
                 if not short:
                     for t in range(towns):
                         if n_deck == 0:
@@ -436,9 +438,9 @@ def play_game(seed, index, towns, opts, hunter_id, hunter_params, town_id, town_
                 if hunter_id == PS.HUNTER_RANDOM:
                     action, rng_h = pol.random_action(legal, rng_h)
                 else:
-                    view = observe_hunter(S.D_DEAL, rnd, towns, faces, active, captured, fake, rituals, hands,
-                                          n_deck, hat, reveals, n_reveals, census, announced, dealt, drawn, log,
-                                          n_log, hunter_woods, known_slots, top, t, opts)
+                    view = observe_hunter(S.D_DEAL, t, rnd, towns, faces, active, captured, fake, ritual_cards, hands,
+                                          n_deck, reveals, n_reveals, after_travel, census, announced, log,
+                                          n_log, hunter_woods, dealt, remaining, drawn, known_slots, top, opts)
                     action, rng_h = pol.hunter_decide(hunter_id, hunter_params, rng_h, view, legal)
                 action, err = checked(action, legal, S.D_DEAL, err)
                 if action != S.A_NO:
@@ -448,6 +450,8 @@ def play_game(seed, index, towns, opts, hunter_id, hunter_params, town_id, town_
                     dealt[t] |= card
 
         # ---------------- Travel (twice with Nature)
+        if active == R.DARKNESS:
+            hunter_woods = -1   # he cannot see whether the woods card moves
         for lap in range(2 if active == R.NATURE_SPELL else 1):
             first = hat if lap == 0 or opts[S.OPT_NATURE_RESTART] else (hat + 1) % towns
             for i in range(towns):
@@ -456,9 +460,9 @@ def play_game(seed, index, towns, opts, hunter_id, hunter_params, town_id, town_
                 if town_id == PS.TOWN_RANDOM:
                     action, rng_t = pol.random_action(legal, rng_t)
                 else:
-                    view = observe_town(S.D_TRAVEL, a, -1, rnd, towns, faces, active, captured, fake, rituals,
-                                        hands, n_deck, hat, reveals, n_reveals, census, announced, log, n_log,
-                                        gave, received, woods_known, opts)
+                    view = observe_town(S.D_TRAVEL, a, -1, rnd, towns, faces, active, captured, fake, ritual_cards,
+                                    hands, n_deck, reveals, n_reveals, census, announced, log, n_log,
+                                    woods_known, gave, received, opts)
                     action, rng_t = pol.town_decide(town_id, town_params, rng_t, view, legal)
                 action, err = checked(action, legal, S.D_TRAVEL, err)
                 if action < S.A_ASK:
@@ -479,9 +483,9 @@ def play_game(seed, index, towns, opts, hunter_id, hunter_params, town_id, town_
                         if town_id == PS.TOWN_RANDOM:
                             action, rng_t = pol.random_action(legal, rng_t)
                         else:
-                            view = observe_town(S.D_MORE, a, u, rnd, towns, faces, active, captured, fake,
-                                                rituals, hands, n_deck, hat, reveals, n_reveals, census, announced,
-                                                log, n_log, gave, received, woods_known, opts)
+                            view = observe_town(S.D_MORE, a, u, rnd, towns, faces, active, captured, fake, ritual_cards,
+                                    hands, n_deck, reveals, n_reveals, census, announced, log, n_log,
+                                    woods_known, gave, received, opts)
                             action, rng_t = pol.town_decide(town_id, town_params, rng_t, view, legal)
                         action, err = checked(action, legal, S.D_MORE, err)
                         if action == S.A_NO:
@@ -496,9 +500,9 @@ def play_game(seed, index, towns, opts, hunter_id, hunter_params, town_id, town_
                         if town_id == PS.TOWN_RANDOM:
                             action, rng_t = pol.random_action(legal, rng_t)
                         else:
-                            view = observe_town(S.D_ANSWER, u, a, rnd, towns, faces, active, captured, fake,
-                                                rituals, hands, n_deck, hat, reveals, n_reveals, census, announced,
-                                                log, n_log, gave, received, woods_known, opts)
+                            view = observe_town(S.D_ANSWER, u, a, rnd, towns, faces, active, captured, fake, ritual_cards,
+                                    hands, n_deck, reveals, n_reveals, census, announced, log, n_log,
+                                    woods_known, gave, received, opts)
                             action, rng_t = pol.town_decide(town_id, town_params, rng_t, view, legal)
                         action, err = checked(action, legal, S.D_ANSWER, err)
                         card = bit(action - S.A_CARD)
@@ -524,6 +528,8 @@ def play_game(seed, index, towns, opts, hunter_id, hunter_params, town_id, town_
                     log[n_log] = pol.log_entry(a, S.LOG_PASS, -1, 0)
                     n_log += 1
 
+        after_travel = sizes_of(hands)
+
         # ---------------- Hunt
         doom_town = -1
         if active == R.DOOM:
@@ -536,12 +542,15 @@ def play_game(seed, index, towns, opts, hunter_id, hunter_params, town_id, town_
                 if hunter_id == PS.HUNTER_RANDOM:
                     action, rng_h = pol.random_action(legal, rng_h)
                 else:
-                    view = observe_hunter(S.D_DOOM, rnd, towns, faces, active, captured, fake, rituals, hands,
-                                          n_deck, hat, reveals, n_reveals, census, announced, dealt, drawn, log,
-                                          n_log, hunter_woods, known_slots, top, -1, opts)
+                    view = observe_hunter(S.D_DOOM, -1, rnd, towns, faces, active, captured, fake, ritual_cards, hands,
+                                          n_deck, reveals, n_reveals, after_travel, census, announced, log,
+                                          n_log, hunter_woods, dealt, ZERO, drawn, known_slots, top, opts)
                     action, rng_h = pol.hunter_decide(hunter_id, hunter_params, rng_h, view, legal)
                 action, err = checked(action, legal, S.D_DOOM, err)
                 doom_town = action - S.A_TOWN
+        # picks: under Doom both from the town named (none if it was named empty, none if no town could
+        # be named); its hand emptied by the first pick, the second per doom_second_pick
+        doom_picks = active == R.DOOM and doom_town >= 0 and hands[doom_town] != ZERO
         over = False
         for p in range(R.PICKS_PER_HUNT):
             nonempty = ZERO
@@ -549,17 +558,17 @@ def play_game(seed, index, towns, opts, hunter_id, hunter_params, town_id, town_
                 if hands[u] != ZERO:
                     nonempty |= bit(u)
             u = -1
-            if doom_town >= 0 and hands[doom_town] != ZERO:
+            if doom_picks and hands[doom_town] != ZERO:
                 u = doom_town
-            elif (doom_town < 0 or (p == 1 and opts[S.OPT_DOOM_SECOND_PICK] == S.DOOM_SECOND_ANY_TOWN)) \
-                    and nonempty != ZERO and (active != R.DOOM or doom_town >= 0):
+            elif (active != R.DOOM or (doom_picks and p > 0 and opts[S.OPT_DOOM_SECOND_PICK] ==
+                                       S.DOOM_SECOND_ANY_TOWN)) and nonempty != ZERO:
                 legal = town_set(towns, nonempty)
                 if hunter_id == PS.HUNTER_RANDOM:
                     action, rng_h = pol.random_action(legal, rng_h)
                 else:
-                    view = observe_hunter(S.D_PICK, rnd, towns, faces, active, captured, fake, rituals, hands,
-                                          n_deck, hat, reveals, n_reveals, census, announced, dealt, drawn, log,
-                                          n_log, hunter_woods, known_slots, top, -1, opts)
+                    view = observe_hunter(S.D_PICK, -1, rnd, towns, faces, active, captured, fake, ritual_cards, hands,
+                                          n_deck, reveals, n_reveals, after_travel, census, announced, log,
+                                          n_log, hunter_woods, dealt, ZERO, drawn, known_slots, top, opts)
                     action, rng_h = pol.hunter_decide(hunter_id, hunter_params, rng_h, view, legal)
                 action, err = checked(action, legal, S.D_PICK, err)
                 u = action - S.A_TOWN
@@ -576,16 +585,15 @@ def play_game(seed, index, towns, opts, hunter_id, hunter_params, town_id, town_
                 if hunter_id == PS.HUNTER_RANDOM:
                     action, rng_h = pol.random_action(legal, rng_h)
                 else:
-                    view = observe_hunter(S.D_TOWNSFOLK, rnd, towns, faces, active, captured, fake, rituals,
-                                          hands, n_deck, hat, pol_reveals(reveals, n_reveals, u, card),
-                                          n_reveals + 1, census, announced, dealt, drawn, log, n_log, hunter_woods,
-                                          known_slots, top, u, opts)
+                    view = observe_hunter(S.D_TOWNSFOLK, u, rnd, towns, faces, active, captured, fake, ritual_cards, hands,
+                                          n_deck, pol_reveals(reveals, n_reveals, u, card), n_reveals + 1, after_travel, census, announced, log,
+                                          n_log, hunter_woods, dealt, ZERO, drawn, known_slots, top, opts)
                     action, rng_h = pol.hunter_decide(hunter_id, hunter_params, rng_h, view, legal)
                 action, err = checked(action, legal, S.D_TOWNSFOLK, err)
                 to = action - S.A_TOWN
                 hands[to] |= bit(card)
             elif card >= R.FIRST_RITUAL:
-                rituals += 1
+                ritual_cards |= bit(card)
             else:
                 # a witch, true or fake: captured; the rest of the hand flees under the deck
                 n_deck, _, rng_deck = to_bottom(deck, top, n_deck, hands[u], random_discards, rng_deck)
@@ -597,11 +605,9 @@ def play_game(seed, index, towns, opts, hunter_id, hunter_params, town_id, town_
                     captured = ZERO
                 else:
                     captured |= bit(card)
-            reveals = pol_reveals(reveals, n_reveals, u, card)
-            if to >= 0:
-                reveals = set_reveal(reveals, n_reveals, pol.reveal_entry(u, card, to))
+            reveals = set_reveal(reveals, n_reveals, pol.reveal_entry(u, card, to))
             n_reveals += 1
-            if card >= R.FIRST_RITUAL and rituals >= R.RITUALS_TO_WIN:
+            if card >= R.FIRST_RITUAL and count(ritual_cards) >= R.RITUALS_TO_WIN:
                 winner = R.WINNER_TOWN
                 win_type = R.WIN_RITUAL
                 over = True
@@ -618,7 +624,7 @@ def play_game(seed, index, towns, opts, hunter_id, hunter_params, town_id, town_
         if rnd >= max_rounds:
             break
         rnd += 1
-    return (winner, win_type, rnd, count(captured) + fake, fake, rituals, n_deck, picks, err)
+    return (winner, win_type, rnd, count(captured) + fake, fake, count(ritual_cards), n_deck, picks, err)
 
 
 @njit(cache=True, inline="always")

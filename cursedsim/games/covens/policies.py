@@ -37,22 +37,23 @@ LOG_SIZE = R.MAX_TOWNS * R.N_CARDS
 HUNTER_POLICIES = PS.HUNTER_POLICIES
 TOWN_POLICIES = PS.TOWN_POLICIES
 
-#: What the hunter sees at a decision (docs/rules/covens.md, "Views"). Card sets are masks (bit c =
-#: card c); per-town fields are ``MAX_TOWNS``-tuples (entries past ``towns`` are 0). ``town``: the town
-#: a deal is for, the source of a picked townsfolk, else -1. ``deck_witches``: deck positions from the
-#: top (bit i) he knows to hold a witch. ``log[:n_log]``: this round's travel log (an int64 array of
-#: ``log_entry`` values; ``n_log`` is 0 under Darkness).
+#: What the hunter sees at a decision (``reference.HunterView``, field for field where a policy reads
+#: it). Card sets are masks (bit c = card c); per-town fields are ``MAX_TOWNS``-tuples (entries past
+#: ``towns`` are 0, ``after_travel`` -1 before this round's Travel ended). ``about``: the town a deal is
+#: for, the source of a picked townsfolk, else -1. ``deck_witches``: deck positions from the top (bit i)
+#: he knows to hold a true witch. ``log[:n_log]``: this round's travel log (``log_entry`` values; empty
+#: under Darkness); ``reveals[:n_reveals]``: this Hunt's picks (``reveal_entry`` values).
 HunterView = namedtuple("HunterView", (
-    "round", "kind", "towns", "up", "active", "captured", "fake", "rituals", "sizes", "deck", "hat",
-    "reveals", "n_reveals", "census", "announced", "dealt", "drawn", "log", "n_log", "woods_known",
-    "deck_witches", "town"))
-#: What one town (``me``; -1 for a census decision of the whole side) sees: its own ``hand``, the
-#: cards it ``gave`` and ``received`` this round, the woods card it knows (-1 if none), and ``other``:
-#: the asker (D_ANSWER) or the first give's target (D_MORE), else -1.
+    "round", "kind", "about", "towns", "up", "active", "captured", "fake", "rituals", "ritual_cards",
+    "cards_in_game", "sizes", "deck", "reveals", "n_reveals", "after_travel", "census", "announced", "log",
+    "n_log", "woods_known", "dealt", "deal_left", "drawn", "deck_witches"))
+#: What one town (``me``; -1 for a census decision of the whole side) sees: the public fields, its own
+#: ``hand``, the cards it ``gave`` and ``received`` this round, the woods card it knows (-1 if none);
+#: ``about``: the asker (D_ANSWER), the first give's target (D_MORE), else -1.
 TownView = namedtuple("TownView", (
-    "round", "kind", "towns", "up", "active", "captured", "fake", "rituals", "sizes", "deck", "hat",
-    "reveals", "n_reveals", "census", "announced", "log", "n_log", "me", "hand", "gave", "received",
-    "woods_known", "other"))
+    "round", "kind", "about", "towns", "up", "active", "captured", "fake", "rituals", "sizes", "deck",
+    "reveals", "n_reveals", "census", "announced", "log", "n_log", "woods_known", "me", "hand", "gave",
+    "received"))
 
 # ---------------------------------------------------------------- travel log and hunt reveals (packed)
 
@@ -138,15 +139,6 @@ def random_action(legal, rng):
     return legal_nth(legal, j), rng
 
 
-# ---------------------------------------------------------------- card classes
-
-
-@njit(cache=True, inline="always")
-def suit_witches(hand, suit):
-    """Witches of ``suit`` in a hand, the wild counting (a coven's count)."""
-    return count(hand & uint64(TB.SUIT_MASK[suit])) + count(hand & uint64(TB.WILD_BIT))
-
-
 # ---------------------------------------------------------------- hunter: largest_hand
 
 
@@ -182,91 +174,139 @@ P_FAKE_FEAR = 1
 P_TRUST = 2
 P_SHUFFLE = 3
 
+TRUE_WITCHES = uint64(TB.TRUE_WITCH_MASK)
+FAKE_BIT = uint64(TB.FAKE_BIT)
+RITUALS = uint64(TB.RITUAL_MASK)
+FOLK = uint64(TB.FOLK_MASK)
+#: The cards of each ``tables.CARD_VALUE``, highest value first (the tracker deals in this order).
+VALUE_ORDER = tuple(uint64(sum(1 << c for c in range(R.N_CARDS) if TB.CARD_VALUE[c] == v))
+                    for v in sorted(set(TB.CARD_VALUE.tolist()), reverse=True))
+NO_COUNTS = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+
+
+@njit(cache=True, inline="always")
+def move_share(counts, src, dst, n):
+    """One class's counts after one unknown card moved from ``src`` to ``dst`` (``src`` held n)."""
+    m = tuple_get(counts, src) / n
+    counts = tuple_setitem(counts, src, tuple_get(counts, src) - m)
+    return tuple_setitem(counts, dst, tuple_get(counts, dst) + m)
+
+
+@njit(cache=True, inline="always")
+def swap_share(counts, a, woods, n):
+    """One class's counts after town a (holding n) swapped an unknown card with the woods."""
+    m = tuple_get(counts, a) / n
+    counts = tuple_setitem(counts, a, tuple_get(counts, a) - m + tuple_get(counts, woods))
+    return tuple_setitem(counts, woods, m)
+
+
+@njit(cache=True, inline="always")
+def spread_share(counts, towns, after, spread):
+    """One class's counts under Darkness once Travel ended: the total spread by hand size (the woods
+    as one card)."""
+    total = 0.0
+    for loc in range(towns + 1):
+        total = total + tuple_get(counts, loc)
+    for t in range(towns):
+        counts = tuple_setitem(counts, t, total * tuple_get(after, t) / spread)
+    return tuple_setitem(counts, towns, total / spread)
+
 
 @njit(cache=True)
 def tracker_belief(view):
-    """Expected (witches, fakes, rituals, townsfolk) per location (towns 0..T-1, the woods at T) as four
-    6-tuples: exact census hands and dealt cards, the pool spread over woods and deck by size, the
-    travel log replayed, this Hunt's reveals applied."""
+    """``reference_policies.belief``: expected (witches, fakes, rituals, townsfolk) per location (towns
+    0..T-1, the woods at T) as four 6-tuples. Exact census hands and deals; the pool (every card not
+    seen in a hand, dealt, held by him) per card in the woods; Darkness spreads the totals by the sizes
+    after Travel, else the travel log moves 1/N of the mover's counts per card; the Hunt's reveals."""
     towns = view.towns
-    w = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
-    f = w
-    r = w
-    s = w
-    n = w
-    known = view.captured | uint64(TB.FAKE_BIT if view.fake else 0) | view.drawn
+    w = NO_COUNTS
+    f = NO_COUNTS
+    r = NO_COUNTS
+    s = NO_COUNTS
+    sizes = (0, 0, 0, 0, 0)
+    pool = view.cards_in_game
     for t in range(towns):
         hand = tuple_get(view.census, t) | tuple_get(view.dealt, t)
-        known |= hand
-        w = tuple_setitem(w, t, float(count(hand & uint64(TB.TRUE_WITCH_MASK))))
-        f = tuple_setitem(f, t, float(count(hand & uint64(TB.FAKE_BIT))))
-        r = tuple_setitem(r, t, float(count(hand & uint64(TB.RITUAL_MASK))))
-        s = tuple_setitem(s, t, float(count(hand & uint64(TB.FOLK_MASK))))
-        n = tuple_setitem(n, t, float(count(hand)))
-    ritual_cards = view.rituals
-    pool = uint64(TB.ALL_CARDS_MASK) & ~known
-    pool_n = float(count(pool) - ritual_cards)
-    share = 1.0 / (1.0 + view.deck) if pool_n > 0 else 0.0
-    w = tuple_setitem(w, towns, count(pool & uint64(TB.TRUE_WITCH_MASK)) * share)
-    f = tuple_setitem(f, towns, count(pool & uint64(TB.FAKE_BIT)) * share)
-    r = tuple_setitem(r, towns, max(count(pool & uint64(TB.RITUAL_MASK)) - ritual_cards, 0) * share)
-    s = tuple_setitem(s, towns, count(pool & uint64(TB.FOLK_MASK)) * share)
-    n = tuple_setitem(n, towns, 1.0)
-    for i in range(view.n_log):
-        actor, kind, target, moved = log_fields(view.log[i])
-        if kind == S.LOG_PASS or moved == 0:
-            continue
-        src = actor if kind != S.LOG_ASK else target
-        dst = target if kind != S.LOG_ASK else actor
-        if kind == S.LOG_SWAP:
-            dst = towns
-        na = tuple_get(n, src)
-        if na <= 0:
-            continue
-        q = 1.0 / na
-        dw = tuple_get(w, src) * q
-        df = tuple_get(f, src) * q
-        dr = tuple_get(r, src) * q
-        ds = tuple_get(s, src) * q
-        if kind == S.LOG_SWAP:
-            ew, ef, er, es = tuple_get(w, towns), tuple_get(f, towns), tuple_get(r, towns), tuple_get(s, towns)
-            w = tuple_setitem(tuple_setitem(w, src, tuple_get(w, src) - dw + ew), towns, dw)
-            f = tuple_setitem(tuple_setitem(f, src, tuple_get(f, src) - df + ef), towns, df)
-            r = tuple_setitem(tuple_setitem(r, src, tuple_get(r, src) - dr + er), towns, dr)
-            s = tuple_setitem(tuple_setitem(s, src, tuple_get(s, src) - ds + es), towns, ds)
-            continue
-        w = tuple_setitem(tuple_setitem(w, src, tuple_get(w, src) - dw), dst, tuple_get(w, dst) + dw)
-        f = tuple_setitem(tuple_setitem(f, src, tuple_get(f, src) - df), dst, tuple_get(f, dst) + df)
-        r = tuple_setitem(tuple_setitem(r, src, tuple_get(r, src) - dr), dst, tuple_get(r, dst) + dr)
-        s = tuple_setitem(tuple_setitem(s, src, tuple_get(s, src) - ds), dst, tuple_get(s, dst) + ds)
-        n = tuple_setitem(tuple_setitem(n, src, na - 1.0), dst, tuple_get(n, dst) + 1.0)
+        w = tuple_setitem(w, t, float(count(hand & TRUE_WITCHES)))
+        f = tuple_setitem(f, t, float(count(hand & FAKE_BIT)))
+        r = tuple_setitem(r, t, float(count(hand & RITUALS)))
+        s = tuple_setitem(s, t, float(count(hand & FOLK)))
+        sizes = tuple_setitem(sizes, t, count(hand))
+        pool &= ~hand
+    pool &= ~(view.deal_left | view.captured | view.ritual_cards | (FAKE_BIT if view.fake else ZERO))
+    n_pool = count(pool)
+    if n_pool > 0:
+        w = tuple_setitem(w, towns, float(count(pool & TRUE_WITCHES)) / n_pool)
+        f = tuple_setitem(f, towns, float(count(pool & FAKE_BIT)) / n_pool)
+        r = tuple_setitem(r, towns, float(count(pool & RITUALS)) / n_pool)
+        s = tuple_setitem(s, towns, float(count(pool & FOLK)) / n_pool)
+    woods = towns
+    if view.active == R.DARKNESS and view.after_travel[0] >= 0:
+        spread = 1
+        for t in range(towns):
+            spread += tuple_get(view.after_travel, t)
+        w = spread_share(w, towns, view.after_travel, spread)
+        f = spread_share(f, towns, view.after_travel, spread)
+        r = spread_share(r, towns, view.after_travel, spread)
+        s = spread_share(s, towns, view.after_travel, spread)
+    else:
+        for i in range(view.n_log):
+            actor, kind, target, moved = log_fields(view.log[i])
+            if kind == S.LOG_GIVE or (kind == S.LOG_ASK and moved != 0):
+                src = actor if kind == S.LOG_GIVE else target
+                dst = target if kind == S.LOG_GIVE else actor
+                n = tuple_get(sizes, src)
+                w = move_share(w, src, dst, n)
+                f = move_share(f, src, dst, n)
+                r = move_share(r, src, dst, n)
+                s = move_share(s, src, dst, n)
+                sizes = tuple_setitem(tuple_setitem(sizes, src, n - 1), dst, tuple_get(sizes, dst) + 1)
+            elif kind == S.LOG_SWAP:
+                n = tuple_get(sizes, actor)
+                w = swap_share(w, actor, woods, n)
+                f = swap_share(f, actor, woods, n)
+                r = swap_share(r, actor, woods, n)
+                s = swap_share(s, actor, woods, n)
+    for i in range(view.n_reveals):
+        src, card, target = reveal_fields(tuple_get(view.reveals, i))
+        c = bit(card)
+        if c & (TRUE_WITCHES | FAKE_BIT) != ZERO:
+            # the class count is floored at 0 first, then the whole hand is gone
+            w = tuple_setitem(w, src, 0.0)
+            f = tuple_setitem(f, src, 0.0)
+            r = tuple_setitem(r, src, 0.0)
+            s = tuple_setitem(s, src, 0.0)
+        elif c & RITUALS != ZERO:
+            r = tuple_setitem(r, src, max(0.0, tuple_get(r, src) - 1.0))
+        else:
+            s = tuple_setitem(s, src, max(0.0, tuple_get(s, src) - 1.0))
+            if target >= 0:
+                s = tuple_setitem(s, target, tuple_get(s, target) + 1.0)
     return w, f, r, s
 
 
 @njit(cache=True)
 def tracker_scores(view, params):
-    """Score of each town (W - fake_fear*C*F - ritual_fear*(1+K)*R)/N + trust*[announced]; -inf for an
-    empty town."""
-    w, f, r, s = tracker_belief(view)
-    c = float(count(view.captured))
-    k = float(view.rituals)
-    scores = (-1e300, -1e300, -1e300, -1e300, -1e300)
+    """Score of each town: ((W - fake_fear*C*F) - ritual_fear*(1+K)*R) / N (0.0 for an empty town) +
+    trust for the announced town (``reference_policies.Tracker``, the same operations in order)."""
+    w, f, r, _ = tracker_belief(view)
+    captured = float(count(view.captured))
+    held = float(view.rituals)
+    scores = (0.0, 0.0, 0.0, 0.0, 0.0)
     for u in range(view.towns):
-        size = tuple_get(view.sizes, u)
-        if size < 1:
-            continue
-        score = (tuple_get(w, u) - params[P_FAKE_FEAR] * c * tuple_get(f, u)
-                 - params[P_RITUAL_FEAR] * (1.0 + k) * tuple_get(r, u)) / size
-        if u == view.announced:
-            score += params[P_TRUST]
-        scores = tuple_setitem(scores, u, score)
+        n = tuple_get(view.sizes, u)
+        base = 0.0
+        if n != 0:
+            base = ((tuple_get(w, u) - params[P_FAKE_FEAR] * captured * tuple_get(f, u))
+                    - params[P_RITUAL_FEAR] * (1.0 + held) * tuple_get(r, u)) / n
+        scores = tuple_setitem(scores, u, base + params[P_TRUST] * (1.0 if u == view.announced else 0.0))
     return scores
 
 
 @njit(cache=True)
 def tracker(view, params, legal):
-    """The ``tracker`` hunter: picks and Doom on the highest score, a townsfolk to the lowest-scoring
-    allowed town, ritual deals by rank, a shuffle when a known witch is in the top T of the deck."""
+    """The ``tracker`` hunter (``reference_policies.Tracker``): picks and Doom on the highest score, a
+    townsfolk to the lowest, ritual deals by rank, a shuffle when a known witch is in the top T."""
     kind = view.kind
     if kind == S.D_SHUFFLE:
         window = (ONE << uint64(min(view.towns, view.deck))) - ONE
@@ -275,43 +315,31 @@ def tracker(view, params, legal):
         return S.A_NO
     scores = tracker_scores(view, params)
     if kind == S.D_DEAL:
-        cards = legal_in(legal, S.A_CARD, R.N_CARDS)
-        if cards == ZERO:
-            return S.A_NO
-        # rank of this town among the towns still to serve and the cards left, by score
-        me = view.town
+        t = view.about
         rank = 0
-        for u in range(view.towns):
-            if u == me or u < me:
-                continue
-            if tuple_get(scores, u) > tuple_get(scores, me):
+        for v in range(t + 1, view.towns):
+            if tuple_get(scores, v) > tuple_get(scores, t):
                 rank += 1
-        rank = min(rank, count(cards) - 1)
-        best = -1
-        for _ in range(rank + 1):
-            best = -1
-            best_value = -1
-            rest = cards
-            while rest != ZERO:
-                c = lowest(rest)
-                rest &= rest - ONE
-                if TB.CARD_VALUE[c] > best_value:
-                    best = c
-                    best_value = TB.CARD_VALUE[c]
-            cards &= ~bit(best)
-        return S.A_CARD + best
+        for group in VALUE_ORDER:
+            cards = view.deal_left & group
+            if rank < count(cards):
+                return S.A_CARD + nth(cards, rank)
+            rank -= count(cards)
+        return S.A_NO
     towns = legal_in(legal, S.A_TOWN, S.MAX_TOWNS)
     best = -1
-    best_score = 0.0
     for u in range(view.towns):
         if not has(towns, u):
             continue
-        score = tuple_get(scores, u)
-        if kind == S.D_TOWNSFOLK:
-            score = -score
-        if best < 0 or score > best_score:
+        if best < 0:
             best = u
-            best_score = score
+        elif kind == S.D_TOWNSFOLK:
+            if tuple_get(scores, u) < tuple_get(scores, best):
+                best = u
+        elif tuple_get(scores, u) > tuple_get(scores, best):
+            best = u
+    if best < 0:
+        return legal_nth(legal, 0)
     return S.A_TOWN + best
 
 
@@ -335,17 +363,23 @@ P_CAST = 2
 SPELL_PREFERENCE = (R.DARKNESS, R.NATURE_SPELL, R.PASSAGE, R.DOOM, R.DESPAIR, R.GROWTH)
 
 
+@njit(cache=True, inline="always")
+def suit_cards(suit):
+    """The cards of a coven of ``suit`` (an "s-card"): its three witches and the wild."""
+    return uint64(TB.SUIT_MASK[suit]) | uint64(TB.WILD_BIT)
+
+
 @njit(cache=True)
 def coven_plan(view):
-    """(gatherer g, suit s): the census hand with the most witches of one suit (wild counting); ties
-    lowest town, then suit."""
+    """(gatherer g, suit s): the census hand with the most s-cards; scan towns, then suits, ascending,
+    keeping the first maximum."""
     g = 0
     s = 0
     best = -1
     for t in range(view.towns):
         hand = tuple_get(view.census, t)
         for suit in range(R.N_SUITS):
-            k = suit_witches(hand, suit)
+            k = count(hand & suit_cards(suit))
             if k > best:
                 best = k
                 g = t
@@ -353,13 +387,67 @@ def coven_plan(view):
     return g, s
 
 
+@njit(cache=True, inline="always")
+def best_feeder(view, g, wanted):
+    """The town != g with the most s-cards at the census (ties lowest); -1 if none holds one."""
+    town = -1
+    most = 0
+    for t in range(view.towns):
+        k = count(tuple_get(view.census, t) & wanted)
+        if t != g and k > most:
+            town = t
+            most = k
+    return town
+
+
+@njit(cache=True)
+def coven_travel(view, params, legal, g, wanted):
+    """Coven's Travel action for town ``view.me`` (``reference_policies.Coven``, steps 1-6)."""
+    towns = view.towns
+    hand = view.hand
+    me = view.me
+    n = count(hand)
+    mine = hand & wanted
+    if me != g and mine != ZERO and n >= 2:
+        return S.A_GIVE + lowest(mine) * S.MAX_TOWNS + g
+    if me == g:
+        u = best_feeder(view, g, wanted)
+        if u >= 0 and tuple_get(view.sizes, u) >= 2:
+            return S.A_ASK + u
+    off = hand & TRUE_WITCHES & ~wanted
+    woods_witch = view.woods_known >= 0 and view.woods_known < R.N_TRUE_WITCHES
+    if n >= 1 and off != ZERO and count(hand & TRUE_WITCHES) / n >= params[P_RISK] and not woods_witch:
+        return S.A_SWAP + lowest(off)
+    rituals = hand & RITUALS
+    if params[P_FEED] >= 0.5 and me != g and rituals != ZERO and n >= 2:
+        return S.A_GIVE + lowest(rituals) * S.MAX_TOWNS + g
+    if n >= 2:
+        spare = hand & FOLK
+        if spare == ZERO:
+            spare = hand & ~TRUE_WITCHES
+        if spare == ZERO:
+            spare = hand
+        target = -1
+        fewest = 0
+        for v in range(towns):
+            if v != me and (target < 0 or tuple_get(view.sizes, v) < fewest):
+                target = v
+                fewest = tuple_get(view.sizes, v)
+        return S.A_GIVE + lowest(spare) * S.MAX_TOWNS + target
+    ask = g if me != g else (me + 1) % towns
+    if legal_has(legal, S.A_ASK + ask):
+        return S.A_ASK + ask
+    return legal_nth(legal, 0)
+
+
 @njit(cache=True)
 def coven(view, params, legal, bluff):
-    """The ``coven`` town (``bluff``: announcing a decoy): gather the witches of one suit at one town."""
+    """The ``coven`` town (``bluff``: announcing a decoy), ``reference_policies.Coven`` / ``Bluff``:
+    gather the s-cards at the gatherer g of the census plan."""
     kind = view.kind
     towns = view.towns
     g, s = coven_plan(view)
-    wanted = uint64(TB.SUIT_MASK[s]) | uint64(TB.WILD_BIT)
+    wanted = suit_cards(s)
     if kind == S.D_SPELL:
         if params[P_CAST] >= 0.5:
             tiles = legal_in(legal, S.A_SPELL, R.N_TILES)
@@ -372,75 +460,33 @@ def coven(view, params, legal, bluff):
         if not bluff:
             return S.A_TOWN + g
         decoy = -1
-        fewest = 99
+        fewest = 0
         for t in range(towns):
-            k = count(tuple_get(view.census, t) & uint64(TB.TRUE_WITCH_MASK))
-            if t != g and k < fewest:
+            k = count(tuple_get(view.census, t) & TRUE_WITCHES)
+            if t != g and (decoy < 0 or k < fewest):
                 decoy = t
                 fewest = k
         return S.A_TOWN + decoy
     if kind == S.D_HAT:
-        holder = -1
-        most = 0
-        for t in range(towns):
-            k = count(tuple_get(view.census, t) & wanted)
-            if t != g and k > most:
-                holder = t
-                most = k
-        return S.A_TOWN + (holder if holder >= 0 else (g + 1) % towns)
+        u = best_feeder(view, g, wanted)
+        return S.A_TOWN + (u if u >= 0 else (g + 1) % towns)
+    if kind == S.D_TRAVEL:
+        return coven_travel(view, params, legal, g, wanted)
     hand = view.hand
-    me = view.me
+    mine = hand & wanted
     if kind == S.D_ANSWER:
-        if view.other == g and hand & wanted != ZERO:
-            return S.A_CARD + lowest(hand & wanted)
-        for group in (uint64(TB.FOLK_MASK), uint64(TB.RITUAL_MASK), uint64(TB.FAKE_BIT),
-                      uint64(TB.TRUE_WITCH_MASK) & ~wanted, wanted):
+        if view.about == g and mine != ZERO:
+            return S.A_CARD + lowest(mine)
+        for group in (FOLK, RITUALS, FAKE_BIT, TRUE_WITCHES & ~wanted, mine):
             if hand & group != ZERO:
                 return S.A_CARD + lowest(hand & group)
         return S.A_CARD + lowest(hand)
     if kind == S.D_MORE:
-        if hand & wanted != ZERO:
-            action = S.A_GIVE + lowest(hand & wanted) * S.MAX_TOWNS + g
+        if mine != ZERO:
+            action = S.A_GIVE + lowest(mine) * S.MAX_TOWNS + g
             if legal_has(legal, action):
                 return action
         return S.A_NO
-    # D_TRAVEL
-    n = count(hand)
-    if me != g and n >= 2 and hand & wanted != ZERO:
-        return S.A_GIVE + lowest(hand & wanted) * S.MAX_TOWNS + g
-    if me == g:
-        source = -1
-        most = 0
-        for t in range(towns):
-            k = count(tuple_get(view.census, t) & wanted)
-            if t != g and k > most and tuple_get(view.sizes, t) >= 2:
-                source = t
-                most = k
-        if source >= 0 and legal_has(legal, S.A_ASK + source):
-            return S.A_ASK + source
-    witches = hand & uint64(TB.TRUE_WITCH_MASK)
-    if n > 0 and count(witches) >= params[P_RISK] * n and witches & ~wanted != ZERO:
-        known = view.woods_known
-        if not (known >= 0 and known < R.N_TRUE_WITCHES):
-            return S.A_SWAP + lowest(witches & ~wanted)
-    if params[P_FEED] >= 0.5 and n >= 2 and hand & uint64(TB.RITUAL_MASK) != ZERO and me != g:
-        return S.A_GIVE + lowest(hand & uint64(TB.RITUAL_MASK)) * S.MAX_TOWNS + g
-    if n >= 2:
-        spare = hand & uint64(TB.FOLK_MASK)
-        if spare == ZERO:
-            spare = hand & ~uint64(TB.TRUE_WITCH_MASK)
-        if spare == ZERO:
-            spare = hand
-        target = -1
-        fewest = 99
-        for t in range(towns):
-            if t != me and tuple_get(view.sizes, t) < fewest:
-                target = t
-                fewest = tuple_get(view.sizes, t)
-        return S.A_GIVE + lowest(spare) * S.MAX_TOWNS + target
-    ask = g if me != g else (me + 1) % towns
-    if legal_has(legal, S.A_ASK + ask):
-        return S.A_ASK + ask
     return legal_nth(legal, 0)
 
 
