@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import textwrap
+from dataclasses import dataclass
 from typing import Any
 
 import click
@@ -14,6 +15,7 @@ from cursedsim.cli.app import command
 from cursedsim.cli.grid import (CliError, GridArgs, RunArgs, cell_dir, check_run, grid_client, grid_dir,
                                 grid_options, parse_grid, run_options)
 from cursedsim.cli.precision import PRECISION_OPTIONS, checked_precision
+from cursedsim.cli.sides import side_option
 from cursedsim.cli.tables import diff_cell, key_cell, p_value_cell, print_table, rates_table
 from cursedsim.files import write_via
 
@@ -24,11 +26,13 @@ HEADER_WIDTH = 80
 
 @command("compare")
 @click.argument("game")
-@grid_options(policy="A policy to compare, e.g. baseline or smart:slack=3,multi_items=1. Repeat for several.",
-              policy_metavar="POLICY", param=None,
+@grid_options(policy="A policy to compare, e.g. baseline or smart:slack=3,multi_items=1. Repeat for several. A game "
+                     "of sides: SIDE=POLICY[:param=value,...]; the side given several varies, the others stay fixed.",
+              policy_metavar="[SIDE=]POLICY", param=None,
               players="Player counts: 3, 1-5 or 2,4; one comparison per count (default: the game's).",
               seals="Shorthand for --option seals=S; several values are compared on the same games.",
               option="A rule option; several values (a,b or a-b) are compared on the same games. Repeatable.")
+@side_option()
 @click.option("--reference", metavar="WHICH", default=None,
               help="The contender the others are compared with: a policy, an option value or a label "
                    "(default: the first).")
@@ -37,7 +41,7 @@ HEADER_WIDTH = 80
              extra=(click.option("--detect", type=float, default=1.0, show_default=True, metavar="PP",
                                  help="Difference in percentage points for the 'games to detect' column "
                                       "(80% power, 5% level)."), *PRECISION_OPTIONS))
-def compare_command(game, reference, detect, precision, max_games, grid: GridArgs, run: RunArgs):
+def compare_command(game, side, reference, detect, precision, max_games, grid: GridArgs, run: RunArgs):
     """Compare policies and rule option values of GAME on the same games (common random numbers): each
     one's paired difference from the reference in win rate, with its 95% interval, p-value (and Holm's,
     over every comparison of the table) and the games a difference of --detect points needs."""
@@ -57,14 +61,14 @@ def compare_command(game, reference, detect, precision, max_games, grid: GridArg
     cells_grid = parse_grid(game_obj, grid)
     fixed = {name: values[0] for name, values in cells_grid.options.items() if len(values) == 1}
     vary = {name: values for name, values in cells_grid.options.items() if len(values) > 1}
-    policies = list(grid.policies) or [game_obj.default_policy]
+    policies, fixed_sides = _contenders(game_obj, grid, side, vary)
     if len(policies) < 2 and not vary:
         raise CliError(f"compare needs two or more contenders: two or more --policy, or an --option (or --seals) "
-                       f"with several values; valid policies: {', '.join(game_obj.policies)}")
+                       f"with several values; valid policies: {', '.join(game_obj.policies_of(fixed_sides.side))}")
     if not 0 < detect < 100:
         raise CliError(f"--detect takes a difference in percentage points between 0 and 100, got {detect:g}")
     runner.make_options(game_obj, fixed)   # every setting checked before the first game
-    _, _, sides = lineup(game_obj, policies, vary, fixed)
+    _, _, sides = lineup(game_obj, policies, vary, fixed, fixed_sides.side)
     ref = find_reference(sides, reference)
     if precision is None:
         runner.check_memory(game_obj, run.n_games, copies=len(sides), what=f"the frames of {len(sides)} contenders")
@@ -80,7 +84,8 @@ def compare_command(game, reference, detect, precision, max_games, grid: GridArg
             result = compare(game_obj, policies, run.n_games if precision is None else None, players=p, options=fixed,
                              vary=vary or None, reference=ref.label, seed=run.seed, n_jobs=run.n_jobs,
                              backend=run.backend, out=cell_out, progress=run.progress, detect=detect / 100,
-                             dask_address=address, precision=precision, max_games=max_games)
+                             dask_address=address, precision=precision, max_games=max_games,
+                             side=fixed_sides.side, others=fixed_sides.others() if fixed_sides.side else None)
             columns = {"players": p, **result.settings["options"]}   # every fixed option, as played
             pair_frames.append(result.pairs.assign(**columns))
             policy_frames.append(result.policies.assign(**columns))
@@ -92,15 +97,45 @@ def compare_command(game, reference, detect, precision, max_games, grid: GridArg
         for line in header_lines(game_obj, settings, fixed, ref.label):
             click.echo(line)
         keys = ["players"] if len(cells_grid.players) > 1 else []
-        column, cells = contender_column(sides, vary, policies)
+        column, cells = contender_column(sides, vary, [getattr(p, "label", p) for p in policies])
+        if fixed_sides.side is not None and column == "policy":
+            column = f"{fixed_sides.side} policy"
         print_table(differences_table(pairs, keys, column, cells, detect,
-                                      caption(len(pairs), len(cells_grid.players))))
+                                      caption(len(pairs), len(cells_grid.players)), side=fixed_sides.side))
         shown = summary.assign(**{column: summary["policy"].map(cells)})
         print_table(rates_table(game_obj, shown.to_dict("records"), keys + [column]))
         if directory is not None:
             write_via(os.path.join(directory, "pairs.csv"), lambda tmp: pairs.to_csv(tmp, index=False))
             write_via(os.path.join(directory, "policies.csv"), lambda tmp: summary.to_csv(tmp, index=False))
             click.echo(f"wrote {os.path.join(directory, 'pairs.csv')} and policies.csv", err=True)
+
+
+@dataclass(frozen=True)
+class FixedSides:
+    """A game of sides: the varied ``side`` and what the other sides play (``parsed``, a SidePolicies);
+    all None for a single-side game."""
+
+    side: str | None = None
+    parsed: Any = None
+
+    def others(self) -> dict[str, Any]:
+        return self.parsed.others()
+
+
+def _contenders(game, grid: GridArgs, side: str | None, vary: dict[str, list[Any]]) -> tuple[list[Any], FixedSides]:
+    """The contenders' policies of ``--policy`` (the game's default when none) and, for a game of sides,
+    the varied side (the one given several policies, ``--side``, or with only options varying the first
+    side) with the other sides' fixed policies."""
+    if not game.sides:
+        if side is not None:
+            raise CliError(f"{game.name} has no sides: leave out --side")
+        return list(grid.policies) or [game.default_policy], FixedSides()
+    from cursedsim.cli.sides import parse_sides, varied_side
+    parsed = parse_sides(game, grid.policies, (), side)
+    if parsed.varied is None and vary:   # only options vary: the first side's win rate, unless --side
+        parsed = parse_sides(game, grid.policies, (), game.sides[0].name)
+    chosen = varied_side(game, parsed, "compare varies")
+    return list(parsed.chosen[chosen]), FixedSides(chosen, parsed)
 
 
 def contender_column(sides, vary: dict[str, list[Any]], policies: list[str]) -> tuple[str, dict[str, str]]:
@@ -130,8 +165,14 @@ def header_lines(game, settings: list[dict[str, Any]], fixed: dict[str, Any], re
              f"  {'policies:' if len(first['policies']) > 1 else 'policy:  '} {', '.join(first['policies'])}"]
     lines += [f"  compared: {name} = {', '.join(value_text(v) for v in values)}"
               for name, values in first["vary"].items()]
+    if "side" in first:   # a game of sides: which side varies, what the others play
+        fixed_sides = ", ".join(f"{side}={name}" + "".join(f":{k}={v:g}" for k, v in
+                                                           first["fixed_params"].get(side, {}).items())
+                                for side, name in first["fixed"].items())
+        lines.append(f"  sides:    {first['side']} varies; fixed: {fixed_sides}")
     lines.append(f"  options:  {options_text(game, settings, fixed)}")
-    lines.append(f"  sign:     X {MINUS} reference ({reference}), in percentage points, paired on the same games")
+    rate = f"{first['side']}'s win rate, " if "side" in first else ""
+    lines.append(f"  sign:     X {MINUS} reference ({reference}), {rate}in percentage points, paired on the same games")
     return [wrapped for line in lines for wrapped in textwrap.wrap(line, HEADER_WIDTH, subsequent_indent=" " * 12,
                                                                    break_on_hyphens=False)]
 
@@ -157,14 +198,16 @@ def options_text(game, settings: list[dict[str, Any]], fixed: dict[str, Any]) ->
 
 
 def differences_table(pairs, keys: list[str], column: str, cells: dict[str, str], detect: float,
-                      caption: str | None = None):
-    """One row per comparison: X − reference in points [95% CI], its p-value, Holm's (when there are
-    several) and the games a paired comparison needs to detect ``detect`` points. Light rules and one
-    space between columns: the table of starting items fits 80 columns."""
+                      caption: str | None = None, side: str | None = None):
+    """One row per comparison: X − reference in points [95% CI] (a game of sides: of ``side``'s win rate,
+    ``hunter wins X − ref``), its p-value, Holm's (when there are several) and the games a paired
+    comparison needs to detect ``detect`` points. Light rules and one space between columns: the table
+    of starting items fits 80 columns."""
     from rich import box
     from rich.table import Table
     several = len(pairs) > 1
-    table = Table(*keys, column, f"X {MINUS} ref, pp [95% CI]", "p", *(["p Holm"] if several else []),
+    difference = f"X {MINUS} ref, pp [95% CI]" if side is None else f"{side} wins X {MINUS} ref, pp [95% CI]"
+    table = Table(*keys, column, difference, "p", *(["p Holm"] if several else []),
                   f"games for\n{detect:g} pp", box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True,
                   caption=caption, caption_justify="left")
     for col in table.columns[len(keys) + 1:]:

@@ -80,16 +80,33 @@ def describe_game(console, game) -> None:
         _entry(console, info.name, f": {info.type_name}, default {value_text(info.default)}; valid: "
                                    f"{valid_values(info, game.options_type)}", plain(info.doc))
     console.print()
+    if game.sides:
+        describe_sides(console, game)
+        return
     console.print("[bold]Policies[/bold] (--policy NAME; parameters NAME=DEFAULT, changed with --param NAME=VALUE)",
                   highlight=False)
-    for policy in game.policies.values():
-        default = " (default)" if policy.name == game.default_policy else ""
-        _entry(console, policy.name, default, plain(policy.doc))
-        _lines(console, "parameters:" if policy.params else "no parameters", 2 + INDENT)
+    _policies(console, game.policies, game.default_policy, 2)
+
+
+def _policies(console, policies, default_policy: str, indent: int) -> None:
+    """Every policy: name (default marked), description, parameters with defaults and descriptions."""
+    for policy in policies.values():
+        default = " (default)" if policy.name == default_policy else ""
+        _entry(console, policy.name, default, plain(policy.doc), indent)
+        _lines(console, "parameters:" if policy.params else "no parameters", indent + INDENT)
         for name, value in policy.params.items():
             doc = plain(policy.param_docs.get(name, ""))
-            _lines(console, f"{name}={value:g}" + (f": {doc}" if doc else ""), 4 + INDENT, 4 + 2 * INDENT,
-                   bold=name)
+            _lines(console, f"{name}={value:g}" + (f": {doc}" if doc else ""), indent + 2 + INDENT,
+                   indent + 2 + 2 * INDENT, bold=name)
+
+
+def describe_sides(console, game) -> None:
+    """The sides of a game of sides: each side (its description, win column, default) and its policies."""
+    console.print("[bold]Sides[/bold] (--policy SIDE=POLICY per side, a side left out plays its default; parameters "
+                  "NAME=DEFAULT, changed with --param SIDE.NAME=VALUE or SIDE=POLICY:NAME=VALUE)", highlight=False)
+    for side in game.sides:
+        _entry(console, side.name, f": default {side.default_policy}; wins: {side.win_column}", plain(side.doc))
+        _policies(console, side.policies, side.default_policy, 2 + INDENT)
 
 
 def overview(console) -> None:
@@ -99,8 +116,13 @@ def overview(console) -> None:
     for name in list_games():
         game = get_game(name)
         _entry(console, game.name, f" — {_title(game)}", plain(game.description), indent=0)
-        policies = [p + (" (default)" if p == game.default_policy else "") for p in game.policies]
-        _lines(console, f"policies: {', '.join(policies)}", INDENT, 2 * INDENT)
+        if game.sides:
+            for side in game.sides:
+                policies = [p + (" (default)" if p == side.default_policy else "") for p in side.policies]
+                _lines(console, f"side {side.name}: {', '.join(policies)}", INDENT, 2 * INDENT)
+        else:
+            policies = [p + (" (default)" if p == game.default_policy else "") for p in game.policies]
+            _lines(console, f"policies: {', '.join(policies)}", INDENT, 2 * INDENT)
         options = [f.name for f in dataclasses.fields(game.options_type)]
         _lines(console, f"rule options: {', '.join(options)}", INDENT, 2 * INDENT)
     console.print()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import os
+from dataclasses import dataclass
 from typing import Any
 
 import click
@@ -15,11 +16,16 @@ from cursedsim.cli.grid import (GridArgs, RunArgs, cell_dir, check_run, grid_cli
 from cursedsim.cli.precision import PRECISION_OPTIONS, checked_precision
 from cursedsim.cli.tables import print_table, rates_table
 from cursedsim.files import write_via
+from cursedsim.sides import summary_args
 
 
 @command("simulate")
 @click.argument("game")
-@grid_options(seals="Shorthand for --option seals=S (e.g. 0-6).", policy="A policy; repeat for one run per policy.")
+@grid_options(seals="Shorthand for --option seals=S (e.g. 0-6).",
+              policy="A policy; repeat for one run per policy. A game of sides: SIDE=POLICY[:param=value,...] "
+                     "per side (a side left out plays its default).", policy_metavar="[SIDE=]NAME",
+              param="A policy parameter, for every chosen policy that has it (a game of sides: SIDE.NAME=VALUE). "
+                    "Repeatable.")
 @run_options(out="Directory: games.parquet + summary.csv, resumable runs under cells/ (rerun to resume).",
              extra=(click.option("--chunk-size", type=int, default=None,
                                  help="Games per kernel call (default: automatic)."),
@@ -37,9 +43,8 @@ def simulate_command(game, chunk_size, summary_only, precision, max_games, grid:
     run = check_run(run)
     runner.check_chunk_size(chunk_size)
     cells_grid = parse_grid(game_obj, grid)
-    policies = parse_policies(game_obj, grid.policies)
-    params = parse_params(game_obj, policies, grid.param_texts)
-    cells = cells_grid.cells(policies)
+    plays = policy_runs(game_obj, grid)
+    cells = cells_grid.cells(list(range(len(plays))))
     columns = []   # every cell's options built (so valid) before any game is played
     for _, p, options in cells:
         columns.append(game_obj.option_columns(runner.make_options(game_obj, options), p))
@@ -49,36 +54,39 @@ def simulate_command(game, chunk_size, summary_only, precision, max_games, grid:
     option_names = list(columns[0])
     varying = [name for name in option_names
                if name in cells_grid.options or len({repr(c[name]) for c in columns}) > 1]
-    param_columns = list(dict.fromkeys(f"param_{name}" for policy in policies for name in params[policy]))
-    keys = ["policy", "players"] + varying + param_columns
+    param_columns = list(dict.fromkeys(f"param_{name}" for play in plays for name in play.param_columns))
+    keys = list(plays[0].keys) + ["players"] + varying + param_columns
     rows, heads, runs = [], [], []
     config = {"kind": "simulate", "game": game_obj.name, "n_games": run.n_games, "seed": run.seed}
     if precision is not None:   # a directory of a fixed --games run refuses it, and the other way round
         config.update(n_games=None, precision=precision)
     with grid_dir(run.out, "simulate.json", config, "simulate") as directory, \
             grid_client(run, len(cells)) as address:
-        for (policy, p, options), option_columns in zip(cells, columns):
-            settings = dict(players=p, policy=policy, options=options, params=params[policy] or None, seed=run.seed,
+        for (k, p, options), option_columns in zip(cells, columns):
+            play = plays[k]
+            settings = dict(players=p, policy=play.policy, options=options, params=play.params, seed=run.seed,
                             n_jobs=run.n_jobs, backend=run.backend, chunk_size=chunk_size, dask_address=address,
-                            out=None if directory is None else cell_dir(directory, policy, p, options, params[policy]))
+                            out=None if directory is None else cell_dir(directory, play.folder, p, options,
+                                                                        play.param_columns))
             if precision is None:
                 result = runner.simulate(game_obj, run.n_games, progress=run.progress, summary_only=summary_only,
                                          **settings)
                 batches = [(0, run.n_games)]
             else:
-                label = cell_label(game_obj.name, p, policy, {**options, **params[policy]})
+                label = cell_label(game_obj.name, p, play.label, {**options, **play.param_columns})
                 to_precision = simulate_to_precision(game_obj, precision, max_games=max_games, label=label,
                                                      progress=run.progress, summary_only=summary_only, **settings)
                 result, batches = to_precision.result, [(b.start, b.stop) for b in to_precision.batches]
+            args = summary_args(game_obj)
             if summary_only:
-                row = result.summarize(game_obj.measures).to_dict("records")[0]
+                row = result.summarize(game_obj.measures, **args).to_dict("records")[0]
             else:
-                row = stats.summarize(result, measures=game_obj.measures).to_dict("records")[0]
+                row = stats.summarize(result, measures=game_obj.measures, **args).to_dict("records")[0]
                 heads.append(result.head(1))
                 runs.append((settings, batches))
             del result
-            values = {"policy": policy, "players": p, **option_columns,
-                      **{name: params[policy].get(name[len("param_"):], math.nan) for name in param_columns}}
+            values = {**play.keys, "players": p, **option_columns,
+                      **{name: play.param_columns.get(name[len("param_"):], math.nan) for name in param_columns}}
             rows.append({**{key: values[key] for key in keys}, **row})
         summary = grid_summary(rows, keys)
         title = None if precision is None else f"{game_obj.name}: each cell to ±{100 * precision:g} points (95%)"
@@ -94,6 +102,36 @@ def simulate_command(game, chunk_size, summary_only, precision, max_games, grid:
                 click.echo(f"wrote {os.path.join(directory, 'summary.csv')}", err=True)
             else:
                 click.echo(f"wrote {written:,} games to {os.path.join(directory, 'games.parquet')}", err=True)
+
+
+@dataclass(frozen=True)
+class PolicyRun:
+    """One policy setting of the grid: ``policy`` and ``params`` as ``simulate`` takes them, the table's
+    key cells (``policy``, or one column per side), the parameter columns (a single-side game's
+    ``--param``), its ``label`` in messages and the ``folder`` name part of its cell directory."""
+
+    policy: Any
+    params: Any
+    keys: dict[str, str]
+    param_columns: dict[str, float]
+    label: str
+    folder: str
+
+
+def policy_runs(game, grid: GridArgs) -> list[PolicyRun]:
+    """Every policy setting of ``--policy``/``--param``: one per policy, or (a game of sides) one per
+    combination of the sides' policies, each side a key column."""
+    if not game.sides:
+        policies = parse_policies(game, grid.policies)
+        params = parse_params(game, policies, grid.param_texts)
+        return [PolicyRun(policy, params[policy] or None, {"policy": policy}, params[policy], policy, policy)
+                for policy in policies]
+    from cursedsim.cli.sides import parse_sides
+    from cursedsim.sides import policy_label
+    parsed = parse_sides(game, grid.policies, grid.param_texts, vary=False)
+    return [PolicyRun(policy, params or None, labels, {}, policy_label(labels),
+                      "+".join(f"{side}-{label}" for side, label in labels.items()))
+            for policy, params, labels in parsed.runs()]
 
 
 def batch_out(out: str, precision: float | None, start: int, stop: int) -> str:

@@ -81,14 +81,18 @@ def key_cell(value: Any) -> str:
 
 
 def rates_table(game, rows: list[dict[str, Any]], keys: list[str], title: str | None = None):
-    """One row per cell: its ``keys``, games, win rate [95% CI] and the game's measures."""
+    """One row per cell: its ``keys``, games, win rate [95% CI] (a game of sides: every side's, ``hunter
+    wins % [95% CI]``, from the rows' ``<side>_win_rate``) and the game's measures."""
     from rich.table import Table
-    table = Table(*keys, "games", "win rate % [95% CI]", *measure_headers(game), title=title)
+
+    from cursedsim.cli.sides import side_cells, side_headers
+    rates = side_headers(game) if game.sides else ["win rate % [95% CI]"]
+    table = Table(*keys, "games", *rates, *measure_headers(game), title=title)
     for column in table.columns[len(keys):]:
         column.justify = "right"
     for row in rows:
-        table.add_row(*[key_cell(row[key]) for key in keys], f"{row['n']:,}", rate_cell(row),
-                      *measure_cells(game, row))
+        table.add_row(*[key_cell(row[key]) for key in keys], f"{row['n']:,}",
+                      *(side_cells(game, row) if game.sides else [rate_cell(row)]), *measure_cells(game, row))
     setattr(table, OPTIONAL, measure_headers(game)[::-1])   # on a narrow terminal the last measures go first
     return table
 

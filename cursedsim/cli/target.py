@@ -13,6 +13,7 @@ from cursedsim.cli.app import command
 from cursedsim.cli.grid import (CliError, GridArgs, RunArgs, check_run, grid_options, parse_grid,
                                 parse_int_values, parse_number_values, parse_params, parse_policies, run_options,
                                 single_options)
+from cursedsim.cli.sides import side_option
 from cursedsim.cli.tables import pp, print_table
 from cursedsim.console import make_console
 from cursedsim.target import MAX_GAMES, START_GAMES, TOLERANCE
@@ -41,12 +42,15 @@ STATUS_TEXT = {"chosen": "◀ chosen", "tied": "tied", "open": "open", "dropped"
 @grid_options(players="Player counts: 3, 1-5 or 2,4 (default: the game's); one search each.",
               seals="Fix the seals (shorthand for --option seals=S) when varying something else.",
               option="Fix another rule option: NAME=VALUE. Repeatable.",
-              policy="The policy played (default: the game's).",
-              param="Fix another parameter of the policy: NAME=VALUE. Repeatable.")
+              policy="The policy played (default: the game's). A game of sides: SIDE=POLICY[:param=value,...] per "
+                     "side; the side whose win rate is targeted is --side, else the side of the --vary parameter, "
+                     "else the first given.", policy_metavar="[SIDE=]NAME",
+              param="Fix another parameter of the policy: NAME=VALUE (a game of sides: SIDE.NAME=VALUE). Repeatable.")
+@side_option()
 @run_options(games="Games per value at most: the last round (the search stops there).", games_flag="--max-games",
              games_default=MAX_GAMES, seed="The seed of every value's games (common random numbers).",
              out="Directory: every round's games as resumable runs under cells/, candidates.csv, chosen.csv.")
-def target_command(game, win_rate, vary, values_text, tolerance, start_games, confidence, grid: GridArgs,
+def target_command(game, win_rate, vary, values_text, tolerance, start_games, confidence, side, grid: GridArgs,
                    run: RunArgs):
     """Find, per player count, the value of an integer rule option or a policy parameter whose win rate in
     GAME is closest to --win-rate: every value plays the same games, games are added in rounds to the
@@ -61,11 +65,19 @@ def target_command(game, win_rate, vary, values_text, tolerance, start_games, co
     if not 0 <= tolerance < 100:
         raise CliError(f"--tolerance takes percentage points in 0-100, got {tolerance:g}")
     run = check_run(run)
-    policies = parse_policies(game_obj, grid.policies)
-    if len(policies) > 1:
-        raise CliError(f"target plays one --policy, got {', '.join(policies)}")
-    varied = resolve_varied(game_obj, vary, grid.policies[0] if grid.policies else None)
-    params = parse_params(game_obj, [varied.policy], grid.param_texts)[varied.policy]
+    sided: dict[str, Any] = {}
+    if game_obj.sides:
+        side, policy, params, others = target_side(game_obj, grid, side, vary)
+        varied = resolve_varied(game_obj, vary, policy, side)
+        sided = {"side": side, "others": others}
+    else:
+        if side is not None:
+            raise CliError(f"{game_obj.name} has no sides: leave out --side")
+        policies = parse_policies(game_obj, grid.policies)
+        if len(policies) > 1:
+            raise CliError(f"target plays one --policy, got {', '.join(policies)}")
+        varied = resolve_varied(game_obj, vary, grid.policies[0] if grid.policies else None)
+        params = parse_params(game_obj, [varied.policy], grid.param_texts)[varied.policy]
     cells_grid = parse_grid(game_obj, grid)
     options = single_options(cells_grid.options, "target")
     values = None
@@ -82,7 +94,7 @@ def target_command(game, win_rate, vary, values_text, tolerance, start_games, co
                     policy=varied.policy, options=options, params=params, tolerance=tolerance / 100,
                     start_games=start_games, max_games=run.n_games, confidence=confidence, seed=run.seed,
                     n_jobs=run.n_jobs, backend=run.backend, out=run.out, progress=run.progress,
-                    dask_address=run.scheduler, on_round=announce)
+                    dask_address=run.scheduler, on_round=announce, **sided)
     click.echo(header(result))
     for table in [*target_tables(result), summary_table(result)]:
         print_table(table)
@@ -90,6 +102,27 @@ def target_command(game, win_rate, vary, values_text, tolerance, start_games, co
     make_console().print(Text(caption(result)))
     if run.out is not None:
         click.echo(f"wrote {os.path.join(run.out, 'candidates.csv')} and chosen.csv", err=True)
+
+
+def target_side(game, grid: GridArgs, side: str | None, vary: str) -> tuple[str, str, dict[str, float], Any]:
+    """A game of sides: (the side whose win rate is targeted, its policy, that policy's fixed parameters, the
+    other sides' policies) from ``--policy SIDE=POLICY``, ``--param SIDE.NAME=VALUE`` and ``--side``; the side
+    defaults to the one whose chosen policy has the ``--vary`` parameter, else the first ``--policy``'s."""
+    from cursedsim.cli.sides import parse_sides
+    parsed = parse_sides(game, grid.policies, grid.param_texts, side, vary=False)
+    several = [name for name, chosen in parsed.chosen.items() if len(chosen) > 1]
+    if several:
+        raise CliError(f"target plays one --policy per side, got several for {', '.join(several)}")
+    if side is None:
+        owner, dot, name = vary.strip().rpartition(".")
+        having = [s for s, chosen in parsed.chosen.items()
+                  if (not dot or chosen[0].policy == owner) and name in game.policy(chosen[0].policy, s).params]
+        first = grid.policies[0].partition("=")[0].strip() if grid.policies else game.sides[0].name
+        side = having[0] if len(having) == 1 else game.side(first).name
+    entry = parsed.chosen[side][0]
+    others = {name: {"policy": chosen[0].policy, "params": dict(chosen[0].params)}
+              for name, chosen in parsed.chosen.items() if name != side}
+    return side, entry.policy, dict(entry.params), others
 
 
 def values_text_of(values: list) -> str:
@@ -115,8 +148,13 @@ def header(result) -> str:
     and parameter, the seed."""
     s = result.settings
     fixed = [f"{name}={value}" for name, value in {**s["options"], **s["params"]}.items()]
-    return (f"{s['game']}: {s['vary']} for a {100 * s['win_rate']:g}% win rate; values {values_text_of(s['values'])}; "
-            f"policy {s['policy']}" + (f"; {', '.join(fixed)}" if fixed else "")
+    rate = "win rate" if "side" not in s else f"{s['side']} win rate"
+    policy = f"policy {s['policy']}" if "side" not in s else f"{s['side']} plays {s['policy']}"
+    others = "" if "side" not in s else "; fixed: " + ", ".join(
+        f"{name}={policy_name}" + "".join(f":{k}={v:g}" for k, v in s["fixed_params"].get(name, {}).items())
+        for name, policy_name in s["fixed"].items())
+    return (f"{s['game']}: {s['vary']} for a {100 * s['win_rate']:g}% {rate}; values {values_text_of(s['values'])}; "
+            f"{policy}" + (f"; {', '.join(fixed)}" if fixed else "") + others
             + f"; seed {s['seed']}; tolerance {100 * s['tolerance']:g} points")
 
 
@@ -141,13 +179,19 @@ def target_tables(result) -> list[Any]:
         rows = result.candidates[result.candidates["players"] == chosen["players"]]
         title = (f"{_players_text(chosen['players'])}: {label} {values_text_of([chosen['value']])} "
                  f"({chosen['total_games']:,} games; {STOP_TEXT[chosen['stop']]})")
-        table = Table(label.rpartition(".")[2], "games", "win % [95% CI]", "P(closest)", "status", title=title)
-        for column in table.columns[:4]:
+        side = result.settings.get("side")
+        others = [name for name in result.settings.get("fixed", {})]
+        rate = "win % [95% CI]" if side is None else f"{side} wins % [95% CI]"
+        table = Table(label.rpartition(".")[2], "games", rate, "P(closest)", "status",
+                      *[f"{name} wins % [95% CI]" for name in others], title=title)
+        for column in [*table.columns[:4], *table.columns[5:]]:
             column.justify = "right"
         for row in rows.to_dict("records"):
             table.add_row(values_text_of([row["value"]]), f"{row['games']:,}",
                           f"{pp(row['win_rate'])} [{pp(row['ci_low'])}, {pp(row['ci_high'])}]",
                           p_cell(row["p_closest"]), STATUS_TEXT[row["status"]],
+                          *[f"{pp(row[f'{name}_win_rate'])} [{pp(row[f'{name}_ci_low'])}, "
+                            f"{pp(row[f'{name}_ci_high'])}]" for name in others],
                           style="bold" if row["status"] == "chosen" else None)
         tables.append(table)
     return tables
@@ -166,8 +210,10 @@ def summary_table(result) -> Any:
     search stopped."""
     from rich.table import Table
     label = result.settings["vary"]
-    table = Table("players", label.rpartition(".")[2], "win % [95% CI]", "P(closest)", "search",
-                  title=f"{label} closest to {100 * result.settings['win_rate']:g}%")
+    side = result.settings.get("side")
+    table = Table("players", label.rpartition(".")[2], "win % [95% CI]" if side is None else f"{side} wins % [95% CI]",
+                  "P(closest)", "search", title=f"{label} closest to {100 * result.settings['win_rate']:g}%"
+                                                + ("" if side is None else f" ({side} win rate)"))
     for column in table.columns[:4]:
         column.justify = "right"
     for chosen in result.chosen.to_dict("records"):

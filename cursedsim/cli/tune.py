@@ -12,6 +12,7 @@ import click
 
 from cursedsim.cli.app import command
 from cursedsim.cli.grid import CliError, GridArgs, grid_options, parse_grid, single_options, split_pair
+from cursedsim.cli.sides import side_option
 from cursedsim.cli.tables import diff_cell, p_value_cell, print_table, rate_cell
 from cursedsim.files import write_via
 
@@ -42,7 +43,11 @@ def parse_space_texts(texts: tuple[str, ...]) -> dict[str, Any]:
 
 @command("tune")
 @click.argument("game")
-@click.option("--policy", default=None, help="The policy family to tune (default: the first one with parameters).")
+@click.option("--policy", "policy_texts", metavar="[SIDE=]NAME", multiple=True,
+              help="The policy family to tune (default: the first one with parameters). A game of sides: "
+                   "SIDE=POLICY[:param=value,...] per side; the --side one (default: the first given) is tuned, "
+                   "the others stay fixed.")
+@side_option()
 @grid_options(players="Player counts, each tuned on its own: 3, 1-5 or 2,4.", policy=None, param=None,
               seals="Shorthand for --option seals=S (one value).", option="A rule option. Repeatable.",
               option_metavar="NAME=VALUE")
@@ -52,45 +57,51 @@ def parse_space_texts(texts: tuple[str, ...]) -> dict[str, Any]:
 @click.option("--games", "start_games", type=int, default=20_000, show_default=True,
               help="Games per candidate in the first round (doubled every round).")
 @click.option("--final-games", type=int, default=200_000, show_default=True, help="Held-out games per policy.")
-@click.option("--reference", default="baseline", show_default=True, help="The policy the tuned one must beat.")
+@click.option("--reference", default=None, help="The policy the tuned one must beat (default: baseline; a game of sides: "
+                                                "the tuned side's default policy).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the search (held-out seed derived).")
 @click.option("--holdout-seed", type=int, default=None, help="Seed of the held-out games (default: derived).")
 @click.option("--jobs", "n_jobs", type=int, default=1, show_default=True, help="Worker processes (-1: all cores).")
 @click.option("--out", type=click.Path(dir_okay=False), default=None, help="JSON file: tuned parameters and results.")
 @click.option("--no-progress", is_flag=True, help="No progress bar.")
-def tune_command(game, policy, space_texts, candidates, start_games, final_games, reference, seed, holdout_seed,
-                 n_jobs, out, no_progress, grid: GridArgs):
+def tune_command(game, policy_texts, side, space_texts, candidates, start_games, final_games, reference, seed,
+                 holdout_seed, n_jobs, out, no_progress, grid: GridArgs):
     """Tune a policy family of GAME by successive halving on common random numbers, then check the winner
     against --reference on held-out games; one search per player count."""
     from rich.table import Table
 
     from cursedsim import runner
     from cursedsim.rundir import check_output_file
-    from cursedsim.tune import DEFAULT_SPACES, check_settings, parse_space, tune, tune_summary
+    from cursedsim.tune import check_settings, default_space, parse_space, tune, tune_summary
 
     game_obj = runner.resolve_game(game)
+    policy, side, others = tuned_policy(game_obj, policy_texts, side)
     if policy is None:
-        policy = next((name for name, spec in game_obj.policies.items() if spec.params), None)
+        policy = next((name for name, spec in game_obj.policies_of(side).items() if spec.params), None)
         if policy is None:
             raise CliError(f"{game_obj.name} has no policy with parameters to tune")
-    spec = game_obj.policy(policy)
+    spec = game_obj.policy(policy, side)
+    if reference is None:
+        reference = "baseline" if side is None else game_obj.default_policy_of(side)
+    sided = {} if side is None else {"side": side, "others": others}
     cells_grid = parse_grid(game_obj, grid)
     options = single_options(cells_grid.options, "tune")
     runner.make_options(game_obj, options)
     space = None
     if space_texts:
-        space = dict(DEFAULT_SPACES.get((game_obj.name, spec.name), {}))
+        space = dict(default_space(game_obj, spec.name, side) or {})
         space.update(parse_space_texts(space_texts))
-    parse_space(game_obj, spec.name, space)   # every setting checked before the first search
+    parse_space(game_obj, spec.name, space, side)   # every setting checked before the first search
     check_settings(game_obj, spec.name, candidates=candidates, start_games=start_games, final_games=final_games,
-                   reference=reference, seed=seed, holdout_seed=holdout_seed, n_jobs=n_jobs)
+                   reference=reference, seed=seed, holdout_seed=holdout_seed, n_jobs=n_jobs, side=side)
     if out is not None:   # before the search, so that its result is never lost
         out = check_output_file(out, "--out")
     results = []
     for p in cells_grid.players:
         results.append(tune(game_obj, spec.name, players=p, options=options, space=space, candidates=candidates,
                             start_games=start_games, final_games=final_games, reference=reference, seed=seed,
-                            holdout_seed=holdout_seed, n_jobs=n_jobs, progress=False if no_progress else None))
+                            holdout_seed=holdout_seed, n_jobs=n_jobs, progress=False if no_progress else None,
+                            **sided))
 
     first = results[0]
     p_ref, p_default = holm_columns(results)
@@ -100,9 +111,14 @@ def tune_command(game, policy, space_texts, candidates, start_games, final_games
     if family > 1:
         note += (f"; Holm: adjusted for the {family} comparisons of this table (tuned − {first.reference} and "
                  "tuned − default at every player count)")
-    table = Table("players", "tuned parameters (changed)", "tuned % [95% CI]", f"{first.reference} % [95% CI]",
-                  f"tuned − {first.reference}, pp [95% CI]", p_header, "tuned − default, pp [95% CI]", p_header,
-                  title=f"{game_obj.name}: {spec.name} tuned per player count, on held-out games "
+    won = "" if side is None else f"{side} wins "
+    other_sides = [] if side is None else [name for name in game_obj.side_names if name != side]
+    fixed = "" if side is None else f" ({side}; fixed: {_fixed_text(others)})"
+    table = Table("players", "tuned parameters (changed)", f"tuned: {won}% [95% CI]",
+                  f"{first.reference}: {won}% [95% CI]", f"tuned − {first.reference}, pp [95% CI]", p_header,
+                  "tuned − default, pp [95% CI]", p_header,
+                  *[f"tuned: {name} wins % [95% CI]" for name in other_sides],
+                  title=f"{game_obj.name}: {spec.name}{fixed} tuned per player count, on held-out games "
                         f"({final_games:,} per policy)", caption=note + ".", caption_justify="left")
     for column in table.columns[2:]:
         column.justify = "right"
@@ -115,11 +131,46 @@ def tune_command(game, policy, space_texts, candidates, start_games, final_games
                       rate_cell(holdout["tuned"]), rate_cell(holdout["reference"]),
                       diff_cell(result.difference), p_cells(result.difference["p_value"], holm_ref, family),
                       "-" if gap is None else diff_cell(gap),
-                      "-" if gap is None else p_cells(gap["p_value"], holm_default, family))
+                      "-" if gap is None else p_cells(gap["p_value"], holm_default, family),
+                      *[side_rate_cell(holdout["tuned"], name) for name in other_sides])
     print_table(table)
     if out is not None:
         write_result(out, tune_summary(results))
         click.echo(f"wrote {out}", err=True)
+
+
+def tuned_policy(game, policies: tuple[str, ...], side: str | None) -> tuple[str | None, str | None, Any]:
+    """(the policy family to tune or None, its side, the other sides' fixed policies) of ``--policy`` and
+    ``--side``: one policy name for a single-side game; for a game of sides ``SIDE=POLICY`` per side, the
+    tuned one the --side one (default: the first given)."""
+    if not game.sides:
+        if side is not None:
+            raise CliError(f"{game.name} has no sides: leave out --side")
+        if len(policies) > 1:
+            raise CliError(f"tune tunes one --policy, got {', '.join(policies)}")
+        return (policies[0] if policies else None), None, None
+    from cursedsim.cli.sides import parse_sides
+    parsed = parse_sides(game, policies, (), side, vary=False)
+    several = [name for name, chosen in parsed.chosen.items() if len(chosen) > 1]
+    if several:
+        raise CliError(f"tune takes one --policy per side, got several for {', '.join(several)}")
+    if side is None:
+        side = game.side(policies[0].partition("=")[0].strip()).name if policies else game.sides[0].name
+    named = any(text.partition("=")[0].strip() == side for text in policies)
+    others = {name: {"policy": chosen[0].policy, "params": dict(chosen[0].params)}
+              for name, chosen in parsed.chosen.items() if name != side}
+    return (parsed.chosen[side][0].policy if named else None), side, others
+
+
+def _fixed_text(others: dict[str, Any]) -> str:
+    return ", ".join(f"{name}={entry['policy']}" + "".join(f":{k}={v:g}" for k, v in entry["params"].items())
+                     for name, entry in others.items())
+
+
+def side_rate_cell(row: dict[str, Any], side: str) -> str:
+    """A side's win rate with its interval in a held-out row (``<side>_win_rate``, ...)."""
+    return rate_cell({"win_rate": row[f"{side}_win_rate"], "ci_low": row[f"{side}_ci_low"],
+                      "ci_high": row[f"{side}_ci_high"]})
 
 
 def holm_columns(results) -> tuple[list[float], list[float]]:
