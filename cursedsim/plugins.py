@@ -16,6 +16,11 @@ and classes of an importable module travel by name and the worker imports the mo
 is imported as an ordinary module: its directory goes first on ``sys.path``, which loky and Dask's
 local workers inherit when they start, and the module is pickled by value as well (``cloudpickle``), so
 workers that started earlier, or run on other machines, need nothing.
+
+``add_policy(game, spec, side=...)`` is where every game's ``user_policies`` puts a user's policy: into
+the game's policies, or, in a game of sides, into the policies of the side it plays (``side`` is then
+required, and a policy plays for that side only: ``--policy hunter=mine``). A plugin's policies of a
+game of sides are listed as ``side=name``.
 """
 
 from __future__ import annotations
@@ -74,7 +79,35 @@ def _registered() -> dict[tuple[str, str], object]:
         if game_record is not None:
             found.update(((game, name), spec) for name, spec in game_record.policies.items()
                          if spec.impl is not None)
+            for side in game_record.sides:
+                found.update(((game, f"{side.name}={name}"), spec) for name, spec in side.policies.items()
+                             if spec.impl is not None)
     return found
+
+
+def add_policy(game, spec, side: str | None = None):
+    """Register the user policy ``spec`` (a PolicySpec with its ``impl``) with ``game`` (a name or the Game):
+    in its policies, or (a game of sides) in the policies of ``side``, which a game of sides requires and a
+    single-side game refuses; it replaces an earlier user policy of that name, never a built-in one.
+    Returns ``spec``."""
+    from cursedsim.errors import UnknownPolicyError
+    from cursedsim.games import Game, get_game
+    record = game if isinstance(game, Game) else get_game(game)
+    if record.sides and side is None:
+        raise UnknownPolicyError(f"{record.name} has sides ({', '.join(record.side_names)}): register policy "
+                                 f"{spec.name!r} for one of them (side=...)")
+    if not record.sides and side is not None:
+        raise UnknownPolicyError(f"{record.name} has no sides (one policy plays every seat): register policy "
+                                 f"{spec.name!r} without side=, got side {shorten(side)}")
+    policies = record.policies_of(side)
+    current = policies.get(spec.name)
+    if current is not None and current.impl is None:
+        built_in = ", ".join(name for name, p in policies.items() if p.impl is None)
+        where = "" if side is None else f" of side {side!r}"
+        raise UnknownPolicyError(f"policy name {spec.name!r} is a built-in policy{where}; choose another name "
+                                 f"(built-in: {built_in})")
+    policies[spec.name] = spec
+    return spec
 
 
 def loaded_plugins() -> list[Plugin]:
@@ -266,5 +299,5 @@ def load_entry_points() -> list[Plugin]:
     return loaded
 
 
-__all__ = ["DISABLE_VARIABLE", "ENTRY_POINT_GROUP", "Plugin", "disabled_entry_points", "entry_points",
+__all__ = ["DISABLE_VARIABLE", "ENTRY_POINT_GROUP", "Plugin", "add_policy", "disabled_entry_points", "entry_points",
            "load_entry_points", "load_plugin", "loaded_plugins", "plugin_of"]

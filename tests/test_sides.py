@@ -320,3 +320,37 @@ def test_precision_targets_the_named_sides_win_rate(duel):
     rate = 1 - knight_rate(2, n, "bold", "sleep")
     from cursedsim.precision import wilson_half_width
     assert run.half_width == pytest.approx(wilson_half_width(round(rate * n), n))
+
+
+# ---------------------------------------------------------------- plugins
+
+def test_a_user_policy_is_registered_for_one_side(duel, tmp_path):
+    from cursedsim.plugins import add_policy, load_plugin
+    plugin = tmp_path / "duel_brave_plugin.py"
+    plugin.write_text("from cursedsim.games.base import PolicySpec\n"
+                      "from cursedsim.plugins import add_policy\n"
+                      "add_policy('duel', PolicySpec('brave', 9, 'Plays like wary.', {'guard': 3.0}, impl=object),"
+                      " side='knight')\n")
+    try:
+        loaded = load_plugin(str(plugin))
+        assert loaded.policies == (("duel", "knight=brave"),)
+        frame = cursedsim.simulate("duel", 1000, policy={"knight": "brave"}, seed=4)
+        assert set(frame["policy_knight"]) == {"brave"}
+        np.testing.assert_array_equal(frame["knight_won"], draws(4, 1000) < knight_chance("wary", "fire", 3, 0))
+        with pytest.raises(UnknownPolicyError, match="valid policies of dragon: fire, sleep"):
+            cursedsim.simulate("duel", 10, policy={"dragon": "brave"})   # it plays for the knight only
+        spec = PolicySpec("other", 8, "", impl=object)
+        with pytest.raises(UnknownPolicyError, match=r"has sides \(knight, dragon\): register policy 'other'"):
+            add_policy("duel", spec)
+        with pytest.raises(UnknownPolicyError, match="valid sides: knight, dragon"):
+            add_policy("duel", spec, side="town")
+        with pytest.raises(UnknownPolicyError, match="built-in policy of side 'dragon'"):
+            add_policy("duel", PolicySpec("fire", 8, "", impl=object), side="dragon")
+    finally:
+        DUEL.side("knight").policies.pop("brave", None)
+
+
+def test_a_single_side_game_registers_without_a_side(coin):
+    from cursedsim.plugins import add_policy
+    with pytest.raises(UnknownPolicyError, match="has no sides"):
+        add_policy("coin", PolicySpec("mine", 5, "", impl=object), side="knight")
