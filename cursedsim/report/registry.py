@@ -20,6 +20,7 @@ from cursedsim.report.figures import ReportFigure
 REPORTS: dict[str, str] = {
     "verflucht": "cursedsim.report.verflucht",
     "cursed": "cursedsim.report.cursed",
+    "covens": "cursedsim.report.covens",
 }
 
 
