@@ -45,6 +45,8 @@ results: $(TEST_STAMP)
 	$(BIN)/python experiments/cursed_policies.py
 	$(BIN)/python experiments/cursed_items.py
 	$(BIN)/cursedsim report cursed --out results/cursed/report
+	$(BIN)/python experiments/covens_balance.py
+	$(BIN)/cursedsim report covens --out results/covens/report
 
 # execute notebooks/*.ipynb and store them with their outputs (tests/test_notebooks.py checks they are fresh)
 notebooks: $(TEST_STAMP)
