@@ -354,3 +354,33 @@ def test_a_single_side_game_registers_without_a_side(coin):
     from cursedsim.plugins import add_policy
     with pytest.raises(UnknownPolicyError, match="has no sides"):
         add_policy("coin", PolicySpec("mine", 5, "", impl=object), side="knight")
+
+
+# ---------------------------------------------------------------- reports
+
+def test_report_policies_are_a_sides_own(duel, tmp_path):
+    from cursedsim.report.data import ReportChoices, ReportError, load_tuned, paired_win_change, report_policies
+    from cursedsim.tune import tune, tune_summary
+    choices = ReportChoices(policies=("knight=wary:guard=2", "dragon=sleep"))
+    knight = report_policies(duel, ["bold"], choices, "knight")
+    assert [(p.label, p.policy, dict(p.params), p.side) for p in knight] == [
+        ("bold", "bold", {}, "knight"), ("wary:guard=2", "wary", {"guard": 2.0}, "knight")]
+    assert [p.label for p in report_policies(duel, ["fire"], choices, "dragon")] == ["fire", "sleep"]
+    assert knight[1].run_name(2).startswith("knight-wary")
+    with pytest.raises(UnknownPolicyError, match="valid sides: knight, dragon"):
+        report_policies(duel, ["bold"], choices)
+    with pytest.raises(ReportError, match="SIDE=POLICY"):
+        report_policies(duel, ["bold"], ReportChoices(policies=("wary",)), "knight")
+    with pytest.raises(UnknownPolicyError, match="valid policies of knight"):
+        report_policies(duel, ["bold"], ReportChoices(policies=("knight=sleep",)), "knight")
+    result = tune("duel", "bold", side="knight", others={"dragon": "fire"}, players=2, space={"nerve": (0, 10)},
+                  candidates=2, start_games=200, final_games=200, reference="wary", seed=1, progress=False)
+    path = tmp_path / "tuned.json"
+    path.write_text(json.dumps(tune_summary([result])))
+    (tuned,) = load_tuned(str(path), duel)
+    assert (tuned.label, tuned.side, tuned.params_at(2)) == ("bold (tuned)", "knight", result.params)
+    assert [p.label for p in report_policies(duel, ["fire"], ReportChoices(tuned_file=str(path)), "dragon")] == ["fire"]
+    a = cursedsim.simulate("duel", 500, policy={"knight": "wary"}, seed=3)
+    b = cursedsim.simulate("duel", 500, seed=3)
+    change = paired_win_change(a, b, duel.outcome_columns, win=duel.win_column("dragon"))
+    assert change["value_option"] == a["dragon_won"].mean() and change["value_default"] == b["dragon_won"].mean()

@@ -103,8 +103,9 @@ def report(game: str, out: str | os.PathLike, *, n_games: int = DEFAULT_GAMES, s
     if tuned_file or policies:   # a bad file or policy fails before anything is written or played
         from cursedsim.runner import resolve_game
         game_obj = resolve_game(game_report.game)
-        data.report_policies(game_obj, list(game_obj.policies)[:1],
-                             data.ReportChoices(policies=policies, tuned_file=tuned_file))
+        for side in game_obj.side_names or (None,):   # a game of sides: every side's policies
+            data.report_policies(game_obj, list(game_obj.policies_of(side))[:1],
+                                 data.ReportChoices(policies=policies, tuned_file=tuned_file), side)
     os.makedirs(out, exist_ok=True)
     with ReportProgress(enabled=want_bar(progress, n_games * 100), log=log) as tracker:   # ~100 runs a report
         choices = data.ReportChoices(runs_dir=runs_dir, policies=policies, tuned_file=tuned_file, tracker=tracker)

@@ -1,7 +1,8 @@
 """What every game's report shares to simulate: the run folder (``<report>/runs`` or ``--runs-dir``;
 resumable, replaced when the settings or sources change), a :class:`Runs` helper that plays every run
 of a report through :func:`cursedsim.simulate` or :func:`cursedsim.compare.compare` with the report's
-one seed (common random numbers), counts them and shows them on the report's one progress bar, what
+one seed (common random numbers; a game of sides passes ``side=``/``others=`` or a policy per side
+through), counts them and shows them on the report's one progress bar, what
 the user adds to a report's plan (:class:`ReportChoices`: more policies, a tuned-parameters file), the
 policies a report plays (:class:`ReportPolicy`), the fields every report's data has
 (:class:`ReportData`) and the paired reductions of one run against another on the same games.
@@ -88,13 +89,15 @@ class ReportPolicy:
     """A policy a report plays: its ``label`` (tables, legends, colours), the ``policy`` it runs and its
     parameter overrides, the same at every player count (``params``) or per player count
     (``by_players``, e.g. tuned; a player count missing there is not played); ``source`` says where it
-    came from (``built-in``, ``--policy`` or the tuned file)."""
+    came from (``built-in``, ``--policy`` or the tuned file); ``side``: the side it plays in a game of
+    sides (None otherwise)."""
 
     label: str
     policy: str
     params: Mapping[str, float] = field(default_factory=dict)
     by_players: Mapping[int, Mapping[str, float]] | None = None
     source: str = "built-in"
+    side: str | None = None
 
     def plays(self, players: int) -> bool:
         """Whether it has parameters for ``players`` players."""
@@ -110,8 +113,10 @@ class ReportPolicy:
 
     def run_name(self, players: int) -> str:
         """A folder name for its runs at ``players`` players: the label as a slug, and a digest of
-        the parameters when it has some (other parameters never reuse a run of these)."""
-        return run_name(self.label, self.params_at(players))
+        the parameters when it has some (other parameters never reuse a run of these); a side's policy
+        starts with the side (``hunter-tracker``)."""
+        name = run_name(self.label, self.params_at(players))
+        return name if self.side is None else f"{self.side}-{name}"
 
 
 def run_name(label: str, params: Mapping[str, float] | None = None) -> str:
@@ -134,9 +139,10 @@ def default_tuned_file(game: str) -> str | None:
 
 def load_tuned(path: str, game: Any) -> list[ReportPolicy]:
     """The tuned policies of a tuning file: the JSON ``cursedsim tune --out`` and ``tune_summary``
-    write (one policy: ``{"game", "policy", "players": {"3": {"params": {...}}, ...}}``) or a mapping
-    policy name -> such a document; parameters per player count. A ReportError names what is wrong."""
-    from cursedsim.runner import resolve_policy
+    write (one policy: ``{"game", "policy", "players": {"3": {"params": {...}}, ...}}``; a game of sides
+    adds the tuned ``side``) or a mapping policy name -> such a document; parameters per player count. A
+    ReportError names what is wrong."""
+    from cursedsim.contenders import check_policy
     try:
         with open(path, encoding="utf-8") as f:
             document = json.load(f)
@@ -156,6 +162,10 @@ def load_tuned(path: str, game: Any) -> list[ReportPolicy]:
         if entry.get("game", game.name) != game.name:
             raise ReportError(f"{path} was tuned for {entry.get('game')!r}, not {game.name!r}")
         policy = entry.get("policy", name)
+        side = entry.get("side")
+        if game.sides and side not in game.side_names:
+            raise ReportError(f"{path}: {policy!r} names no side of {game.name} ({', '.join(game.side_names)}); "
+                              "tune files of a game of sides hold the tuned 'side'")
         by_players = {}
         for count, result in players.items():
             try:
@@ -165,31 +175,56 @@ def load_tuned(path: str, game: Any) -> list[ReportPolicy]:
                 raise ReportError(f"{path}: {policy!r} at {count!r} players has no parameters "
                                   "(expected players: {count: {params: {name: number}}})") from None
             try:
-                resolve_policy(game, policy, params)
+                check_policy(game, policy, params, side if game.sides else None)
             except CursedsimError as error:
                 raise ReportError(f"{path}: {error}") from None
             by_players[count] = params
-        tuned.append(ReportPolicy(f"{policy}{TUNED_SUFFIX}", policy, by_players=by_players, source=path))
+        tuned.append(ReportPolicy(f"{policy}{TUNED_SUFFIX}", policy, by_players=by_players, source=path,
+                                  side=side if game.sides else None))
     return tuned
 
 
-def report_policies(game: Any, builtin: Sequence[str], choices: ReportChoices | None) -> list[ReportPolicy]:
+def report_policies(game: Any, builtin: Sequence[str], choices: ReportChoices | None,
+                    side: str | None = None) -> list[ReportPolicy]:
     """The policies a report plays: its ``builtin`` ones, then the tuned ones of ``choices.tuned_file``,
-    then ``choices.policies`` (one already there is not added twice); checked, labels distinct."""
+    then ``choices.policies`` (one already there is not added twice); checked, labels distinct.
+
+    A game of sides: the policies of ``side`` (a report varying the hunter calls it for ``"hunter"``);
+    ``choices.policies`` are then ``SIDE=POLICY[:param=value,...]`` and the tuned file's entries name
+    their side: only those of ``side`` are taken (a side no game side has is an error)."""
     from cursedsim.compare import contenders
-    result = [ReportPolicy(name, name) for name in builtin]
+    if game.sides:
+        game.side(side)   # a game of sides needs the side (an error naming them)
+    result = [ReportPolicy(name, name, side=side) for name in builtin]
     choices = choices or ReportChoices()
     if choices.tuned_file:
-        result += load_tuned(choices.tuned_file, game)
-    extra = [spec for spec in dict.fromkeys(choices.policies) if spec not in {p.label for p in result}]
+        result += [p for p in load_tuned(choices.tuned_file, game) if p.side == side]
+    extra = [spec for spec in dict.fromkeys(_side_entries(game, choices.policies, side))
+             if spec not in {p.label for p in result}]
     if extra:   # checked as compare checks its policies (names, parameters, values), after a built-in one
         head = list(builtin[:1])
-        for side in contenders(game, head + extra)[len(head):]:
-            result.append(ReportPolicy(side.label, side.policy, dict(side.params), source="--policy"))
+        for entry in contenders(game, head + extra, side)[len(head):]:
+            result.append(ReportPolicy(entry.label, entry.policy, dict(entry.params), source="--policy", side=side))
     labels = [p.label for p in result]
     if len(set(labels)) != len(labels):
         raise ReportError(f"two policies of the report share a label: {labels}")
     return result
+
+
+def _side_entries(game: Any, entries: Sequence[str], side: str | None) -> list[str]:
+    """The ``--policy`` entries of ``side`` (``hunter=mine:x=1`` -> ``mine:x=1``); all of them for a
+    single-side game."""
+    if not game.sides:
+        return list(entries)
+    mine = []
+    for entry in entries:
+        name, sep, rest = entry.partition("=")
+        if not sep or not rest.strip():
+            raise ReportError(f"{game.name} has sides ({', '.join(game.side_names)}): a report's --policy takes "
+                              f"SIDE=POLICY[:param=value,...], got {entry!r}")
+        if game.side(name.strip()).name == side:
+            mine.append(rest.strip())
+    return mine
 
 
 # ---------------------------------------------------------------- run directories
@@ -292,15 +327,16 @@ class Runs:
         return result
 
     def simulate(self, path: str, **kwargs: Any) -> pd.DataFrame:
-        """One run (``simulate``'s keyword arguments: players, policy, params, options) in
-        ``<runs>/<path>``."""
+        """One run (``simulate``'s keyword arguments: players, policy, params, options; a game of sides:
+        policy and params per side) in ``<runs>/<path>``."""
         from cursedsim.runner import simulate
         return self._played(path, 1, path, lambda: simulate(
             self.game, self.n_games, seed=self.seed, n_jobs=self.n_jobs, progress=False,
             out=os.path.join(self.folder, path), **kwargs))
 
     def compare(self, path: str, policies: Sequence[Any], **kwargs: Any):
-        """``compare.compare`` of ``policies`` on the same games (one run each) in ``<runs>/<path>``."""
+        """``compare.compare`` of ``policies`` on the same games (one run each) in ``<runs>/<path>``; a game
+        of sides passes ``side=`` (the varied side) and ``others=`` (the fixed sides) in ``kwargs``."""
         from cursedsim.compare import compare
         return self._played(path, len(policies), path, lambda: compare(
             self.game, list(policies), self.n_games, seed=self.seed, n_jobs=self.n_jobs,
@@ -341,13 +377,15 @@ def games_changed(alt: pd.DataFrame, default: pd.DataFrame, columns: Sequence[st
     return changed
 
 
-def paired_win_change(alt: pd.DataFrame, default: pd.DataFrame, outcome_columns: Sequence[str]) -> dict[str, Any]:
+def paired_win_change(alt: pd.DataFrame, default: pd.DataFrame, outcome_columns: Sequence[str],
+                      win: str = "win") -> dict[str, Any]:
     """The paired difference alt - default of the win rate on the same games (``paired_difference``'s
     n, diff, se, ci_low, ci_high, p_value), the two rates (``value_default``, ``value_option``) and
-    ``games_changed``: the share of games whose outcome columns differ at all."""
+    ``games_changed``: the share of games whose outcome columns differ at all. ``win``: the boolean win
+    column (a game of sides: a side's, ``game.win_column(side)``)."""
     from cursedsim.stats import paired_difference
-    win_a = alt["win"].to_numpy()
-    win_d = default["win"].to_numpy()
+    win_a = alt[win].to_numpy()
+    win_d = default[win].to_numpy()
     row = paired_difference(win_a.astype(np.float64), win_d.astype(np.float64))
     row.pop("sd", None)
     return {"measure": "win_rate", "value_default": win_d.mean(), "value_option": win_a.mean(), **row,
