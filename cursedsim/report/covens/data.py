@@ -16,7 +16,16 @@ from typing import Any
 import pandas as pd
 
 from cursedsim.report.covens import reduce
-from cursedsim.report.data import ReportChoices, ReportData, ReportError, Runs, check_settings, with_holm
+from cursedsim.report.data import (
+    ReportChoices,
+    ReportData,
+    ReportError,
+    ReportPolicy,
+    Runs,
+    check_settings,
+    report_policies,
+    with_holm,
+)
 
 #: The option a late rules change may add to switch one spell off (its values name the spell).
 DISABLED_SPELL = "disabled_spell"
@@ -147,11 +156,20 @@ def check_plan(game_obj: Any, plan: Plan) -> None:
         game_obj.check_players(players)
 
 
-def check_choices(choices: ReportChoices | None) -> None:
-    """The covens report plays its fixed policies of both sides: added or tuned policies are refused."""
-    if choices and (choices.policies or choices.tuned_file):
-        raise ReportError("the covens report plays every hunter policy against every town policy; it takes no "
-                          "--policy or --tuned yet (use `cursedsim compare covens --side hunter` for others)")
+def played_policies(game_obj: Any, plan: Plan, choices: ReportChoices | None) -> dict[str, list[ReportPolicy]]:
+    """Side -> the policies it plays: the plan's, then the tuned and added ones of that side (``--policy
+    hunter=tracker:trust=1``, a tuned file's entries naming the side); each must play at every player
+    count of the plan (the matrix has no holes)."""
+    played = {"hunter": report_policies(game_obj, plan.hunters, choices, "hunter"),
+              "town": report_policies(game_obj, plan.towns, choices, "town")}
+    for side, policies in played.items():
+        for policy in policies:
+            missing = [p for p in plan.players if not policy.plays(p)]
+            if missing:
+                raise ReportError(f"the {side} policy {policy.label!r} has no parameters for "
+                                  f"{', '.join(map(str, missing))} players; the covens report plays every policy at "
+                                  f"{', '.join(map(str, plan.players))} players")
+    return played
 
 
 # ---------------------------------------------------------------- skill effects
@@ -182,6 +200,13 @@ def _policy(hunter: str, town: str) -> dict[str, str]:
     return {"hunter": hunter, "town": town}
 
 
+def _pairing_run(hunter: ReportPolicy, town: ReportPolicy, players: int) -> dict[str, Any]:
+    """``Runs.simulate``'s path and arguments for one cell of the matrix."""
+    params = {side: p.params_at(players) for side, p in (("hunter", hunter), ("town", town)) if p.params_at(players)}
+    return {"path": os.path.join("pairings", f"p{players}", f"{hunter.run_name(players)}-{town.run_name(players)}"),
+            "players": players, "policy": _policy(hunter.policy, town.policy), "params": params or None}
+
+
 def collect(out: str, *, n_games: int, seed: int, n_jobs: int, progress: bool | None = None,
             log: Callable[[str], Any] | None = None, plan: Plan = PLAN,
             choices: ReportChoices | None = None) -> CovensData:
@@ -192,8 +217,10 @@ def collect(out: str, *, n_games: int, seed: int, n_jobs: int, progress: bool | 
 
     game_obj = resolve_game(plan.game)
     n_games, seed = check_settings(n_games, seed, n_jobs)
-    check_choices(choices)
     check_plan(game_obj, plan)
+    played = played_policies(game_obj, plan, choices)
+    plan = dataclasses.replace(plan, hunters=tuple(p.label for p in played["hunter"]),
+                               towns=tuple(p.label for p in played["town"]))
     log = log or (lambda message: None)
     runs = Runs(game_obj, out, n_games=n_games, seed=seed, n_jobs=n_jobs, progress=progress, log=log,
                 choices=choices, total=plan.run_count)
@@ -210,10 +237,10 @@ def collect(out: str, *, n_games: int, seed: int, n_jobs: int, progress: bool | 
     log(f"policy pairings: {len(plan.hunters) * len(plan.towns) * len(plan.players)} runs of {n_games:,} games")
     for players in plan.players:
         frames = {}
-        for h in plan.hunters:
-            for t in plan.towns:
-                frame = runs.simulate(os.path.join("pairings", f"p{players}", f"{h}-{t}"), players=players,
-                                      policy=_policy(h, t))[keep]
+        for hunter_policy in played["hunter"]:
+            for town_policy in played["town"]:
+                h, t = hunter_policy.label, town_policy.label
+                frame = runs.simulate(**_pairing_run(hunter_policy, town_policy, players))[keep]
                 frames[h, t] = frame
                 rows["matrix"].append(reduce.cell_row(frame, players, h, t))
                 rows["win_types"] += reduce.win_type_rows(frame, players, h, t, kinds)
@@ -270,5 +297,5 @@ def collect(out: str, *, n_games: int, seed: int, n_jobs: int, progress: bool | 
         spell_values=with_holm(tables["spell_values"]), sensitivity=with_holm(tables["sensitivity"]))
 
 
-__all__ = ["CAST_PARAM", "DISABLED_SPELL", "NOT_READINGS", "PLAN", "CovensData", "Plan", "check_choices",
-           "check_plan", "collect", "make_plan", "open_readings", "skill_rows", "spell_variants"]
+__all__ = ["CAST_PARAM", "DISABLED_SPELL", "NOT_READINGS", "PLAN", "CovensData", "Plan", "check_plan", "collect",
+           "make_plan", "open_readings", "played_policies", "skill_rows", "spell_variants"]

@@ -11,7 +11,7 @@ from typing import Any
 import pandas as pd
 
 from cursedsim.report.content import percent_ci, points_ci
-from cursedsim.report.covens.data import CovensData
+from cursedsim.report.covens.data import DISABLED_SPELL, CovensData
 from cursedsim.report.cursed.sensitivity import p_text
 from cursedsim.report.data import ALPHA
 
@@ -79,9 +79,14 @@ def recommendations(data: CovensData) -> dict[str, Any]:
                  f"{ritual['towns']} towns)", "hunter win % without − with (points)",
                  points_ci(ritual["diff"], ritual["ci_low"], ritual["ci_high"]), p_text(ritual["p_holm"])])
     spell = data.spell_values.loc[data.spell_values["diff"].idxmax()]
-    rows.append(["which spell matters most?", f"{spell['variant']} at {spell['towns']} towns",
-                 "town win % default − spell(s) off (points)", points_ci(spell["diff"], spell["ci_low"],
-                                                                            spell["ci_high"]), p_text(spell["p_holm"])])
+    if spell["variant"].startswith(DISABLED_SPELL):
+        question, answer = "which spell matters most?", f"{spell['variant']} at {spell['towns']} towns"
+    else:   # one variant: casting against never casting (no option takes a single spell out yet)
+        question = "are the spells worth casting?"
+        answer = (f"{'yes' if spell['survives'] else 'not measurably'} (largest at {spell['towns']} towns; "
+                  f"per spell needs the {DISABLED_SPELL} option)")
+    rows.append([question, answer, "town win % default − spell(s) off (points)",
+                 points_ci(spell["diff"], spell["ci_low"], spell["ci_high"]), p_text(spell["p_holm"])])
     option = _largest(data.sensitivity, True)
     if option is None:
         rows.append(["which open rule matters most?", "none survives Holm's adjustment", "hunter win % change", "-", "-"])
@@ -90,8 +95,8 @@ def recommendations(data: CovensData) -> dict[str, Any]:
                      f"{reading_label(option['option'], option['value'])} at {option['towns']} towns",
                      "hunter win % reading − default (points)",
                      points_ci(option["diff"], option["ci_low"], option["ci_high"]), p_text(option["p_holm"])])
-    note = (f"Balanced: the hunter's win rate with {main} within {100 * BALANCE_BAND:g} points of 50% (Wilson "
-            f"95% interval). Skill: the paired gain, on the same {data.n_games:,} games, of {plan.main[0]} over a "
+    note = (f"Balanced: the hunter's win rate with {main} within {100 * BALANCE_BAND:g} points of 50% (shown with "
+            f"its Wilson 95% interval). Skill: the paired gain, on the same {data.n_games:,} games, of {plan.main[0]} over a "
             f"{plan.hunters[0]} hunter against {plan.main[1]}, and of {plan.main[1]} over a {plan.towns[0]} town "
             f"against {plan.main[0]} (figure 2); the larger one is shown with its interval. Rituals, spells and "
             f"open rules: figures 5-7 with {main}; the open rule is the surviving reading with the largest change. "
