@@ -215,19 +215,13 @@ def resolve_sides(game: Game, policy: Any, params: Any):
     of sides, every side in ``game.sides`` order. ``policy``: None (every side its default), a mapping
     side -> policy name or the label ``"hunter=tracker,town=coven"``; a side left out plays its default.
     ``params``: side -> {parameter: value}. Errors name the valid sides, policies and parameters."""
-    from cursedsim.sides import example, parse_label
-    if policy is None:
-        policy = {}
-    elif isinstance(policy, str):
-        policy = parse_label(game, policy)
-    if not isinstance(policy, Mapping):
-        raise UnknownPolicyError(f"{game.name} has sides ({', '.join(game.side_names)}): give a policy per side, "
-                                 f"e.g. {{'{game.sides[0].name}': ...}} or '{example(game)}', got {shorten(policy)}")
+    from cursedsim.sides import side_mapping
+    policy = side_mapping(game, policy, "give a policy per side")
     params = {} if params is None else params
     if not isinstance(params, Mapping):
         raise UnknownPolicyError(f"params of {game.name} must map sides ({', '.join(game.side_names)}) to "
                                  f"{{parameter: value}}, got {shorten(params)}")
-    for side in [*policy, *params]:
+    for side in params:
         game.side(side)   # an error naming the valid sides
     names, vectors, overrides = {}, {}, {}
     for side in game.sides:

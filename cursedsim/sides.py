@@ -51,6 +51,21 @@ def parse_label(game: Any, text: str) -> dict[str, str]:
     return pairs
 
 
+def side_mapping(game: Any, policy: Any, what: str) -> dict[str, Any]:
+    """``policy`` (None, a mapping side -> policy, or a label ``"hunter=tracker"``) as a dict whose keys are
+    sides of ``game``; an UnknownPolicyError naming the sides otherwise (``what``: what was expected)."""
+    if policy is None:
+        return {}
+    if isinstance(policy, str):
+        policy = parse_label(game, policy)
+    if not isinstance(policy, Mapping):
+        raise UnknownPolicyError(f"{game.name} has sides ({', '.join(game.side_names)}): {what}, e.g. "
+                                 f"{{'{game.sides[0].name}': ...}} or '{example(game)}', got {shorten(policy)}")
+    for side in policy:
+        game.side(side)   # an error naming the valid sides
+    return dict(policy)
+
+
 def example(game: Any) -> str:
     """``hunter=<default>,town=<default>``: the label of the sides' defaults, for messages."""
     return policy_label({side.name: side.default_policy for side in game.sides})
@@ -152,15 +167,7 @@ def resolve_varying(game: Any, side: Any = None, others: Any = None, params: Any
                                      f"the other sides' policies (others), got side {shorten(side)}")
         return Varying()
     valid = ", ".join(game.side_names)
-    if policy is None:
-        policy = {}
-    if isinstance(policy, str):
-        policy = parse_label(game, policy)
-    if not isinstance(policy, Mapping):
-        raise UnknownPolicyError(f"the fixed sides' policies must map sides ({valid}) to policies, "
-                                 f"got {shorten(policy)}")
-    for name in policy:
-        game.side(name)
+    policy = side_mapping(game, policy, "others gives the other sides' policies by side")
     if side is None:
         left = [name for name in game.side_names if name not in policy]
         if len(left) != 1:
@@ -197,4 +204,4 @@ def resolve_varying(game: Any, side: Any = None, others: Any = None, params: Any
 
 
 __all__ = ["LABEL_JOIN", "Varying", "example", "frame_columns", "parse_label", "policy_label", "resolve_varying",
-           "summary_args", "win_columns"]
+           "side_mapping", "summary_args", "win_columns"]
