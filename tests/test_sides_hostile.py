@@ -12,11 +12,11 @@ from hypothesis import strategies as st
 
 import cursedsim
 from cursedsim.compare import compare
-from cursedsim.errors import MAX_MESSAGE, CursedsimError
 from cursedsim.sweep import sweep
 
 from duel_game import register_duel
 from test_cli import assert_one_line_error, run
+from test_hostile_input import _check   # a CursedsimError of one line naming one of the words, nothing written
 
 SETTINGS = settings(max_examples=60, deadline=None, derandomize=True, database=None,
                     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
@@ -38,32 +38,23 @@ def duel(monkeypatch):
     return register_duel(monkeypatch)
 
 
-def _check(call, words) -> None:
-    try:
-        call()
-        event("works")
-    except CursedsimError as error:
-        event(f"refused: {type(error).__name__}")
-        message = str(error)
-        assert len(message) <= MAX_MESSAGE and "\n" not in message
-        assert any(word in message.lower() for word in words), message
-
-
 @SETTINGS
 @given(policy=POLICY, params=PARAMS)
-def test_simulate_and_replay_take_any_policy_and_params_or_name_the_sides(duel, policy, params):
+def test_simulate_and_replay_take_any_policy_and_params_or_name_the_sides(duel, tmp_path, policy, params):
     words = ["side", "polic", "param"]
-    _check(lambda: cursedsim.simulate("duel", 20, policy=policy, params=params, progress=False), words)
-    _check(lambda: cursedsim.replay("duel", 1, 2, policy=policy, params=params), words)
+    _check(lambda: cursedsim.simulate("duel", 20, policy=policy, params=params, progress=False), words, tmp_path)
+    _check(lambda: cursedsim.replay("duel", 1, 2, policy=policy, params=params), words, tmp_path)
 
 
 @SETTINGS
 @given(side=st.one_of(SOMETHING, NAMES), others=POLICY)
-def test_compare_and_sweep_take_any_side_and_others_or_name_the_sides(duel, coin, side, others):
+def test_compare_and_sweep_take_any_side_and_others_or_name_the_sides(duel, coin, tmp_path, side, others):
     words = ["side", "polic", "param"]
-    _check(lambda: compare("duel", ["bold", "wary"], 20, side=side, others=others, progress=False), words)
-    _check(lambda: sweep("duel", policies=["fire"], side=side, others=others, n_games=20, progress=False), words)
-    _check(lambda: compare("coin", ["plain", "greedy"], 20, side=side, others=others, progress=False), words)
+    _check(lambda: compare("duel", ["bold", "wary"], 20, side=side, others=others, progress=False), words, tmp_path)
+    _check(lambda: sweep("duel", policies=["fire"], side=side, others=others, n_games=20, progress=False), words,
+           tmp_path)
+    _check(lambda: compare("coin", ["plain", "greedy"], 20, side=side, others=others, progress=False), words,
+           tmp_path)
 
 
 TEXT = st.one_of(st.text(max_size=12), st.sampled_from([
