@@ -726,3 +726,27 @@ def test_every_numbered_rule_has_a_test():
     tested = {(m[1], m[2]) for m in re.finditer(r"^def test_r(\d+)_(\d+)_", Path(__file__).read_text(), re.M)}
     missing = sorted(numbers - tested, key=lambda n: (int(n[0]), int(n[1])))
     assert not missing, "rules without a test: " + ", ".join(f"R{a}.{b}" for a, b in missing)
+
+
+# ---------------------------------------------------------------- the turn log
+
+
+def test_replay_events_carry_their_fields_and_render_a_log():
+    from cursedsim.games.covens import turnlog
+    from cursedsim.games.covens.reference import replay_events
+
+    seen = set()
+    for index in range(12):
+        options = R.RuleOptions(shuffle_timing="census_and_arrival") if index % 2 else R.RuleOptions()
+        events = replay_events(7, index, 4 + index % 3, options, RP.make("hunter", "tracker"),
+                               RP.make("town", "random" if index % 3 else "coven"))
+        assert [e["seq"] for e in events] == list(range(len(events)))
+        for event in events:
+            kind_ = turnlog.EVENTS[event["action"]]
+            assert all(name in event for name in kind_.fields), event["action"]
+            seen.add(event["action"])
+        assert events[0]["action"] == "setup" and events[-1]["action"] == "end"
+        text = turnlog.text(events)
+        assert text.startswith("Curses & Covens · seed 7 · game %d" % index)
+        assert text.splitlines()[-1].startswith("end:")
+    assert {"setup", "round", "reveal", "arrive", "give", "pick", "end"} <= seen
