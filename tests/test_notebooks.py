@@ -28,7 +28,7 @@ execute = _load_execute()
 
 def test_there_are_notebooks():
     names = {path.name for path in NOTEBOOKS}
-    assert {"verflucht_worked_example.ipynb", "cursed_worked_example.ipynb"} <= names
+    assert {"verflucht_worked_example.ipynb", "cursed_worked_example.ipynb", "covens_worked_example.ipynb"} <= names
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[path.name for path in NOTEBOOKS])
