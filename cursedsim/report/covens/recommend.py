@@ -89,15 +89,16 @@ def recommendations(data: CovensData) -> dict[str, Any]:
                  points_ci(spell["diff"], spell["ci_low"], spell["ci_high"]), p_text(spell["p_holm"])])
     option = _largest(data.sensitivity, True)
     if option is None:
-        rows.append(["which open rule matters most?", "none survives Holm's adjustment", "hunter win % change", "-", "-"])
+        rows.append(["which open rule matters most?", "none survives Holm's adjustment", "hunter win % change",
+                     "-", "-"])
     else:
         rows.append(["which open rule matters most?",
                      f"{reading_label(option['option'], option['value'])} at {option['towns']} towns",
                      "hunter win % reading − default (points)",
                      points_ci(option["diff"], option["ci_low"], option["ci_high"]), p_text(option["p_holm"])])
     note = (f"Balanced: the hunter's win rate with {main} within {100 * BALANCE_BAND:g} points of 50% (shown with "
-            f"its Wilson 95% interval). Skill: the paired gain, on the same {data.n_games:,} games, of {plan.main[0]} over a "
-            f"{plan.hunters[0]} hunter against {plan.main[1]}, and of {plan.main[1]} over a {plan.towns[0]} town "
+            f"its Wilson 95% interval). Skill: the paired gain, on the same {data.n_games:,} games, of "
+            f"{plan.main[0]} over a {plan.hunters[0]} hunter against {plan.main[1]}, and of {plan.main[1]} over a {plan.towns[0]} town "
             f"against {plan.main[0]} (figure 2); the larger one is shown with its interval. Rituals, spells and "
             f"open rules: figures 5-7 with {main}; the open rule is the surviving reading with the largest change. "
             f"Holm p: adjusted over the comparisons of the figure it comes from; below {ALPHA:g} it survives.")
