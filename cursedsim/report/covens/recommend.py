@@ -99,8 +99,9 @@ def recommendations(data: CovensData) -> dict[str, Any]:
     note = (f"Balanced: the hunter's win rate with {main} within {100 * BALANCE_BAND:g} points of 50% (shown with "
             f"its Wilson 95% interval). Skill: the paired gain, on the same {data.n_games:,} games, of "
             f"{plan.main[0]} over a {plan.hunters[0]} hunter against {plan.main[1]}, and of {plan.main[1]} over a "
-            f"{plan.towns[0]} town against {plan.main[0]} (figure 2); the larger one is shown with its interval. Rituals, spells and "
-            f"open rules: figures 5-7 with {main}; the open rule is the surviving reading with the largest change. "
+            f"{plan.towns[0]} town against {plan.main[0]} (figure 2); the larger one is shown with its interval. "
+            f"Rituals, spells and open rules: figures 5-7 with {main}; the open rule is the surviving reading with "
+            "the largest change. "
             f"Holm p: adjusted over the comparisons of the figure it comes from; below {ALPHA:g} it survives.")
     return {"heading": "Recommendations", "title": f"{data.title}: recommendations",
             "columns": ["question", "answer", "measured as", "value [95% CI]", "Holm p"], "rows": rows,
