@@ -12,7 +12,8 @@ from cursedsim.cli.grid import CliError, finite
 PRECISION_OPTIONS = (
     click.option("--precision", "precision", metavar="PP", default=None,
                  help="Instead of --games: play each cell in batches until its 95% interval is at most ±PP "
-                      "percentage points wide (e.g. 0.1); the table shows the games each took."),
+                      "percentage points wide (e.g. 0.1); the table shows the games each took. A game of sides: "
+                      "the varied side's win rate (simulate: the first side's)."),
     click.option("--max-games", "max_games", type=int, default=None, metavar="N",
                  help="With --precision: the most games a cell may play (default 100,000,000)."),
 )
