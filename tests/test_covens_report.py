@@ -165,6 +165,9 @@ def test_readings_quote_the_numbers_of_their_tables(small):
     low = d.matrix["hunter_win_rate"].min()
     assert pct(low) in readings["hunter_win_matrix"] and pct(d.matrix["hunter_win_rate"].max()) in readings[
         "hunter_win_matrix"]
+    wins = d.matrix.set_index(["players", "hunter", "town"])["hunter_wins"]
+    same = all(wins[(p, h, "bluff")] == wins[(p, h, "coven")] for p in PLAN.players for h in PLAN.hunters)
+    assert ("bluff and coven give the hunter the same number of wins" in readings["hunter_win_matrix"]) == same
     assert f"{int(d.skill['survives'].sum())} of the {len(d.skill)} effects" in readings["skill_effects"]
     hunter_gain = d.skill[(d.skill["kind"] == "hunter") & (d.skill["baseline"] == "random")
                           & (d.skill["against"] == PLAN.main[1])]
@@ -179,8 +182,10 @@ def test_readings_quote_the_numbers_of_their_tables(small):
     for towns, total in totals.items():
         assert f"{total:.2f} spells per game at {towns} towns" in readings["spells_value"]
     shares = d.win_types[(d.win_types["hunter"] == PLAN.main[0]) & (d.win_types["town"] == PLAN.main[1])]
-    for row in shares[shares["share"] > 0].itertuples():
+    for row in shares[(shares["share"] > 0) & (shares["win_type"] != "unfinished")].itertuples():
         assert f"{pct(row.share)} {row.win_type}" in readings["win_types"]
+    unfinished = int(shares.loc[shares["win_type"] == "unfinished", "games"].sum())
+    assert f"{unfinished:,} of its {int(shares['games'].sum()):,} games were unfinished" in readings["win_types"]
     assert f"{int(d.sensitivity['survives'].sum())} survive" in readings["rule_sensitivity"]
     top = d.sensitivity.loc[d.sensitivity["diff"].abs().idxmax()]
     assert f"{top['option']}={str(top['value']).lower()}" in readings["rule_sensitivity"]

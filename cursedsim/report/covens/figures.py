@@ -21,6 +21,8 @@ WIN_TYPE_COLORS = {"coven": "#2c7fb8", "ritual": "#7fcdbb", "capture": "#d7301f"
 #: How each way a game ends reads in a sentence.
 WIN_TYPE_TEXT = {"coven": "a coven (town)", "ritual": "a second ritual (town)", "capture": "five captures (hunter)",
                  "unfinished": "unfinished"}
+#: The way a game ends when it reaches ``max_rounds``.
+UNFINISHED = "unfinished"
 #: Below this many points a reading's change of the hunter's win rate is called small.
 SMALL_EFFECT = 0.005
 
@@ -101,14 +103,23 @@ def hunter_win_matrix(data: CovensData) -> ReportFigure:
                f"{len(data.matrix)} cells his win rate ranges from {pct(low['hunter_win_rate'])} "
                f"({pairing(low['hunter'], low['town'])}, {low['towns']} towns) to {pct(high['hunter_win_rate'])} "
                f"({pairing(high['hunter'], high['town'])}, {high['towns']} towns), and "
-               f"{len(near)} cell{'s' if len(near) != 1 else ''} include{'s' if len(near) == 1 else ''} 50% in "
-               "its interval.")
+               + (f"{len(near)} cell includes 50% in its interval" if len(near) == 1 else
+                  f"{len(near)} cells include 50% in their interval") + _same_columns(data) + ".")
     about = (f"Every hunter policy played every town policy on the same {data.n_games:,} deals per town count. "
              "Each cell: the share of games the Witch Hunter won, with its 95% Wilson interval (red: the "
              "hunter wins more than half, blue: the town does). The town wins the rest, but for the few "
              "games still on after max_rounds rounds (tables/hunter_win_matrix.csv has both sides' rates).")
     return ReportFigure("hunter_win_matrix", "The hunter's win rate for every pairing of policies", about, figure,
                         reading)
+
+
+def _same_columns(data: CovensData) -> str:
+    """A clause naming town policies whose hunter wins are equal in every cell (e.g. a bluff no hunter
+    listens to), or ''."""
+    wins = data.matrix.pivot_table(index=["players", "hunter"], columns="town", values="hunter_wins")
+    towns = list(data.plan.towns)
+    same = [(a, b) for i, a in enumerate(towns) for b in towns[i + 1:] if (wins[a] == wins[b]).all()]
+    return "".join(f"; {b} and {a} give the hunter the same number of wins in every cell" for a, b in same)
 
 
 # ---------------------------------------------------------------- 2. which side's skill matters
@@ -193,11 +204,12 @@ def win_types(data: CovensData) -> ReportFigure:
     parts = []
     for towns in counts:
         cell = main[main["towns"] == towns].set_index("win_type")
-        shown = [f"{pct(cell.loc[k, 'share'])} {k}" for k in kinds if cell.loc[k, "share"] > 0]
+        shown = [f"{pct(cell.loc[k, 'share'])} {k}" for k in kinds if k != UNFINISHED and cell.loc[k, "share"] > 0]
         parts.append(f"{towns} towns: {', '.join(shown)}")
     top = main.groupby("win_type")["share"].mean().idxmax()
+    unfinished = int(main.loc[main["win_type"] == UNFINISHED, "games"].sum())
     reading = (f"With {pairing(*plan.main)} games end most often by {WIN_TYPE_TEXT.get(top, top)} "
-               f"({'; '.join(parts)}).")
+               f"({'; '.join(parts)}); {unfinished:,} of its {int(main['games'].sum()):,} games were unfinished.")
     about = (f"How the games of {hunter} against each town policy end: the town wins with a coven (3 witches of "
              "one suit revealed at a census) or when the hunter takes a second ritual; the hunter wins with 5 "
              "captured witches; a game still on after max_rounds rounds is unfinished. Shares of each cell's "
@@ -236,7 +248,9 @@ def game_length(data: CovensData) -> ReportFigure:
                         f"{r.p90:g})" for r in main.itertuples()])
                + f"; the longest games on average are {pairing(longest['hunter'], longest['town'])} at "
                f"{longest['towns']} towns ({longest['mean']:.2f} rounds), and the longest single game of the report "
-               f"lasted {int(summary['max'].max())} rounds.")
+               f"lasted {int(summary['max'].max())} rounds"
+               + (" (the max_rounds limit)" if summary["max"].max() >= data.option_defaults.get("max_rounds", 0)
+                  else "") + ".")
     counts = _town_counts(data)
     rows = []
     for h in plan.hunters:
