@@ -256,3 +256,32 @@ def test_an_added_policy_without_every_player_count_is_refused(tmp_path):
         with pytest.raises(ReportError, match="no parameters for 5, 6 players"):
             covens_data.played_policies(game, PLAN, ReportChoices())
     assert not list(tmp_path.iterdir())
+
+
+def test_the_experiment_script_plays_the_reports_matrix(small, tmp_path, monkeypatch):
+    """experiments/covens_balance.py (compare with side="hunter") on the report's seed and games gives the
+    report's matrix and skill gains, and writes its files."""
+    import json
+    import sys
+    from conftest import ROOT
+    sys.path.insert(0, str(Path(ROOT, "experiments")))
+    try:
+        import covens_balance
+    finally:
+        sys.path.remove(str(Path(ROOT, "experiments")))
+    monkeypatch.setattr(covens_balance, "results_dir", lambda game: tmp_path)
+    monkeypatch.setattr(covens_balance, "shown", lambda *paths: ", ".join(str(p) for p in paths))
+    covens_balance.main(["--games", str(SMALL_GAMES), "--seed", str(SMALL_SEED), "--jobs", "1"])
+    pairings = pd.read_csv(tmp_path / "pairings.csv")
+    keys = ["players", "hunter", "town"]
+    mine = pairings.set_index(keys).sort_index()
+    report_matrix = small.data.matrix.set_index(keys).sort_index()
+    assert (mine["hunter_wins"] == report_matrix["hunter_wins"]).all()
+    np.testing.assert_allclose(mine["mean_rounds"], report_matrix["mean_rounds"], rtol=1e-5)
+    skill = pd.read_csv(tmp_path / "skill.csv")
+    np.testing.assert_allclose(skill["diff"], small.data.skill["diff"], rtol=1e-5, atol=1e-9)
+    balance = json.loads((tmp_path / "balance.json").read_text())
+    for players, entry in balance["players"].items():
+        rate = report_matrix.loc[(int(players), *PLAN.main), "hunter_win_rate"]
+        assert entry["verdict"] == recommend.verdict(rate)
+    assert (tmp_path / "hunter_win_matrix.png").stat().st_size > 1000
