@@ -83,9 +83,11 @@ def build_context(data: CovensData, *, out: str, command: str) -> dict[str, Any]
         tested.setdefault(name, []).append(value_text(value))
     tested_text = {name: ", ".join(values) + " (figure 7)" for name, values in tested.items()}
     tested_text["rituals"] = "false (figure 5)"
+    spell_values: dict[str, list[str]] = {}
     for _, options, _ in plan.spells:
         for name, value in options.items():
-            tested_text[name] = tested_text.get(name, "") + f"{value_text(value)} (figure 6) "
+            spell_values.setdefault(name, []).append(value_text(value))
+    tested_text |= {name: ", ".join(values) + " (figure 6)" for name, values in spell_values.items()}
     options = content.option_rows(data, tested_text, ambiguous=list(tested))
     intro = (f"Is {data.title} balanced at 4, 5 and 6 players, how much do a clever Witch Hunter and a coordinated "
              "town change the odds, how do games end and how long do they last, what are the rituals and the "
