@@ -156,17 +156,20 @@ def skill_effects(data: CovensData) -> ReportFigure:
     axes[0].legend(fontsize=8, loc="best")
 
     plan = data.plan
-    hunter_gain = skill[(skill["kind"] == "hunter") & (skill["against"] == plan.main[1])]
-    hunter_gain = hunter_gain[hunter_gain["baseline"] == plan.hunters[0]].sort_values("towns")
-    town_gain = skill[(skill["kind"] == "town") & (skill["against"] == plan.main[0])]
-    town_gain = town_gain[town_gain["better"] == plan.main[1]].sort_values("towns")
+    clever, coordinated = plan.main
+
+    def gains(kind: str, better: str, baseline: str, against: str) -> str:
+        rows = skill[(skill["kind"] == kind) & (skill["better"] == better) & (skill["baseline"] == baseline)
+                     & (skill["against"] == against)].sort_values("towns")
+        return _join([f"{points(r.diff)} points at {r.towns} towns" for r in rows.itertuples()])
+
+    hunter_parts = [f"{clever} − {baseline} is {gains('hunter', clever, baseline, coordinated)}"
+                    for baseline in plan.hunters if baseline != clever]
     surviving = int(skill["survives"].sum())
-    reading = (f"Against {plan.main[1]}, {plan.main[0]} wins "
-               + _join([f"{points(r.diff)} points at {r.towns} towns" for r in hunter_gain.itertuples()])
-               + f" more than a {plan.hunters[0]} hunter; against {plan.main[0]}, {plan.main[1]} wins "
-               + _join([f"{points(r.diff)} points at {r.towns} towns" for r in town_gain.itertuples()])
-               + f" more than a {plan.towns[0]} town; {surviving} of the {len(skill)} effects survive Holm's "
-               f"adjustment at {ALPHA:g}.")
+    reading = (f"Against {coordinated}, the hunter's win rate with {'; '.join(hunter_parts)}; against {clever}, "
+               f"the town's win rate with {coordinated} − {plan.towns[0]} is "
+               f"{gains('town', coordinated, plan.towns[0], clever)}; {surviving} of the {len(skill)} effects survive "
+               f"Holm's adjustment at {ALPHA:g}.")
     about = ("Each policy pair played the same deals, so a policy's gain is measured game by game. Left: the "
              "hunter's win rate with a cleverer hunter minus with a simpler one, the town's policy fixed "
              "(named after 'vs'); right: the town's win rate with a coordinated town minus with a random one, "
