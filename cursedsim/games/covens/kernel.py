@@ -162,15 +162,27 @@ def card_set(legal, cards):
 
 @njit(cache=True, inline="always")
 def give_set(legal, hand, targets, towns):
-    """``legal`` with A_GIVE + c*MAX_TOWNS + u added for every c in ``hand`` and u < towns in ``targets``."""
+    """``legal`` with A_GIVE + c*MAX_TOWNS + u added for every c in ``hand`` and u < towns in ``targets``:
+    per card, the targets' bits shifted to the card's block of MAX_TOWNS ids (a block may straddle
+    two words), so the set is built in a few operations per card."""
+    m = targets & ((ONE << uint64(towns)) - ONE)
+    w0 = legal[0]
+    w1 = legal[1]
+    w2 = legal[2]
+    w3 = legal[3]
     rest = hand
     while rest != ZERO:
-        c = lowest(rest)
+        first = S.A_GIVE + lowest(rest) * S.MAX_TOWNS
         rest &= rest - ONE
-        for u in range(towns):
-            if has(targets, u):
-                legal = pol.legal_add(legal, S.A_GIVE + c * S.MAX_TOWNS + u)
-    return legal
+        word = first >> 6
+        shift = uint64(first & 63)
+        low = m << shift
+        high = (m >> (uint64(64) - shift)) if shift > uint64(64 - S.MAX_TOWNS) else ZERO
+        w0 |= low if word == 0 else ZERO
+        w1 |= (low if word == 1 else ZERO) | (high if word == 0 else ZERO)
+        w2 |= (low if word == 2 else ZERO) | (high if word == 1 else ZERO)
+        w3 |= high if word == 2 else ZERO
+    return (w0, w1, w2, w3)
 
 
 @njit(cache=True, inline="always")
@@ -222,7 +234,7 @@ def sizes_of(hands):
 
 @njit(cache=True, inline="always")
 def observe_hunter(kind, about, rnd, towns, faces, active, captured, fake, ritual_cards, hands, n_deck, reveals,
-                   n_reveals, after_travel, census, announced, log, n_log, woods_known, dealt, deal_left, drawn,
+                   n_reveals, after_travel, census, announced, log_address, n_log, woods_known, dealt, deal_left, drawn,
                    known_slots, top, opts):
     """The hunter's view (``reference.Table.observe``): public state, census hands, the talk (not under
     Despair), the travel log (not under Darkness), his deals, the woods card while he knows it, the
@@ -232,13 +244,13 @@ def observe_hunter(kind, about, rnd, towns, faces, active, captured, fake, ritua
     in_game = ALL_SLOTS if opts[S.OPT_RITUALS] else ALL_SLOTS & ~RITUALS
     return pol.HunterView(rnd, kind, about, towns, up_spells(faces, opts), active, captured, fake,
                           count(ritual_cards), ritual_cards, in_game, sizes_of(hands), n_deck, reveals, n_reveals,
-                          after_travel, five(census), heard, log, seen, woods_known, five(dealt), deal_left, drawn,
+                          after_travel, five(census), heard, log_address, seen, woods_known, five(dealt), deal_left, drawn,
                           positions_from_top(known_slots, top))
 
 
 @njit(cache=True, inline="always")
 def observe_town(kind, me, about, rnd, towns, faces, active, captured, fake, ritual_cards, hands, n_deck, reveals,
-                 n_reveals, census, announced, log, n_log, woods_known, gave, received, opts):
+                 n_reveals, census, announced, log_address, n_log, woods_known, gave, received, opts):
     """A town's view (``me``; -1 for the side's census decisions): public state, census hands, the talk,
     the travel log, its own hand and the cards that passed through it, the woods card it knows."""
     if me < 0:
@@ -253,13 +265,13 @@ def observe_town(kind, me, about, rnd, towns, faces, active, captured, fake, rit
         known = woods_known[me]
     return pol.TownView(rnd, kind, about, towns, up_spells(faces, opts), active, captured, fake,
                         count(ritual_cards), sizes_of(hands), n_deck, reveals, n_reveals, five(census), announced,
-                        log, n_log, known, me, hand, given, got)
+                        log_address, n_log, known, me, hand, given, got)
 
 
 # ---------------------------------------------------------------- one game
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_game(seed, index, towns, opts, hunter_id, hunter_params, town_id, town_params,
               deck, hands, census, dealt, gave, received, woods_known, log, spells):
     """Play game ``index`` of the run ``seed`` to its end. Returns (winner, win_type, rounds,
@@ -268,6 +280,7 @@ def play_game(seed, index, towns, opts, hunter_id, hunter_params, town_id, town_
     rng_deck = seed_tuple(seed, index, S.STREAM_DECK)
     rng_h = seed_tuple(seed, index, S.STREAM_HUNTER)
     rng_t = seed_tuple(seed, index, S.STREAM_TOWN)
+    log_address = log.ctypes.data   # views carry the log's address (``pol.log_at``)
     ask_empty = opts[S.OPT_ASK_EMPTY] != 0
     random_discards = opts[S.OPT_DISCARD_ORDER] == S.DISCARD_RANDOM
     all_towns = (ONE << uint64(towns)) - ONE
@@ -326,7 +339,7 @@ def play_game(seed, index, towns, opts, hunter_id, hunter_params, town_id, town_
                 action, rng_h = pol.random_action(legal, rng_h)
             else:
                 view = observe_hunter(S.D_SHUFFLE, -1, rnd, towns, faces, active, captured, fake, ritual_cards, hands,
-                                          n_deck, reveals, n_reveals, after_travel, census, announced, log,
+                                          n_deck, reveals, n_reveals, after_travel, census, announced, log_address,
                                           n_log, hunter_woods, dealt, ZERO, drawn, known_slots, top, opts)
                 action, rng_h = pol.hunter_decide(hunter_id, hunter_params, rng_h, view, legal)
             action, err = checked(action, legal, S.D_SHUFFLE, err)
@@ -362,7 +375,7 @@ def play_game(seed, index, towns, opts, hunter_id, hunter_params, town_id, town_
                 action, rng_t = pol.random_action(legal, rng_t)
             else:
                 view = observe_town(S.D_SPELL, -1, -1, rnd, towns, faces, active, captured, fake, ritual_cards,
-                                    hands, n_deck, reveals, n_reveals, census, announced, log, n_log,
+                                    hands, n_deck, reveals, n_reveals, census, announced, log_address, n_log,
                                     woods_known, gave, received, opts)
                 action, rng_t = pol.town_decide(town_id, town_params, rng_t, view, legal)
             action, err = checked(action, legal, S.D_SPELL, err)
@@ -376,7 +389,7 @@ def play_game(seed, index, towns, opts, hunter_id, hunter_params, town_id, town_
             action, rng_t = pol.random_action(legal, rng_t)
         else:
             view = observe_town(S.D_ANNOUNCE, -1, -1, rnd, towns, faces, active, captured, fake, ritual_cards,
-                                    hands, n_deck, reveals, n_reveals, census, announced, log, n_log,
+                                    hands, n_deck, reveals, n_reveals, census, announced, log_address, n_log,
                                     woods_known, gave, received, opts)
             action, rng_t = pol.town_decide(town_id, town_params, rng_t, view, legal)
         action, err = checked(action, legal, S.D_ANNOUNCE, err)
@@ -386,7 +399,7 @@ def play_game(seed, index, towns, opts, hunter_id, hunter_params, town_id, town_
             action, rng_t = pol.random_action(legal, rng_t)
         else:
             view = observe_town(S.D_HAT, -1, -1, rnd, towns, faces, active, captured, fake, ritual_cards,
-                                    hands, n_deck, reveals, n_reveals, census, announced, log, n_log,
+                                    hands, n_deck, reveals, n_reveals, census, announced, log_address, n_log,
                                     woods_known, gave, received, opts)
             action, rng_t = pol.town_decide(town_id, town_params, rng_t, view, legal)
         action, err = checked(action, legal, S.D_HAT, err)
@@ -400,7 +413,7 @@ def play_game(seed, index, towns, opts, hunter_id, hunter_params, town_id, town_
                     action, rng_h = pol.random_action(legal, rng_h)
                 else:
                     view = observe_hunter(S.D_SHUFFLE, -1, rnd, towns, faces, active, captured, fake, ritual_cards, hands,
-                                          n_deck, reveals, n_reveals, after_travel, census, announced, log,
+                                          n_deck, reveals, n_reveals, after_travel, census, announced, log_address,
                                           n_log, hunter_woods, dealt, ZERO, drawn, known_slots, top, opts)
                     action, rng_h = pol.hunter_decide(hunter_id, hunter_params, rng_h, view, legal)
                 action, err = checked(action, legal, S.D_SHUFFLE, err)
@@ -439,7 +452,7 @@ def play_game(seed, index, towns, opts, hunter_id, hunter_params, town_id, town_
                     action, rng_h = pol.random_action(legal, rng_h)
                 else:
                     view = observe_hunter(S.D_DEAL, t, rnd, towns, faces, active, captured, fake, ritual_cards, hands,
-                                          n_deck, reveals, n_reveals, after_travel, census, announced, log,
+                                          n_deck, reveals, n_reveals, after_travel, census, announced, log_address,
                                           n_log, hunter_woods, dealt, remaining, drawn, known_slots, top, opts)
                     action, rng_h = pol.hunter_decide(hunter_id, hunter_params, rng_h, view, legal)
                 action, err = checked(action, legal, S.D_DEAL, err)
@@ -461,7 +474,7 @@ def play_game(seed, index, towns, opts, hunter_id, hunter_params, town_id, town_
                     action, rng_t = pol.random_action(legal, rng_t)
                 else:
                     view = observe_town(S.D_TRAVEL, a, -1, rnd, towns, faces, active, captured, fake, ritual_cards,
-                                    hands, n_deck, reveals, n_reveals, census, announced, log, n_log,
+                                    hands, n_deck, reveals, n_reveals, census, announced, log_address, n_log,
                                     woods_known, gave, received, opts)
                     action, rng_t = pol.town_decide(town_id, town_params, rng_t, view, legal)
                 action, err = checked(action, legal, S.D_TRAVEL, err)
@@ -484,7 +497,7 @@ def play_game(seed, index, towns, opts, hunter_id, hunter_params, town_id, town_
                             action, rng_t = pol.random_action(legal, rng_t)
                         else:
                             view = observe_town(S.D_MORE, a, u, rnd, towns, faces, active, captured, fake, ritual_cards,
-                                    hands, n_deck, reveals, n_reveals, census, announced, log, n_log,
+                                    hands, n_deck, reveals, n_reveals, census, announced, log_address, n_log,
                                     woods_known, gave, received, opts)
                             action, rng_t = pol.town_decide(town_id, town_params, rng_t, view, legal)
                         action, err = checked(action, legal, S.D_MORE, err)
@@ -501,7 +514,7 @@ def play_game(seed, index, towns, opts, hunter_id, hunter_params, town_id, town_
                             action, rng_t = pol.random_action(legal, rng_t)
                         else:
                             view = observe_town(S.D_ANSWER, u, a, rnd, towns, faces, active, captured, fake, ritual_cards,
-                                    hands, n_deck, reveals, n_reveals, census, announced, log, n_log,
+                                    hands, n_deck, reveals, n_reveals, census, announced, log_address, n_log,
                                     woods_known, gave, received, opts)
                             action, rng_t = pol.town_decide(town_id, town_params, rng_t, view, legal)
                         action, err = checked(action, legal, S.D_ANSWER, err)
@@ -543,7 +556,7 @@ def play_game(seed, index, towns, opts, hunter_id, hunter_params, town_id, town_
                     action, rng_h = pol.random_action(legal, rng_h)
                 else:
                     view = observe_hunter(S.D_DOOM, -1, rnd, towns, faces, active, captured, fake, ritual_cards, hands,
-                                          n_deck, reveals, n_reveals, after_travel, census, announced, log,
+                                          n_deck, reveals, n_reveals, after_travel, census, announced, log_address,
                                           n_log, hunter_woods, dealt, ZERO, drawn, known_slots, top, opts)
                     action, rng_h = pol.hunter_decide(hunter_id, hunter_params, rng_h, view, legal)
                 action, err = checked(action, legal, S.D_DOOM, err)
@@ -567,7 +580,7 @@ def play_game(seed, index, towns, opts, hunter_id, hunter_params, town_id, town_
                     action, rng_h = pol.random_action(legal, rng_h)
                 else:
                     view = observe_hunter(S.D_PICK, -1, rnd, towns, faces, active, captured, fake, ritual_cards, hands,
-                                          n_deck, reveals, n_reveals, after_travel, census, announced, log,
+                                          n_deck, reveals, n_reveals, after_travel, census, announced, log_address,
                                           n_log, hunter_woods, dealt, ZERO, drawn, known_slots, top, opts)
                     action, rng_h = pol.hunter_decide(hunter_id, hunter_params, rng_h, view, legal)
                 action, err = checked(action, legal, S.D_PICK, err)
@@ -586,7 +599,7 @@ def play_game(seed, index, towns, opts, hunter_id, hunter_params, town_id, town_
                     action, rng_h = pol.random_action(legal, rng_h)
                 else:
                     view = observe_hunter(S.D_TOWNSFOLK, u, rnd, towns, faces, active, captured, fake, ritual_cards, hands,
-                                          n_deck, pol_reveals(reveals, n_reveals, u, card), n_reveals + 1, after_travel, census, announced, log,
+                                          n_deck, pol_reveals(reveals, n_reveals, u, card), n_reveals + 1, after_travel, census, announced, log_address,
                                           n_log, hunter_woods, dealt, ZERO, drawn, known_slots, top, opts)
                     action, rng_h = pol.hunter_decide(hunter_id, hunter_params, rng_h, view, legal)
                 action, err = checked(action, legal, S.D_TOWNSFOLK, err)

@@ -18,10 +18,11 @@ from __future__ import annotations
 
 from collections import namedtuple
 
-from numba import int64, njit, uint64
-from numba.cpython.unsafe.tuple import tuple_setitem
+from llvmlite import ir
+from numba import int64, njit, types, uint64
+from numba.extending import intrinsic
 
-from cursedsim.bits import ONE, ZERO, bit, count, has, lowest, nth, tuple_get
+from cursedsim.bits import ONE, ZERO, bit, count, has, lowest, nth
 from cursedsim.games.covens import policy_specs as PS
 from cursedsim.games.covens import rules as R
 from cursedsim.games.covens import state as S
@@ -41,8 +42,8 @@ TOWN_POLICIES = PS.TOWN_POLICIES
 #: it). Card sets are masks (bit c = card c); per-town fields are ``MAX_TOWNS``-tuples (entries past
 #: ``towns`` are 0, ``after_travel`` -1 before this round's Travel ended). ``about``: the town a deal is
 #: for, the source of a picked townsfolk, else -1. ``deck_witches``: deck positions from the top (bit i)
-#: he knows to hold a true witch. ``log[:n_log]``: this round's travel log (``log_entry`` values; empty
-#: under Darkness); ``reveals[:n_reveals]``: this Hunt's picks (``reveal_entry`` values).
+#: he knows to hold a true witch. ``log``: this round's travel log, ``n_log`` entries read with
+#: ``log_at(view.log, i)`` (``log_entry`` values; none under Darkness); ``reveals[:n_reveals]``: this Hunt's picks (``reveal_entry`` values).
 HunterView = namedtuple("HunterView", (
     "round", "kind", "about", "towns", "up", "active", "captured", "fake", "rituals", "ritual_cards",
     "cards_in_game", "sizes", "deck", "reveals", "n_reveals", "after_travel", "census", "announced", "log",
@@ -56,6 +57,29 @@ TownView = namedtuple("TownView", (
     "received"))
 
 # ---------------------------------------------------------------- travel log and hunt reveals (packed)
+# A view carries the travel log as the address of the kernel's log array (read-only through
+# ``log_at``): an array in a view would cost two atomic reference-count operations per decision, about
+# a tenth of the kernel's time with the tracker.
+
+
+@intrinsic
+def _load_int64(typingctx, address, index):
+    """The int64 at ``address`` + 8 * ``index`` (no bounds check: ``index`` < the entries written)."""
+    if not isinstance(address, types.Integer) or not isinstance(index, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        pointer = builder.inttoptr(args[0], ir.IntType(64).as_pointer())
+        return builder.load(builder.gep(pointer, [args[1]]))
+
+    return types.int64(address, index), codegen
+
+
+@njit(cache=True, inline="always")
+def log_at(log, i):
+    """Entry i of a view's travel log (``view.log``, i < ``view.n_log``)."""
+    return _load_int64(log, i)
+
 
 
 @njit(cache=True, inline="always")
@@ -89,10 +113,59 @@ NO_LEGAL = (ZERO, ZERO, ZERO, ZERO)
 
 
 @njit(cache=True, inline="always")
+def at4(t, i):
+    """``t[i]`` of a 4-tuple by selects. numba's ``t[i]`` with a run-time i is an indirect jump and
+    ``bits.tuple_get`` a store and a reload; selects keep a tuple that a loop updates in registers (no
+    chain of store-forwarded loads)."""
+    value = t[0]
+    if i == 1:
+        value = t[1]
+    if i == 2:
+        value = t[2]
+    if i == 3:
+        value = t[3]
+    return value
+
+
+@njit(cache=True, inline="always")
+def at5(t, i):
+    """``t[i]`` of a 5-tuple by selects (``at4``)."""
+    value = at4((t[0], t[1], t[2], t[3]), i)
+    if i == 4:
+        value = t[4]
+    return value
+
+
+@njit(cache=True, inline="always")
+def at6(t, i):
+    """``t[i]`` of a 6-tuple by selects (``at4``)."""
+    value = at5((t[0], t[1], t[2], t[3], t[4]), i)
+    if i == 5:
+        value = t[5]
+    return value
+
+
+@njit(cache=True, inline="always")
+def put5(t, i, v):
+    """The 5-tuple ``t`` with entry i set to v (selects, in registers)."""
+    return (v if i == 0 else t[0], v if i == 1 else t[1], v if i == 2 else t[2], v if i == 3 else t[3],
+            v if i == 4 else t[4])
+
+
+@njit(cache=True, inline="always")
+def put6(t, i, v):
+    """The 6-tuple ``t`` with entry i set to v (selects, in registers)."""
+    return (v if i == 0 else t[0], v if i == 1 else t[1], v if i == 2 else t[2], v if i == 3 else t[3],
+            v if i == 4 else t[4], v if i == 5 else t[5])
+
+
+@njit(cache=True, inline="always")
 def legal_add(legal, action):
-    """The set with ``action`` added."""
+    """The set with ``action`` added (four selects: the set stays in registers)."""
     word = action >> 6
-    return tuple_setitem(legal, word, tuple_get(legal, word) | (ONE << uint64(action & 63)))
+    m = ONE << uint64(action & 63)
+    return (legal[0] | (m if word == 0 else ZERO), legal[1] | (m if word == 1 else ZERO),
+            legal[2] | (m if word == 2 else ZERO), legal[3] | (m if word == 3 else ZERO))
 
 
 @njit(cache=True, inline="always")
@@ -100,7 +173,7 @@ def legal_has(legal, action):
     """Whether ``action`` (any int) is in the set."""
     if action < 0 or action >= S.N_ACTIONS:
         return False
-    return (tuple_get(legal, action >> 6) >> uint64(action & 63)) & ONE != ZERO
+    return (at4(legal, action >> 6) >> uint64(action & 63)) & ONE != ZERO
 
 
 @njit(cache=True, inline="always")
@@ -113,7 +186,7 @@ def legal_count(legal):
 def legal_nth(legal, j):
     """The j-th legal action (from 0) in ascending id order."""
     for w in range(4):
-        word = tuple_get(legal, w)
+        word = at4(legal, w)
         k = count(word)
         if j < k:
             return 64 * w + nth(word, j)
@@ -126,9 +199,9 @@ def legal_in(legal, first, n):
     """The legal actions among ``first .. first+n-1`` as a mask (bit i = action first+i; n <= 64)."""
     w0 = first >> 6
     s = uint64(first & 63)
-    lo = tuple_get(legal, w0) >> s
+    lo = at4(legal, w0) >> s
     if s != 0 and w0 < 3:
-        lo |= tuple_get(legal, w0 + 1) << uint64(64 - (first & 63))
+        lo |= at4(legal, w0 + 1) << uint64(64 - (first & 63))
     return lo & ((ONE << uint64(n)) - ONE) if n < 64 else lo
 
 
@@ -158,7 +231,7 @@ def largest_hand(view, legal):
     for u in range(view.towns):
         if not has(towns, u):
             continue
-        size = tuple_get(view.sizes, u)
+        size = at5(view.sizes, u)
         if kind == S.D_TOWNSFOLK:
             size = -size
         if best < 0 or size > best_size:
@@ -187,17 +260,17 @@ NO_COUNTS = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
 @njit(cache=True, inline="always")
 def move_share(counts, src, dst, n):
     """One class's counts after one unknown card moved from ``src`` to ``dst`` (``src`` held n)."""
-    m = tuple_get(counts, src) / n
-    counts = tuple_setitem(counts, src, tuple_get(counts, src) - m)
-    return tuple_setitem(counts, dst, tuple_get(counts, dst) + m)
+    m = at6(counts, src) / n
+    counts = put6(counts, src, at6(counts, src) - m)
+    return put6(counts, dst, at6(counts, dst) + m)
 
 
 @njit(cache=True, inline="always")
 def swap_share(counts, a, woods, n):
     """One class's counts after town a (holding n) swapped an unknown card with the woods."""
-    m = tuple_get(counts, a) / n
-    counts = tuple_setitem(counts, a, tuple_get(counts, a) - m + tuple_get(counts, woods))
-    return tuple_setitem(counts, woods, m)
+    m = at6(counts, a) / n
+    counts = put6(counts, a, at6(counts, a) - m + at6(counts, woods))
+    return put6(counts, woods, m)
 
 
 @njit(cache=True, inline="always")
@@ -206,100 +279,90 @@ def spread_share(counts, towns, after, spread):
     as one card)."""
     total = 0.0
     for loc in range(towns + 1):
-        total = total + tuple_get(counts, loc)
+        total = total + at6(counts, loc)
     for t in range(towns):
-        counts = tuple_setitem(counts, t, total * tuple_get(after, t) / spread)
-    return tuple_setitem(counts, towns, total / spread)
+        counts = put6(counts, t, total * at5(after, t) / spread)
+    return put6(counts, towns, total / spread)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def tracker_belief(view):
-    """``reference_policies.belief``: expected (witches, fakes, rituals, townsfolk) per location (towns
-    0..T-1, the woods at T) as four 6-tuples. Exact census hands and deals; the pool (every card not
-    seen in a hand, dealt, held by him) per card in the woods; Darkness spreads the totals by the sizes
-    after Travel, else the travel log moves 1/N of the mover's counts per card; the Hunt's reveals."""
+    """``reference_policies.belief``: expected (witches, fakes, rituals) per location (towns 0..T-1, the
+    woods at T) as three 6-tuples. Exact census hands and deals; the pool (every card not seen in a
+    hand, dealt, held by him) per card in the woods; Darkness spreads the totals by the sizes after
+    Travel, else the travel log moves 1/N of the mover's counts per card; the Hunt's reveals. (The
+    townsfolk counts the reference also keeps enter no score, so they are not computed here.)"""
     towns = view.towns
     w = NO_COUNTS
     f = NO_COUNTS
     r = NO_COUNTS
-    s = NO_COUNTS
     sizes = (0, 0, 0, 0, 0)
     pool = view.cards_in_game
     for t in range(towns):
-        hand = tuple_get(view.census, t) | tuple_get(view.dealt, t)
-        w = tuple_setitem(w, t, float(count(hand & TRUE_WITCHES)))
-        f = tuple_setitem(f, t, float(count(hand & FAKE_BIT)))
-        r = tuple_setitem(r, t, float(count(hand & RITUALS)))
-        s = tuple_setitem(s, t, float(count(hand & FOLK)))
-        sizes = tuple_setitem(sizes, t, count(hand))
+        hand = at5(view.census, t) | at5(view.dealt, t)
+        w = put6(w, t, float(count(hand & TRUE_WITCHES)))
+        f = put6(f, t, float(count(hand & FAKE_BIT)))
+        r = put6(r, t, float(count(hand & RITUALS)))
+        sizes = put5(sizes, t, count(hand))
         pool &= ~hand
     pool &= ~(view.deal_left | view.captured | view.ritual_cards | (FAKE_BIT if view.fake else ZERO))
     n_pool = count(pool)
     if n_pool > 0:
-        w = tuple_setitem(w, towns, float(count(pool & TRUE_WITCHES)) / n_pool)
-        f = tuple_setitem(f, towns, float(count(pool & FAKE_BIT)) / n_pool)
-        r = tuple_setitem(r, towns, float(count(pool & RITUALS)) / n_pool)
-        s = tuple_setitem(s, towns, float(count(pool & FOLK)) / n_pool)
+        w = put6(w, towns, float(count(pool & TRUE_WITCHES)) / n_pool)
+        f = put6(f, towns, float(count(pool & FAKE_BIT)) / n_pool)
+        r = put6(r, towns, float(count(pool & RITUALS)) / n_pool)
     woods = towns
     if view.active == R.DARKNESS and view.after_travel[0] >= 0:
         spread = 1
         for t in range(towns):
-            spread += tuple_get(view.after_travel, t)
+            spread += at5(view.after_travel, t)
         w = spread_share(w, towns, view.after_travel, spread)
         f = spread_share(f, towns, view.after_travel, spread)
         r = spread_share(r, towns, view.after_travel, spread)
-        s = spread_share(s, towns, view.after_travel, spread)
     else:
         for i in range(view.n_log):
-            actor, kind, target, moved = log_fields(view.log[i])
+            actor, kind, target, moved = log_fields(log_at(view.log, i))
             if kind == S.LOG_GIVE or (kind == S.LOG_ASK and moved != 0):
                 src = actor if kind == S.LOG_GIVE else target
                 dst = target if kind == S.LOG_GIVE else actor
-                n = tuple_get(sizes, src)
+                n = at5(sizes, src)
                 w = move_share(w, src, dst, n)
                 f = move_share(f, src, dst, n)
                 r = move_share(r, src, dst, n)
-                s = move_share(s, src, dst, n)
-                sizes = tuple_setitem(tuple_setitem(sizes, src, n - 1), dst, tuple_get(sizes, dst) + 1)
+                sizes = put5(put5(sizes, src, n - 1), dst, at5(sizes, dst) + 1)
             elif kind == S.LOG_SWAP:
-                n = tuple_get(sizes, actor)
+                n = at5(sizes, actor)
                 w = swap_share(w, actor, woods, n)
                 f = swap_share(f, actor, woods, n)
                 r = swap_share(r, actor, woods, n)
-                s = swap_share(s, actor, woods, n)
     for i in range(view.n_reveals):
-        src, card, target = reveal_fields(tuple_get(view.reveals, i))
+        src, card, _ = reveal_fields(view.reveals[0] if i == 0 else view.reveals[1])
         c = bit(card)
         if c & (TRUE_WITCHES | FAKE_BIT) != ZERO:
             # the class count is floored at 0 first, then the whole hand is gone
-            w = tuple_setitem(w, src, 0.0)
-            f = tuple_setitem(f, src, 0.0)
-            r = tuple_setitem(r, src, 0.0)
-            s = tuple_setitem(s, src, 0.0)
+            w = put6(w, src, 0.0)
+            f = put6(f, src, 0.0)
+            r = put6(r, src, 0.0)
         elif c & RITUALS != ZERO:
-            r = tuple_setitem(r, src, max(0.0, tuple_get(r, src) - 1.0))
-        else:
-            s = tuple_setitem(s, src, max(0.0, tuple_get(s, src) - 1.0))
-            if target >= 0:
-                s = tuple_setitem(s, target, tuple_get(s, target) + 1.0)
-    return w, f, r, s
+            r = put6(r, src, max(0.0, at6(r, src) - 1.0))
+    return w, f, r
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def tracker_scores(view, params):
     """Score of each town: ((W - fake_fear*C*F) - ritual_fear*(1+K)*R) / N (0.0 for an empty town) +
     trust for the announced town (``reference_policies.Tracker``, the same operations in order)."""
-    w, f, r, _ = tracker_belief(view)
+    w, f, r = tracker_belief(view)
     captured = float(count(view.captured))
     held = float(view.rituals)
     scores = (0.0, 0.0, 0.0, 0.0, 0.0)
     for u in range(view.towns):
-        n = tuple_get(view.sizes, u)
+        n = at5(view.sizes, u)
         base = 0.0
         if n != 0:
-            base = ((tuple_get(w, u) - params[P_FAKE_FEAR] * captured * tuple_get(f, u))
-                    - params[P_RITUAL_FEAR] * (1.0 + held) * tuple_get(r, u)) / n
-        scores = tuple_setitem(scores, u, base + params[P_TRUST] * (1.0 if u == view.announced else 0.0))
+            base = ((at6(w, u) - params[P_FAKE_FEAR] * captured * at6(f, u))
+                    - params[P_RITUAL_FEAR] * (1.0 + held) * at6(r, u)) / n
+        scores = put5(scores, u, base + params[P_TRUST] * (1.0 if u == view.announced else 0.0))
     return scores
 
 
@@ -318,7 +381,7 @@ def tracker(view, params, legal):
         t = view.about
         rank = 0
         for v in range(t + 1, view.towns):
-            if tuple_get(scores, v) > tuple_get(scores, t):
+            if at5(scores, v) > at5(scores, t):
                 rank += 1
         for group in VALUE_ORDER:
             cards = view.deal_left & group
@@ -334,16 +397,16 @@ def tracker(view, params, legal):
         if best < 0:
             best = u
         elif kind == S.D_TOWNSFOLK:
-            if tuple_get(scores, u) < tuple_get(scores, best):
+            if at5(scores, u) < at5(scores, best):
                 best = u
-        elif tuple_get(scores, u) > tuple_get(scores, best):
+        elif at5(scores, u) > at5(scores, best):
             best = u
     if best < 0:
         return legal_nth(legal, 0)
     return S.A_TOWN + best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def hunter_decide(policy_id, params, rng, view, legal):
     """The hunter policy ``policy_id``'s action at this decision: (action, rng)."""
     if policy_id == PS.HUNTER_LARGEST_HAND:
@@ -377,7 +440,7 @@ def coven_plan(view):
     s = 0
     best = -1
     for t in range(view.towns):
-        hand = tuple_get(view.census, t)
+        hand = at5(view.census, t)
         for suit in range(R.N_SUITS):
             k = count(hand & suit_cards(suit))
             if k > best:
@@ -393,14 +456,14 @@ def best_feeder(view, g, wanted):
     town = -1
     most = 0
     for t in range(view.towns):
-        k = count(tuple_get(view.census, t) & wanted)
+        k = count(at5(view.census, t) & wanted)
         if t != g and k > most:
             town = t
             most = k
     return town
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def coven_travel(view, params, legal, g, wanted):
     """Coven's Travel action for town ``view.me`` (``reference_policies.Coven``, steps 1-6)."""
     towns = view.towns
@@ -412,7 +475,7 @@ def coven_travel(view, params, legal, g, wanted):
         return S.A_GIVE + lowest(mine) * S.MAX_TOWNS + g
     if me == g:
         u = best_feeder(view, g, wanted)
-        if u >= 0 and tuple_get(view.sizes, u) >= 2:
+        if u >= 0 and at5(view.sizes, u) >= 2:
             return S.A_ASK + u
     off = hand & TRUE_WITCHES & ~wanted
     woods_witch = view.woods_known >= 0 and view.woods_known < R.N_TRUE_WITCHES
@@ -430,9 +493,9 @@ def coven_travel(view, params, legal, g, wanted):
         target = -1
         fewest = 0
         for v in range(towns):
-            if v != me and (target < 0 or tuple_get(view.sizes, v) < fewest):
+            if v != me and (target < 0 or at5(view.sizes, v) < fewest):
                 target = v
-                fewest = tuple_get(view.sizes, v)
+                fewest = at5(view.sizes, v)
         return S.A_GIVE + lowest(spare) * S.MAX_TOWNS + target
     ask = g if me != g else (me + 1) % towns
     if legal_has(legal, S.A_ASK + ask):
@@ -453,7 +516,7 @@ def coven(view, params, legal, bluff):
             tiles = legal_in(legal, S.A_SPELL, R.N_TILES)
             for spell in SPELL_PREFERENCE:
                 for tile in range(R.N_TILES):
-                    if has(tiles, tile) and tuple_get(view.up, tile) == spell:
+                    if has(tiles, tile) and (view.up[0] if tile == 0 else (view.up[1] if tile == 1 else view.up[2])) == spell:
                         return S.A_SPELL + tile
         return S.A_NO
     if kind == S.D_ANNOUNCE:
@@ -462,7 +525,7 @@ def coven(view, params, legal, bluff):
         decoy = -1
         fewest = 0
         for t in range(towns):
-            k = count(tuple_get(view.census, t) & TRUE_WITCHES)
+            k = count(at5(view.census, t) & TRUE_WITCHES)
             if t != g and (decoy < 0 or k < fewest):
                 decoy = t
                 fewest = k
@@ -490,7 +553,7 @@ def coven(view, params, legal, bluff):
     return legal_nth(legal, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def town_decide(policy_id, params, rng, view, legal):
     """The town policy ``policy_id``'s action at this decision: (action, rng)."""
     if policy_id == PS.TOWN_COVEN:
