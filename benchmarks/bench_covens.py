@@ -1,0 +1,138 @@
+"""Curses & Covens throughput: kernel and reference games/s per core with hunter ``tracker`` against town
+``coven`` at 4 towns (5 players), their ratio, the kernel rates of two other pairings, and the time a new
+process needs to its first result (warm numba cache, and empty cache: the compile). Writes
+results/benchmarks/covens.json.
+
+Run: ``python benchmarks/bench_covens.py`` (``--games 1000000`` by default). Timings are best of
+``--repeat`` runs, wall clock and CPU time of this process; the machine's load is recorded with them
+because a busy second core changes every figure. Targets (issue 11): >= 200,000 games/s per core and
+>= 100x the reference engine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from common import best_of, machine, write_result  # benchmarks/common.py
+
+from cursedsim.games.covens import GAME, reference, reference_twins
+from cursedsim.games.covens.rules import RuleOptions
+
+ROOT = Path(__file__).resolve().parents[1]
+PAIRING = {"hunter": "tracker", "town": "coven"}
+OTHER_PAIRINGS = ({"hunter": "random", "town": "random"}, {"hunter": "largest_hand", "town": "bluff"})
+PLAYERS = 5
+SEED = 2026
+TARGET_GAMES_PER_S = 200_000
+TARGET_RATIO = 100
+
+FIRST_RESULT = """
+import time; t0 = time.perf_counter()
+import cursedsim
+from cursedsim.games.covens import GAME
+from cursedsim.games.covens.rules import RuleOptions
+from cursedsim.numba_cache import source_digest
+specs = {side.name: side.policies[name] for side, name in zip(GAME.sides, ("tracker", "coven"))}
+GAME.run_chunk(1, 0, 1000, 5, RuleOptions(), specs, {s: p.param_vector() for s, p in specs.items()})
+print(source_digest(), time.perf_counter() - t0)
+"""
+
+
+def specs_of(pairing: dict) -> tuple[dict, dict]:
+    """(side -> PolicySpec, side -> default parameter vector) of a pairing of policy names."""
+    specs = {side.name: side.policies[pairing[side.name]] for side in GAME.sides}
+    return specs, {side: spec.param_vector() for side, spec in specs.items()}
+
+
+def kernel_seconds(pairing: dict, n_games: int, repeat: int) -> tuple[float, float]:
+    """(wall seconds, CPU seconds of this process) for ``n_games`` kernel games, best of ``repeat``."""
+    specs, params = specs_of(pairing)
+    GAME.run_chunk(SEED, 0, 1000, PLAYERS, RuleOptions(), specs, params)  # load / compile
+    run = lambda: GAME.run_chunk(SEED, 0, n_games, PLAYERS, RuleOptions(), specs, params)
+    return best_of(repeat, run), best_of(repeat, run, time.process_time)
+
+
+def reference_rate(n_games: int) -> float:
+    """Reference-engine games/s (the readable steppable Table), same pairing and games."""
+    specs, params = specs_of(PAIRING)
+    hunter, town = reference_twins(specs, params)
+    t0 = time.perf_counter()
+    reference.play_chunk(SEED, 0, n_games, PLAYERS, RuleOptions(), hunter, town)
+    return n_games / (time.perf_counter() - t0)
+
+
+def new_process_seconds(env: dict | None = None) -> tuple[float, str]:
+    """(seconds from interpreter start to 1,000 finished kernel games in a fresh process, the digest of
+    the package sources it saw: its numba cache directory)."""
+    t0 = time.perf_counter()
+    out = subprocess.run([sys.executable, "-c", FIRST_RESULT], capture_output=True, text=True, check=True,
+                         env=env, cwd=ROOT)
+    total = time.perf_counter() - t0
+    digest, seconds = out.stdout.split()
+    return max(total, float(seconds)), digest
+
+
+def warm_start_seconds(tries: int = 4) -> float:
+    """A new process's time to its first result with the numba cache of the current sources in place:
+    started again until two runs in a row saw the same sources (the first one fills the cache)."""
+    seconds, digest = new_process_seconds()
+    for _ in range(tries - 1):
+        again, seen = new_process_seconds()
+        if seen == digest:
+            return again
+        seconds, digest = again, seen
+    return seconds
+
+
+def label(pairing: dict) -> str:
+    return f"{pairing['hunter']}_vs_{pairing['town']}"
+
+
+def main(argv=None) -> dict:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=1_000_000, help="kernel games per timing")
+    parser.add_argument("--reference-games", type=int, default=1_000)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--no-compile", action="store_true", help="skip the new-process timings")
+    args = parser.parse_args(argv)
+
+    load_before = os.getloadavg()[0]
+    kernel_s, kernel_cpu_s = kernel_seconds(PAIRING, args.games, args.repeat)
+    kernel_gps = args.games / kernel_s
+    ref_gps = reference_rate(args.reference_games)
+    others = {}
+    for pairing in OTHER_PAIRINGS:
+        wall, _ = kernel_seconds(pairing, args.games, args.repeat)
+        others[f"kernel_games_per_s_{label(pairing)}"] = round(args.games / wall)
+    result = {
+        "game": "covens", "hunter": PAIRING["hunter"], "town": PAIRING["town"], "players": PLAYERS,
+        "towns": PLAYERS - 1, "games": args.games,
+        "kernel_games_per_s_per_core": round(kernel_gps),
+        "kernel_games_per_cpu_s": round(args.games / kernel_cpu_s),
+        "reference_games_per_s": round(ref_gps),
+        "reference_games": args.reference_games,
+        "kernel_over_reference": round(kernel_gps / ref_gps, 1),
+        "kernel_seconds": round(kernel_s, 3),
+        **others,
+        "target_games_per_s_per_core": TARGET_GAMES_PER_S,
+        "target_kernel_over_reference": TARGET_RATIO,
+        "meets_targets": bool(kernel_gps >= TARGET_GAMES_PER_S and kernel_gps / ref_gps >= TARGET_RATIO),
+    }
+    if not args.no_compile:
+        result["new_process_to_first_result_s"] = round(warm_start_seconds(), 2)
+        with tempfile.TemporaryDirectory() as cache:
+            result["new_process_empty_cache_s"] = round(
+                new_process_seconds({**os.environ, "CURSEDSIM_CACHE": cache, "NUMBA_CACHE_DIR": ""})[0], 2)
+    result.update(machine(load_before))
+    write_result("covens", result)
+    return result
+
+
+if __name__ == "__main__":
+    main()
