@@ -36,10 +36,8 @@ CAP = R.N_CARDS
 #: An error code of ``play_game``: 0 = no error, else 1 + kind * N_ACTIONS + action (mod N_ACTIONS).
 NO_ERROR = 0
 
-TRUE_WITCHES = uint64(TB.TRUE_WITCH_MASK)
 FAKE_BIT = uint64(TB.FAKE_BIT)
 WILD_BIT = uint64(TB.WILD_BIT)
-FOLK = uint64(TB.FOLK_MASK)
 RITUALS = uint64(TB.RITUAL_MASK)
 ALL_SLOTS = uint64((1 << CAP) - 1)
 
@@ -244,8 +242,8 @@ def observe_hunter(kind, about, rnd, towns, faces, active, captured, fake, ritua
     in_game = ALL_SLOTS if opts[S.OPT_RITUALS] else ALL_SLOTS & ~RITUALS
     return pol.HunterView(rnd, kind, about, towns, up_spells(faces, opts), active, captured, fake,
                           count(ritual_cards), ritual_cards, in_game, sizes_of(hands), n_deck, reveals, n_reveals,
-                          after_travel, five(census), heard, log_address, seen, woods_known, five(dealt), deal_left, drawn,
-                          positions_from_top(known_slots, top))
+                          after_travel, five(census), heard, log_address, seen, woods_known, five(dealt), deal_left,
+                          drawn, positions_from_top(known_slots, top))
 
 
 @njit(cache=True, inline="always")
@@ -339,8 +337,8 @@ def play_game(seed, index, towns, opts, hunter_id, hunter_params, town_id, town_
                 action, rng_h = pol.random_action(legal, rng_h)
             else:
                 view = observe_hunter(S.D_SHUFFLE, -1, rnd, towns, faces, active, captured, fake, ritual_cards, hands,
-                                          n_deck, reveals, n_reveals, after_travel, census, announced, log_address,
-                                          n_log, hunter_woods, dealt, ZERO, drawn, known_slots, top, opts)
+                                      n_deck, reveals, n_reveals, after_travel, census, announced, log_address, n_log,
+                                      hunter_woods, dealt, ZERO, drawn, known_slots, top, opts)
                 action, rng_h = pol.hunter_decide(hunter_id, hunter_params, rng_h, view, legal)
             action, err = checked(action, legal, S.D_SHUFFLE, err)
             if action == S.A_YES:
@@ -374,9 +372,9 @@ def play_game(seed, index, towns, opts, hunter_id, hunter_params, town_id, town_
             if town_id == PS.TOWN_RANDOM:
                 action, rng_t = pol.random_action(legal, rng_t)
             else:
-                view = observe_town(S.D_SPELL, -1, -1, rnd, towns, faces, active, captured, fake, ritual_cards,
-                                    hands, n_deck, reveals, n_reveals, census, announced, log_address, n_log,
-                                    woods_known, gave, received, opts)
+                view = observe_town(S.D_SPELL, -1, -1, rnd, towns, faces, active, captured, fake, ritual_cards, hands,
+                                    n_deck, reveals, n_reveals, census, announced, log_address, n_log, woods_known,
+                                    gave, received, opts)
                 action, rng_t = pol.town_decide(town_id, town_params, rng_t, view, legal)
             action, err = checked(action, legal, S.D_SPELL, err)
             if action != S.A_NO:
@@ -388,9 +386,9 @@ def play_game(seed, index, towns, opts, hunter_id, hunter_params, town_id, town_
         if town_id == PS.TOWN_RANDOM:
             action, rng_t = pol.random_action(legal, rng_t)
         else:
-            view = observe_town(S.D_ANNOUNCE, -1, -1, rnd, towns, faces, active, captured, fake, ritual_cards,
-                                    hands, n_deck, reveals, n_reveals, census, announced, log_address, n_log,
-                                    woods_known, gave, received, opts)
+            view = observe_town(S.D_ANNOUNCE, -1, -1, rnd, towns, faces, active, captured, fake, ritual_cards, hands,
+                                n_deck, reveals, n_reveals, census, announced, log_address, n_log, woods_known, gave,
+                                received, opts)
             action, rng_t = pol.town_decide(town_id, town_params, rng_t, view, legal)
         action, err = checked(action, legal, S.D_ANNOUNCE, err)
         announced = action - S.A_TOWN if action != S.A_NO else -1
@@ -398,9 +396,9 @@ def play_game(seed, index, towns, opts, hunter_id, hunter_params, town_id, town_
         if town_id == PS.TOWN_RANDOM:
             action, rng_t = pol.random_action(legal, rng_t)
         else:
-            view = observe_town(S.D_HAT, -1, -1, rnd, towns, faces, active, captured, fake, ritual_cards,
-                                    hands, n_deck, reveals, n_reveals, census, announced, log_address, n_log,
-                                    woods_known, gave, received, opts)
+            view = observe_town(S.D_HAT, -1, -1, rnd, towns, faces, active, captured, fake, ritual_cards, hands,
+                                n_deck, reveals, n_reveals, census, announced, log_address, n_log, woods_known, gave,
+                                received, opts)
             action, rng_t = pol.town_decide(town_id, town_params, rng_t, view, legal)
         action, err = checked(action, legal, S.D_HAT, err)
         hat = action - S.A_TOWN
@@ -412,9 +410,10 @@ def play_game(seed, index, towns, opts, hunter_id, hunter_params, town_id, town_
                 if hunter_id == PS.HUNTER_RANDOM:
                     action, rng_h = pol.random_action(legal, rng_h)
                 else:
-                    view = observe_hunter(S.D_SHUFFLE, -1, rnd, towns, faces, active, captured, fake, ritual_cards, hands,
-                                          n_deck, reveals, n_reveals, after_travel, census, announced, log_address,
-                                          n_log, hunter_woods, dealt, ZERO, drawn, known_slots, top, opts)
+                    view = observe_hunter(S.D_SHUFFLE, -1, rnd, towns, faces, active, captured, fake, ritual_cards,
+                                          hands, n_deck, reveals, n_reveals, after_travel, census, announced,
+                                          log_address, n_log, hunter_woods, dealt, ZERO, drawn, known_slots, top,
+                                          opts)
                     action, rng_h = pol.hunter_decide(hunter_id, hunter_params, rng_h, view, legal)
                 action, err = checked(action, legal, S.D_SHUFFLE, err)
                 if action == S.A_YES:
@@ -474,8 +473,8 @@ def play_game(seed, index, towns, opts, hunter_id, hunter_params, town_id, town_
                     action, rng_t = pol.random_action(legal, rng_t)
                 else:
                     view = observe_town(S.D_TRAVEL, a, -1, rnd, towns, faces, active, captured, fake, ritual_cards,
-                                    hands, n_deck, reveals, n_reveals, census, announced, log_address, n_log,
-                                    woods_known, gave, received, opts)
+                                        hands, n_deck, reveals, n_reveals, census, announced, log_address, n_log,
+                                        woods_known, gave, received, opts)
                     action, rng_t = pol.town_decide(town_id, town_params, rng_t, view, legal)
                 action, err = checked(action, legal, S.D_TRAVEL, err)
                 if action < S.A_ASK:
@@ -496,9 +495,9 @@ def play_game(seed, index, towns, opts, hunter_id, hunter_params, town_id, town_
                         if town_id == PS.TOWN_RANDOM:
                             action, rng_t = pol.random_action(legal, rng_t)
                         else:
-                            view = observe_town(S.D_MORE, a, u, rnd, towns, faces, active, captured, fake, ritual_cards,
-                                    hands, n_deck, reveals, n_reveals, census, announced, log_address, n_log,
-                                    woods_known, gave, received, opts)
+                            view = observe_town(S.D_MORE, a, u, rnd, towns, faces, active, captured, fake,
+                                                ritual_cards, hands, n_deck, reveals, n_reveals, census, announced,
+                                                log_address, n_log, woods_known, gave, received, opts)
                             action, rng_t = pol.town_decide(town_id, town_params, rng_t, view, legal)
                         action, err = checked(action, legal, S.D_MORE, err)
                         if action == S.A_NO:
@@ -513,9 +512,9 @@ def play_game(seed, index, towns, opts, hunter_id, hunter_params, town_id, town_
                         if town_id == PS.TOWN_RANDOM:
                             action, rng_t = pol.random_action(legal, rng_t)
                         else:
-                            view = observe_town(S.D_ANSWER, u, a, rnd, towns, faces, active, captured, fake, ritual_cards,
-                                    hands, n_deck, reveals, n_reveals, census, announced, log_address, n_log,
-                                    woods_known, gave, received, opts)
+                            view = observe_town(S.D_ANSWER, u, a, rnd, towns, faces, active, captured, fake,
+                                                ritual_cards, hands, n_deck, reveals, n_reveals, census, announced,
+                                                log_address, n_log, woods_known, gave, received, opts)
                             action, rng_t = pol.town_decide(town_id, town_params, rng_t, view, legal)
                         action, err = checked(action, legal, S.D_ANSWER, err)
                         card = bit(action - S.A_CARD)
@@ -555,9 +554,10 @@ def play_game(seed, index, towns, opts, hunter_id, hunter_params, town_id, town_
                 if hunter_id == PS.HUNTER_RANDOM:
                     action, rng_h = pol.random_action(legal, rng_h)
                 else:
-                    view = observe_hunter(S.D_DOOM, -1, rnd, towns, faces, active, captured, fake, ritual_cards, hands,
-                                          n_deck, reveals, n_reveals, after_travel, census, announced, log_address,
-                                          n_log, hunter_woods, dealt, ZERO, drawn, known_slots, top, opts)
+                    view = observe_hunter(S.D_DOOM, -1, rnd, towns, faces, active, captured, fake, ritual_cards,
+                                          hands, n_deck, reveals, n_reveals, after_travel, census, announced,
+                                          log_address, n_log, hunter_woods, dealt, ZERO, drawn, known_slots, top,
+                                          opts)
                     action, rng_h = pol.hunter_decide(hunter_id, hunter_params, rng_h, view, legal)
                 action, err = checked(action, legal, S.D_DOOM, err)
                 doom_town = action - S.A_TOWN
@@ -579,9 +579,10 @@ def play_game(seed, index, towns, opts, hunter_id, hunter_params, town_id, town_
                 if hunter_id == PS.HUNTER_RANDOM:
                     action, rng_h = pol.random_action(legal, rng_h)
                 else:
-                    view = observe_hunter(S.D_PICK, -1, rnd, towns, faces, active, captured, fake, ritual_cards, hands,
-                                          n_deck, reveals, n_reveals, after_travel, census, announced, log_address,
-                                          n_log, hunter_woods, dealt, ZERO, drawn, known_slots, top, opts)
+                    view = observe_hunter(S.D_PICK, -1, rnd, towns, faces, active, captured, fake, ritual_cards,
+                                          hands, n_deck, reveals, n_reveals, after_travel, census, announced,
+                                          log_address, n_log, hunter_woods, dealt, ZERO, drawn, known_slots, top,
+                                          opts)
                     action, rng_h = pol.hunter_decide(hunter_id, hunter_params, rng_h, view, legal)
                 action, err = checked(action, legal, S.D_PICK, err)
                 u = action - S.A_TOWN
@@ -598,9 +599,10 @@ def play_game(seed, index, towns, opts, hunter_id, hunter_params, town_id, town_
                 if hunter_id == PS.HUNTER_RANDOM:
                     action, rng_h = pol.random_action(legal, rng_h)
                 else:
-                    view = observe_hunter(S.D_TOWNSFOLK, u, rnd, towns, faces, active, captured, fake, ritual_cards, hands,
-                                          n_deck, pol_reveals(reveals, n_reveals, u, card), n_reveals + 1, after_travel, census, announced, log_address,
-                                          n_log, hunter_woods, dealt, ZERO, drawn, known_slots, top, opts)
+                    view = observe_hunter(S.D_TOWNSFOLK, u, rnd, towns, faces, active, captured, fake, ritual_cards,
+                                          hands, n_deck, pol_reveals(reveals, n_reveals, u, card), n_reveals + 1,
+                                          after_travel, census, announced, log_address, n_log, hunter_woods, dealt,
+                                          ZERO, drawn, known_slots, top, opts)
                     action, rng_h = pol.hunter_decide(hunter_id, hunter_params, rng_h, view, legal)
                 action, err = checked(action, legal, S.D_TOWNSFOLK, err)
                 to = action - S.A_TOWN

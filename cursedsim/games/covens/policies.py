@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections import namedtuple
 
 from llvmlite import ir
-from numba import int64, njit, types, uint64
+from numba import njit, types, uint64
 from numba.extending import intrinsic
 
 from cursedsim.bits import ONE, ZERO, bit, count, has, lowest, nth
@@ -43,7 +43,8 @@ TOWN_POLICIES = PS.TOWN_POLICIES
 #: ``towns`` are 0, ``after_travel`` -1 before this round's Travel ended). ``about``: the town a deal is
 #: for, the source of a picked townsfolk, else -1. ``deck_witches``: deck positions from the top (bit i)
 #: he knows to hold a true witch. ``log``: this round's travel log, ``n_log`` entries read with
-#: ``log_at(view.log, i)`` (``log_entry`` values; none under Darkness); ``reveals[:n_reveals]``: this Hunt's picks (``reveal_entry`` values).
+#: ``log_at(view.log, i)`` (``log_entry`` values; none under Darkness); ``reveals[:n_reveals]``: this
+#: Hunt's picks (``reveal_entry`` values).
 HunterView = namedtuple("HunterView", (
     "round", "kind", "about", "towns", "up", "active", "captured", "fake", "rituals", "ritual_cards",
     "cards_in_game", "sizes", "deck", "reveals", "n_reveals", "after_travel", "census", "announced", "log",
@@ -516,7 +517,8 @@ def coven(view, params, legal, bluff):
             tiles = legal_in(legal, S.A_SPELL, R.N_TILES)
             for spell in SPELL_PREFERENCE:
                 for tile in range(R.N_TILES):
-                    if has(tiles, tile) and (view.up[0] if tile == 0 else (view.up[1] if tile == 1 else view.up[2])) == spell:
+                    up = view.up[0] if tile == 0 else (view.up[1] if tile == 1 else view.up[2])
+                    if has(tiles, tile) and up == spell:
                         return S.A_SPELL + tile
         return S.A_NO
     if kind == S.D_ANNOUNCE:
