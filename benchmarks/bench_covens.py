@@ -13,18 +13,15 @@ from __future__ import annotations
 
 import argparse
 import os
-import subprocess
-import sys
 import tempfile
 import time
-from pathlib import Path
 
-from common import best_of, machine, write_result  # benchmarks/common.py
+from common import (  # benchmarks/common.py
+    best_of, machine, new_process_seconds, warm_start_seconds, write_result)
 
 from cursedsim.games.covens import GAME, reference, reference_twins
 from cursedsim.games.covens.rules import RuleOptions
 
-ROOT = Path(__file__).resolve().parents[1]
 PAIRING = {"hunter": "tracker", "town": "coven"}
 OTHER_PAIRINGS = ({"hunter": "random", "town": "random"}, {"hunter": "largest_hand", "town": "bluff"})
 PLAYERS = 5
@@ -67,29 +64,6 @@ def reference_rate(n_games: int) -> float:
     return n_games / (time.perf_counter() - t0)
 
 
-def new_process_seconds(env: dict | None = None) -> tuple[float, str]:
-    """(seconds from interpreter start to 1,000 finished kernel games in a fresh process, the digest of
-    the package sources it saw: its numba cache directory)."""
-    t0 = time.perf_counter()
-    out = subprocess.run([sys.executable, "-c", FIRST_RESULT], capture_output=True, text=True, check=True,
-                         env=env, cwd=ROOT)
-    total = time.perf_counter() - t0
-    digest, seconds = out.stdout.split()
-    return max(total, float(seconds)), digest
-
-
-def warm_start_seconds(tries: int = 4) -> float:
-    """A new process's time to its first result with the numba cache of the current sources in place:
-    started again until two runs in a row saw the same sources (the first one fills the cache)."""
-    seconds, digest = new_process_seconds()
-    for _ in range(tries - 1):
-        again, seen = new_process_seconds()
-        if seen == digest:
-            return again
-        seconds, digest = again, seen
-    return seconds
-
-
 def label(pairing: dict) -> str:
     return f"{pairing['hunter']}_vs_{pairing['town']}"
 
@@ -125,10 +99,10 @@ def main(argv=None) -> dict:
         "meets_targets": bool(kernel_gps >= TARGET_GAMES_PER_S and kernel_gps / ref_gps >= TARGET_RATIO),
     }
     if not args.no_compile:
-        result["new_process_to_first_result_s"] = round(warm_start_seconds(), 2)
+        result["new_process_to_first_result_s"] = round(warm_start_seconds(FIRST_RESULT), 2)
         with tempfile.TemporaryDirectory() as cache:
-            result["new_process_empty_cache_s"] = round(
-                new_process_seconds({**os.environ, "CURSEDSIM_CACHE": cache, "NUMBA_CACHE_DIR": ""})[0], 2)
+            empty = {**os.environ, "CURSEDSIM_CACHE": cache, "NUMBA_CACHE_DIR": ""}
+            result["new_process_empty_cache_s"] = round(new_process_seconds(FIRST_RESULT, empty)[0], 2)
     result.update(machine(load_before))
     write_result("covens", result)
     return result

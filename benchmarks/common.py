@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import os
 import platform
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -48,3 +50,27 @@ def write_result(name: str, result: dict) -> Path:
         print(f"{key:<{width}}  {value}")
     print(f"written to {target.relative_to(ROOT)}")
     return target
+
+
+def new_process_seconds(snippet: str, env: dict | None = None) -> tuple[float, str]:
+    """(seconds from interpreter start to the end of ``snippet`` in a fresh process, the digest of the
+    package sources it saw: its numba cache directory). ``snippet`` prints the digest and its own time."""
+    t0 = time.perf_counter()
+    out = subprocess.run([sys.executable, "-c", snippet], capture_output=True, text=True, check=True, env=env,
+                         cwd=ROOT)
+    total = time.perf_counter() - t0
+    digest, seconds = out.stdout.split()
+    return max(total, float(seconds)), digest
+
+
+def warm_start_seconds(snippet: str, tries: int = 4) -> float:
+    """A new process's time to its first result with the numba cache of the current sources in place:
+    started again until two runs in a row saw the same sources (the first one fills the cache; edits to
+    the package in between start a new cache)."""
+    seconds, digest = new_process_seconds(snippet)
+    for _ in range(tries - 1):
+        again, seen = new_process_seconds(snippet)
+        if seen == digest:
+            return again
+        seconds, digest = again, seen
+    return seconds
