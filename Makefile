@@ -34,6 +34,7 @@ test: $(TEST_STAMP)
 bench: $(TEST_STAMP)
 	$(BIN)/python benchmarks/bench_verflucht.py
 	$(BIN)/python benchmarks/bench_cursed.py
+	$(BIN)/python benchmarks/bench_covens.py
 	$(BIN)/python benchmarks/bench_memory.py
 
 results: $(TEST_STAMP)

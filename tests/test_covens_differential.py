@@ -108,10 +108,21 @@ def test_kernel_equals_reference_in_every_block_at_length(name):
     check_block(name, 4242, 100_000, 10 * GAMES.get(name, GAMES_ELSEWHERE))
 
 
+@pytest.mark.parametrize("disabled", R.SPELL_NAMES)
+def test_a_disabled_spell_is_never_cast_in_either_engine(disabled):
+    """Study option disabled_spell: both engines play the same games and never cast that spell."""
+    options = R.RuleOptions(disabled_spell=disabled, spell_icons="all_mixed")
+    for players in PLAYERS:
+        for hunter, town in (("tracker", "coven"), ("random", "random"), ("largest_hand", "bluff")):
+            fast, slow = play_both(31, 0, 40, players, options, hunter, town)
+            assert differences(fast, slow, 0) == [], (players, hunter, town)
+            assert not fast[f"spells_{disabled}"].any()
+
+
 PARAM_CASES = [
-    ("tracker", {"ritual_fear": 3.0, "fake_fear": 0.0, "trust": 1.0, "shuffle": 0.0}, "bluff",
+    ("tracker", {"ritual_fear": 3.0, "fake_fear": 0.0, "trust": 1.0, "shuffle": 0.0, "threat": 0.0}, "bluff",
      {"risk": 0.2, "feed": 0.0, "cast": 0.0}),
-    ("tracker", {"ritual_fear": 0.0, "fake_fear": 2.0, "trust": -0.5}, "coven", {"risk": 0.9, "cast": 0.0}),
+    ("tracker", {"ritual_fear": 0.0, "fake_fear": 2.0, "trust": -0.5, "threat": 3.0}, "coven", {"risk": 0.9, "cast": 0.0}),
 ]
 
 

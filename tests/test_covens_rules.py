@@ -218,6 +218,20 @@ def test_r2_3_the_fake_fills_an_icon_only_with_fake_casts(fake_casts):
         assert t.legal_actions() == [S.A_SPELL + 0, S.A_SPELL + 2, S.A_NO]
 
 
+@pytest.mark.parametrize("disabled", R.SPELL_NAMES)
+def test_r2_3_a_disabled_spell_is_never_offered_and_the_others_are(disabled):
+    """Study option disabled_spell: the named side leaves D_SPELL, every other castable side stays."""
+    faces = (1, 1, 1) if disabled in ("doom", "darkness", "despair") else (0, 0, 0)
+    # every suit twice in one hand: each face-up side (mixed charms, paired curses) is castable
+    hands = [[L0, L1, N0, N1, C0, C1], [F[0]], [F[1]]]
+    full = position(hands=hands, deck=[F[3]], woods=F[9], faces=faces)
+    t = position(hands=hands, deck=[F[3]], woods=F[9], faces=faces, options=opts(disabled_spell=disabled))
+    assert full.legal_actions() == [S.A_SPELL + 0, S.A_SPELL + 1, S.A_SPELL + 2, S.A_NO]
+    tile = [tile for tile in range(R.N_TILES) if R.SPELL_NAMES[t.spell_of(tile)] == disabled]
+    assert len(tile) == 1
+    assert t.legal_actions() == [a for a in full.legal_actions() if a != S.A_SPELL + tile[0]]
+
+
 def test_r2_4_the_announcement_is_heard_unless_despair():
     t = position(hands=[[F[0]], [F[1]], [F[2]]], deck=[F[3], F[4], F[5]], woods=F[9])
     t.apply(S.A_TOWN + 2)
@@ -686,6 +700,18 @@ def test_clone_plays_on_identically():
     copy = t.clone()
     assert copy.observe("hunter") == t.observe("hunter") and copy.deck == t.deck and copy.hands == t.hands
     assert copy.deck_rng.s == t.deck_rng.s
+
+
+@pytest.mark.parametrize("threat, picked", [(1.0, 0), (0.0, 1)])
+def test_tracker_hunts_a_town_one_card_from_a_coven_first(threat, picked):
+    """Town 0 revealed 2 love witches and a ritual (score (2 - 1) / 4 without the threat term), town 1 two
+    witches of different suits ((2 - 0) / 4): the threat bonus outweighs the ritual risk."""
+    from cursedsim.games.covens import policy_specs as PS
+    from cursedsim.games.covens.reference_policies import make
+    t = hunt([[L0, L1, RIT[0], F[0]], [N0, C0, F[1], F[2]], [F[3]]])
+    tracker = make("hunter", "tracker", PS.HUNTER_POLICIES["tracker"].param_vector({"threat": threat}))
+    action = tracker.act(t.observe("hunter"), t.legal_actions(), rng.Stream(0, 0, S.STREAM_HUNTER))
+    assert action == S.A_TOWN + picked
 
 
 # ---------------------------------------------------------------- whole games

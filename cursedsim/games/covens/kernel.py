@@ -317,6 +317,7 @@ def play_game(seed, index, towns, opts, hunter_id, hunter_params, town_id, town_
     win_type = R.WIN_UNFINISHED
     rnd = 1
     max_rounds = opts[S.OPT_MAX_ROUNDS]
+    disabled = opts[S.OPT_DISABLED_SPELL] - 1   # the spell the town may not cast, -1 for none
     while True:
         # ---------------- Census (the round's records start empty: ``reference.new_round_records``)
         active = -1
@@ -363,6 +364,8 @@ def play_game(seed, index, towns, opts, hunter_id, hunter_params, town_id, town_
         legal = pol.NO_LEGAL
         for tile in range(R.N_TILES):
             spell = up[tile]
+            if spell == disabled:
+                continue
             for t in range(towns):
                 if can_cast(hands[t], spell, opts):
                     legal = pol.legal_add(legal, S.A_SPELL + tile)

@@ -247,6 +247,7 @@ P_RITUAL_FEAR = 0
 P_FAKE_FEAR = 1
 P_TRUST = 2
 P_SHUFFLE = 3
+P_THREAT = 4
 
 TRUE_WITCHES = uint64(TB.TRUE_WITCH_MASK)
 FAKE_BIT = uint64(TB.FAKE_BIT)
@@ -350,9 +351,19 @@ def tracker_belief(view):
 
 
 @njit(cache=True, inline="always")
+def coven_threat(hand):
+    """1.0 when a census hand holds 2 cards of one suit's coven (its witches and the wild), else 0.0."""
+    for suit in range(R.N_SUITS):
+        if count(hand & (uint64(TB.SUIT_MASK[suit]) | uint64(TB.WILD_BIT))) >= 2:
+            return 1.0
+    return 0.0
+
+
+@njit(cache=True, inline="always")
 def tracker_scores(view, params):
     """Score of each town: ((W - fake_fear*C*F) - ritual_fear*(1+K)*R) / N (0.0 for an empty town) +
-    trust for the announced town (``reference_policies.Tracker``, the same operations in order)."""
+    trust for the announced town + threat for a census hand one card from a coven
+    (``reference_policies.Tracker``, the same operations in order)."""
     w, f, r = tracker_belief(view)
     captured = float(count(view.captured))
     held = float(view.rituals)
@@ -363,7 +374,8 @@ def tracker_scores(view, params):
         if n != 0:
             base = ((at6(w, u) - params[P_FAKE_FEAR] * captured * at6(f, u))
                     - params[P_RITUAL_FEAR] * (1.0 + held) * at6(r, u)) / n
-        scores = put5(scores, u, base + params[P_TRUST] * (1.0 if u == view.announced else 0.0))
+        scores = put5(scores, u, base + params[P_TRUST] * (1.0 if u == view.announced else 0.0)
+                      + params[P_THREAT] * coven_threat(at5(view.census, u)))
     return scores
 
 

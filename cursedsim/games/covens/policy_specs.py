@@ -36,13 +36,15 @@ HUNTER_POLICIES = {
         "tracker", HUNTER_TRACKER,
         "Keeps expected witch/fake/ritual/townsfolk counts per town from the census, his deals, the travel "
         "he saw and the hunt; picks the town with the best witch share less ritual and fake risk; passes "
-        "townsfolk to the worst town; deals witches to likely targets; shuffles a known witch off the top.",
-        params={"ritual_fear": 1.0, "fake_fear": 0.5, "trust": 0.0, "shuffle": 1.0},
+        "townsfolk to the worst town; deals witches to likely targets; shuffles a known witch off the top; "
+        "hunts first a town one card from a coven.",
+        params={"ritual_fear": 1.0, "fake_fear": 0.5, "trust": 0.0, "shuffle": 1.0, "threat": 1.0},
         param_docs={
             "ritual_fear": "weight of a town's expected rituals, times (1 + rituals he holds)",
             "fake_fear": "weight of a town's expected fake witch, times the true witches he holds",
             "trust": "bonus added to the score of the town the census talk named as the gathering",
             "shuffle": "1: shuffle when a witch he knows sits in the top (towns) cards; 0: never shuffle",
+            "threat": "bonus for a town whose census hand was one card from a coven (2 of one suit)",
         }),
 }
 

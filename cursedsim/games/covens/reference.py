@@ -420,9 +420,11 @@ class Table:
         return TB.SPELL_ICONS[opts[S.OPT_SPELL_ICONS], opts[S.OPT_DARKNESS_BACKS], spell]
 
     def castable_tiles(self) -> list[int]:
-        """Tiles whose face-up side some town's revealed hand can cast."""
+        """Tiles whose face-up side some town's revealed hand can cast (never the disabled_spell)."""
         wild_both = self.options.wild_icons == "both"
-        return [tile for tile in range(R.N_TILES)
+        allowed = [tile for tile in range(R.N_TILES)
+                   if R.SPELL_NAMES[self.spell_of(tile)] != self.options.disabled_spell]
+        return [tile for tile in allowed
                 if any(can_cast(hand, self.icons_of(self.spell_of(tile)), wild_both, self.options.fake_casts)
                        for hand in self.hands)]
 

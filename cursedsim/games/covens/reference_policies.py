@@ -142,12 +142,19 @@ def belief(view) -> list[list[float]]:
     return counts
 
 
+def coven_threat(hand: int) -> float:
+    """1.0 when a census hand holds 2 cards of one suit's coven (its witches and the wild), else 0.0."""
+    return 1.0 if any(count(hand & (int(TB.SUIT_MASK[s]) | TB.WILD_BIT)) >= 2 for s in range(R.N_SUITS)) else 0.0
+
+
 class Tracker:
     """Hunter ``tracker`` (ritual_fear, fake_fear, trust, shuffle).
 
     Score of town u from ``belief(view)``: with N = hand_sizes[u], C = popcount(captured), K =
     rituals_held: base = ((W - fake_fear * C * F) - ritual_fear * (1 + K) * R) / N (products left to
-    right), 0.0 when N == 0; score = base + trust * (1.0 if u == announced else 0.0).
+    right), 0.0 when N == 0; score = base + trust * (1.0 if u == announced else 0.0) + threat * (1.0 if
+    census[u] holds 2 cards of one suit's coven, its 3 witches and the wild, else 0.0): a town one card
+    from a coven is worth a pick, since a witch taken from it discards the rest of its hand.
     D_PICK / D_DOOM: the legal town with the highest score (ties lowest). D_TOWNSFOLK: the lowest score
     (ties lowest). D_DEAL for town t (view.about): towns t..T-1 ranked by score descending (ties lowest
     index): i = number of towns v > t with score_v > score_t; the cards of deal_left ranked by
@@ -159,8 +166,9 @@ class Tracker:
     label = "tracker"
 
     def __init__(self, ritual_fear: float = 1.0, fake_fear: float = 0.5, trust: float = 0.0,
-                 shuffle: float = 1.0):
+                 shuffle: float = 1.0, threat: float = 1.0):
         self.ritual_fear, self.fake_fear, self.trust, self.shuffle = ritual_fear, fake_fear, trust, shuffle
+        self.threat = threat
 
     def scores(self, view) -> list[float]:
         counts = belief(view)
@@ -171,7 +179,8 @@ class Tracker:
             n = view.hand_sizes[u]
             w, f, r = counts[u][C_WITCH], counts[u][C_FAKE], counts[u][C_RITUAL]
             base = ((w - self.fake_fear * captured * f) - self.ritual_fear * (1.0 + held) * r) / n if n else 0.0
-            out.append(base + self.trust * (1.0 if u == view.announced else 0.0))
+            out.append(base + self.trust * (1.0 if u == view.announced else 0.0)
+                       + self.threat * coven_threat(view.census[u]))
         return out
 
     def act(self, view, legal, rng) -> int:

@@ -140,6 +140,8 @@ PASSAGE_TARGETS = ("one_town", "any_town")
 DOOM_SECOND_PICK = ("skip", "any_town")
 TOWNSFOLK_TO = ("other_town", "any_town")
 DISCARD_ORDER = ("random", "ascending")
+#: A study option, not a rule: "none", or the spell the town may never cast (its value in the report).
+DISABLED_SPELL = ("none",) + SPELL_NAMES
 
 #: The choices of each string option, in code order (``state.option_tuple`` stores the index).
 CHOICES = {
@@ -152,6 +154,7 @@ CHOICES = {
     "doom_second_pick": DOOM_SECOND_PICK,
     "townsfolk_to": TOWNSFOLK_TO,
     "discard_order": DISCARD_ORDER,
+    "disabled_spell": DISABLED_SPELL,
 }
 #: Integer options and their inclusive ranges.
 INT_RANGES = {"max_rounds": (1, 10_000)}
@@ -189,6 +192,9 @@ class RuleOptions:
     discard_order: cards going "face-down to the bottom of the deck" in one event are ordered "random"
         (shuffled) or "ascending" by code.
     max_rounds: a game still on after this many rounds ends "unfinished" (1-10000), so every game ends.
+    disabled_spell: not a rule but a study option: "none" (the game as printed) or the spell the town
+        may never cast (its tile then never turns while that side is up), to measure what each spell is
+        worth on the same games.
     """
 
     rituals: bool = True
@@ -206,6 +212,7 @@ class RuleOptions:
     townsfolk_to: str = "other_town"
     discard_order: str = "random"
     max_rounds: int = 200
+    disabled_spell: str = "none"
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):

@@ -55,7 +55,8 @@ OPT_DOOM_SECOND_PICK = 11
 OPT_TOWNSFOLK_TO = 12
 OPT_DISCARD_ORDER = 13
 OPT_MAX_ROUNDS = 14
-N_OPTIONS = 15
+OPT_DISABLED_SPELL = 15
+N_OPTIONS = 16
 
 #: Choice indices of the string options (``rules.CHOICES[name].index(value)``), named.
 BACKS_PASSAGE, BACKS_NATURE = 0, 1
@@ -67,6 +68,8 @@ PASSAGE_ONE_TOWN, PASSAGE_ANY_TOWN = 0, 1
 DOOM_SECOND_SKIP, DOOM_SECOND_ANY_TOWN = 0, 1
 FOLK_OTHER_TOWN, FOLK_ANY_TOWN = 0, 1
 DISCARD_RANDOM, DISCARD_ASCENDING = 0, 1
+#: disabled_spell: 0 is "none", 1 + spell id names the spell the town may not cast.
+DISABLED_NONE = 0
 
 
 def option_tuple(options: R.RuleOptions) -> tuple[int, ...]:
