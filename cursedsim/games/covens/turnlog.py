@@ -111,7 +111,12 @@ def log_lines(events: Iterable[Mapping[str, Any]]) -> list[str]:
 def header(events: Sequence[Mapping[str, Any]]) -> str:
     """The log's first line: seed, game, policies (set-up event) and the result (last event)."""
     setup, last = events[0], events[-1]
-    result = f"{last['winner']} ({last['win_type']})" if last["action"] == "end" else "not over"
+    if last["action"] != "end":
+        result = "not over"
+    elif last["winner"] == "none":
+        result = f"no winner ({last['win_type']})"
+    else:
+        result = f"won by the {last['winner']} ({last['win_type']})"
     return (f"Curses & Covens · seed {setup['seed']} · game {setup['game_index']} · hunter {setup['hunter']}"
             f" · town {setup['town']} · {result}")
 
