@@ -13,11 +13,10 @@ from __future__ import annotations
 
 import argparse
 import os
-import tempfile
 import time
 
 from common import (  # benchmarks/common.py
-    best_of, machine, new_process_seconds, warm_start_seconds, write_result)
+    best_of, machine, startup_seconds, write_result)
 
 from cursedsim.games.covens import GAME, reference, reference_twins
 from cursedsim.games.covens.rules import RuleOptions
@@ -99,10 +98,7 @@ def main(argv=None) -> dict:
         "meets_targets": bool(kernel_gps >= TARGET_GAMES_PER_S and kernel_gps / ref_gps >= TARGET_RATIO),
     }
     if not args.no_compile:
-        result["new_process_to_first_result_s"] = round(warm_start_seconds(FIRST_RESULT), 2)
-        with tempfile.TemporaryDirectory() as cache:
-            empty = {**os.environ, "CURSEDSIM_CACHE": cache, "NUMBA_CACHE_DIR": ""}
-            result["new_process_empty_cache_s"] = round(new_process_seconds(FIRST_RESULT, empty)[0], 2)
+        result.update(startup_seconds(FIRST_RESULT))
     result.update(machine(load_before))
     write_result("covens", result)
     return result

@@ -8,6 +8,7 @@ import os
 import platform
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -74,3 +75,12 @@ def warm_start_seconds(snippet: str, tries: int = 4) -> float:
             return again
         seconds, digest = again, seen
     return seconds
+
+
+def startup_seconds(snippet: str) -> dict:
+    """A new process's time to its first result with a warm numba cache, and with an empty one (the
+    compile), as the two ``new_process_*`` fields of a result."""
+    with tempfile.TemporaryDirectory() as cache:
+        empty = {**os.environ, "CURSEDSIM_CACHE": cache, "NUMBA_CACHE_DIR": ""}
+        return {"new_process_to_first_result_s": round(warm_start_seconds(snippet), 2),
+                "new_process_empty_cache_s": round(new_process_seconds(snippet, empty)[0], 2)}
