@@ -2,6 +2,7 @@
 game, play the named policies in the given order and print each one's frame digest as JSON.
 
 Usage: python fresh_process_policies.py GAME N_JOBS N_GAMES POLICY[,POLICY...]
+(for covens each POLICY is a pairing label such as hunter=tracker;town=coven, ";" between sides).
 The user policies are registered (not played) up front, so any order of user and built-in names works.
 """
 
@@ -83,7 +84,10 @@ def keep_crystal(policy_id, params, rng, view, opts, card, total):
 
 
 def register(game: str) -> None:
-    """The two user policies of ``game``: verflucht exact/lazy, cursed careful/short."""
+    """The two user policies of ``game``: verflucht exact/lazy, cursed careful/short (covens: none, its
+    pairings of built-in policies are what is played)."""
+    if game == "covens":
+        return
     if game == "verflucht":
         from cursedsim.games.verflucht.user_policies import add_numba_policy
         add_numba_policy("exact", exact_attack, exact_banish)
@@ -98,7 +102,7 @@ def register(game: str) -> None:
 
 def digest(frame: pd.DataFrame) -> str:
     """A digest of every outcome column of ``frame`` (the policy column left out: names differ)."""
-    values = frame.drop(columns=["policy"])
+    values = frame.drop(columns=[c for c in frame.columns if c == "policy" or c.startswith("policy_")])
     values = values.astype({column: str for column in values.select_dtypes("category")})
     return format(int(pd.util.hash_pandas_object(values, index=False).sum()) & (2**64 - 1), "016x")
 
@@ -108,9 +112,11 @@ def main(game: str, n_jobs: int, n_games: int, order: list[str]) -> dict:
     players = 3 if game == "verflucht" else None
     played = {}
     for name in order:
-        frame = cursedsim.simulate(game, n_games, players=players, policy=name, seed=5, n_jobs=n_jobs,
+        policy = name.replace(";", ",")
+        frame = cursedsim.simulate(game, n_games, players=players, policy=policy, seed=5, n_jobs=n_jobs,
                                    progress=False)
-        played[name] = {"digest": digest(frame), "win_rate": float(frame["win"].mean())}
+        win = "hunter_won" if game == "covens" else "win"
+        played[name] = {"digest": digest(frame), "win_rate": float(frame[win].mean())}
     return played
 
 

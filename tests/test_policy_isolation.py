@@ -4,7 +4,8 @@ The state this needs is a fresh process with a warm on-disk numba cache: the bui
 from the cache while a user's kernel is compiled in the same process (a shared compiled symbol once
 let whichever was linked first play for both). The test suite's own process hides it, so every order
 runs in a new interpreter (tests/fresh_process_policies.py), with 1 job and with 2 worker processes,
-and each policy's frame must equal the frame it gives when played alone in its process.
+and each policy's frame must equal the frame it gives when played alone in its process. Curses &
+Covens, a game of sides, is checked the same way with pairings of its built-in policies.
 """
 
 from __future__ import annotations
@@ -73,3 +74,21 @@ def test_every_policy_plays_its_own_games_whatever_ran_before_it(game):
                 assert played[name] == reference[name], (
                     f"{game}, {n_jobs} job(s), {label}: {name} won {played[name]['win_rate']:.4f} "
                     f"after {list(order[:order.index(name)])} but {reference[name]['win_rate']:.4f} alone")
+
+
+#: Curses & Covens: one kernel plays every pairing (policy ids at run time); pairings of both sides.
+COVENS_PAIRINGS = ("hunter=tracker;town=coven", "hunter=random;town=bluff", "hunter=largest_hand;town=random")
+
+
+def test_every_covens_pairing_plays_its_own_games_whatever_ran_before_it():
+    """Each pairing alone in a new process, then all in both orders with 1 and 2 jobs: same frames."""
+    reference = {name: play_in_fresh_process("covens", 1, (name,))[name] for name in COVENS_PAIRINGS}
+    digests = [entry["digest"] for entry in reference.values()]
+    assert len(set(digests)) == len(digests), "two pairings play identical games: the check could not fail"
+    for n_jobs in (1, 2):
+        for order in (COVENS_PAIRINGS, COVENS_PAIRINGS[::-1]):
+            played = play_in_fresh_process("covens", n_jobs, order)
+            for name in order:
+                assert played[name] == reference[name], (
+                    f"covens, {n_jobs} job(s): {name} won {played[name]['win_rate']:.4f} after "
+                    f"{list(order[:order.index(name)])} but {reference[name]['win_rate']:.4f} alone")
