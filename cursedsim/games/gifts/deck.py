@@ -1,0 +1,276 @@
+"""Deck files of Cursed Gifts: load a TOML (or JSON) deck, validate it against the effect vocabulary and
+freeze it as a ``Deck`` with a name, a digest and flat per-copy arrays for the engines.
+
+Every error names the bad field and its line in the file (tomllib and json give no positions, so the
+line is found in the raw text by key) and, where there is a choice, the valid choices.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from cursedsim.errors import OptionError
+from cursedsim.games.gifts import effects as E
+
+SCHEMA = 1
+DEFAULT_DECK = Path(__file__).with_name("data") / "default_deck.toml"
+#: A deck holds at least 2 x 7 + 1 cards (two hands and a draw) and at most MAX_COPIES card copies.
+MIN_COPIES = 15
+MAX_COPIES = 250
+MAX_COUNT = 60
+TOP_KEYS = ("schema", "name", "reconstructed", "description", "card")
+REQUIRED_TOP = ("schema", "name", "card")
+CARD_KEYS = ("name", "type", "value", "count", "flags", "effect", "note")
+REQUIRED_CARD = ("name", "type", "value", "count", "effect")
+
+
+class DeckError(OptionError):
+    """A deck file that cannot be read or breaks the schema; the message names the field and line."""
+
+
+@dataclass(frozen=True)
+class Card:
+    """One line of a deck: a card kind and how many copies the deck holds."""
+
+    name: str
+    type: str
+    value: int
+    count: int
+    flags: tuple[str, ...]
+    effect: str
+
+
+@dataclass(frozen=True)
+class Deck:
+    """A validated deck: ``name``, whether it is ``reconstructed``, its card kinds in file order, and its
+    ``digest`` (12 hex of the sha256 of the canonical content, for the frames' ``deck`` column)."""
+
+    name: str
+    reconstructed: bool
+    cards: tuple[Card, ...]
+    source: str = ""
+
+    @property
+    def size(self) -> int:
+        return sum(c.count for c in self.cards)
+
+    def canonical(self) -> str:
+        """The content the digest covers, as canonical JSON (the source path and comments excluded)."""
+        return json.dumps({"schema": SCHEMA, "name": self.name, "reconstructed": self.reconstructed,
+                           "cards": [[c.name, c.type, c.value, c.count, sorted(c.flags), c.effect]
+                                     for c in self.cards]}, sort_keys=True, separators=(",", ":"))
+
+    @property
+    def digest(self) -> str:
+        return hashlib.sha256(self.canonical().encode()).hexdigest()[:12]
+
+    @property
+    def label(self) -> str:
+        """``name@digest``: the frames' ``deck`` column."""
+        return f"{self.name}@{self.digest}"
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """Flat int64 arrays per card copy (copies numbered in file order): ``kind`` (line index),
+        ``type`` (effects.TYPE_NAMES index), ``value``, ``flags`` (effects.FLAG_BITS), ``effect`` (code)."""
+        kind, ctype, value, flags, effect = [], [], [], [], []
+        for k, card in enumerate(self.cards):
+            bits = sum(E.FLAG_BITS[f] for f in card.flags)
+            for _ in range(card.count):
+                kind.append(k)
+                ctype.append(E.TYPE_NAMES.index(card.type))
+                value.append(card.value)
+                flags.append(bits)
+                effect.append(E.EFFECTS[card.effect].code)
+        return {name: np.array(col, np.int64) for name, col in
+                (("kind", kind), ("type", ctype), ("value", value), ("flags", flags), ("effect", effect))}
+
+
+# ---------------------------------------------------------------- line numbers
+
+
+class _Lines:
+    """Finds the line of a key in the raw text: top-level keys before the first card, card keys inside
+    the i-th card (``[[card]]`` block in TOML, the i-th object of "card" in JSON, found by its braces)."""
+
+    def __init__(self, text: str, is_json: bool):
+        self.lines = text.splitlines()
+        self.is_json = is_json
+        self.blocks = self._card_blocks()
+
+    def _card_blocks(self) -> list[tuple[int, int]]:
+        """(first, last) 0-based line span of each card."""
+        if not self.is_json:
+            starts = [i for i, line in enumerate(self.lines) if re.match(r"\s*\[\[\s*card\s*\]\]", line)]
+            ends = []
+            for n, s in enumerate(starts):
+                nxt = starts[n + 1] if n + 1 < len(starts) else len(self.lines)
+                other = [i for i in range(s + 1, nxt) if re.match(r"\s*\[", self.lines[i])]
+                ends.append((other[0] if other else nxt) - 1)
+            return list(zip(starts, ends))
+        blocks, depth, start, inside = [], 0, 0, False
+        for i, line in enumerate(self.lines):
+            if not inside and re.search(r'"card"\s*:', line):
+                inside = True
+                depth = 0
+                line = line.split(":", 1)[1]
+            if not inside:
+                continue
+            for ch in line:
+                if ch == "{":
+                    depth += 1
+                    if depth == 1:
+                        start = i
+                elif ch == "}":
+                    depth -= 1
+                    if depth == 0:
+                        blocks.append((start, i))
+                elif ch == "]" and depth == 0:
+                    inside = False
+                    break
+        return blocks
+
+    def _key_pattern(self, key: str) -> str:
+        return rf'^\s*"{key}"\s*:|[{{,]\s*"{key}"\s*:' if self.is_json else rf'^\s*"?{key}"?\s*='
+
+    def top(self, key: str) -> int:
+        end = self.blocks[0][0] if self.blocks else len(self.lines)
+        for i in range(end):
+            if re.search(self._key_pattern(key), self.lines[i]):
+                return i + 1
+        return 1
+
+    def card(self, index: int, key: str | None = None) -> int:
+        if index >= len(self.blocks):
+            return 1
+        first, last = self.blocks[index]
+        if key is not None:
+            for i in range(first, last + 1):
+                if re.search(self._key_pattern(key), self.lines[i]):
+                    return i + 1
+        return first + 1
+
+
+# ---------------------------------------------------------------- loading and validation
+
+
+def load_deck(path: str | Path | None = None) -> Deck:
+    """The deck in ``path`` (``.toml`` or ``.json``), validated; the default deck when None."""
+    path = Path(DEFAULT_DECK if path is None else path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise DeckError(f"cannot read deck file {str(path)!r}: {exc.strerror or exc}") from None
+    return parse_deck(text, json_format=path.suffix.lower() == ".json", source=str(path))
+
+
+def parse_deck(text: str, *, json_format: bool = False, source: str = "<deck>") -> Deck:
+    """A deck from the text of a TOML (or JSON) file; raises DeckError naming field and line."""
+    try:
+        data = json.loads(text) if json_format else tomllib.loads(text)
+    except (tomllib.TOMLDecodeError, json.JSONDecodeError) as exc:
+        raise DeckError(f"{source}: not valid {'JSON' if json_format else 'TOML'}: {exc}") from None
+    return validate(data, _Lines(text, json_format), source)
+
+
+def _fail(source: str, line: int, where: str, message: str) -> DeckError:
+    return DeckError(f"{source}, line {line}: {where}: {message}")
+
+
+def validate(data: dict, lines: _Lines, source: str) -> Deck:
+    """The Deck ``data`` describes, or a DeckError on its first fault (top level first, then each card)."""
+    if not isinstance(data, dict):
+        raise _fail(source, 1, "deck", "must be a table of keys")
+    for key in data:
+        if key not in TOP_KEYS:
+            raise _fail(source, lines.top(key), f"field {key!r}", f"unknown field; valid fields: {', '.join(TOP_KEYS)}")
+    for key in REQUIRED_TOP:
+        if key not in data:
+            raise _fail(source, 1, f"field {key!r}", "missing")
+    if data["schema"] != SCHEMA or isinstance(data["schema"], bool):
+        raise _fail(source, lines.top("schema"), "field 'schema'", f"must be {SCHEMA}, got {data['schema']!r}")
+    name = data["name"]
+    if not isinstance(name, str) or not name.strip():
+        raise _fail(source, lines.top("name"), "field 'name'", f"must be a non-empty string, got {name!r}")
+    reconstructed = data.get("reconstructed", False)
+    if not isinstance(reconstructed, bool):
+        raise _fail(source, lines.top("reconstructed"), "field 'reconstructed'",
+                    f"must be true or false, got {reconstructed!r}")
+    cards = data["card"]
+    if not isinstance(cards, list) or not cards:
+        raise _fail(source, lines.top("card"), "field 'card'", "must be a non-empty list of cards")
+    parsed = tuple(_card(raw, i, lines, source) for i, raw in enumerate(cards))
+    seen: dict[str, int] = {}
+    for i, card in enumerate(parsed):
+        if card.name in seen:
+            raise _fail(source, lines.card(i, "name"), f"card {i + 1} field 'name'",
+                        f"duplicate name {card.name!r} (also card {seen[card.name] + 1})")
+        seen[card.name] = i
+    size = sum(c.count for c in parsed)
+    if not MIN_COPIES <= size <= MAX_COPIES:
+        raise _fail(source, lines.card(0), "deck size",
+                    f"the counts add up to {size} cards; a deck holds {MIN_COPIES}-{MAX_COPIES}")
+    return Deck(name=name.strip(), reconstructed=reconstructed, cards=parsed, source=source)
+
+
+def _card(raw: object, i: int, lines: _Lines, source: str) -> Card:
+    """One validated card line (the i-th, 0-based)."""
+    where = f"card {i + 1}"
+    if not isinstance(raw, dict):
+        raise _fail(source, lines.card(i), where, "must be a table of keys")
+    label = f"{where} ({raw['name']!r})" if isinstance(raw.get("name"), str) else where
+
+    def bad(key: str, message: str) -> DeckError:
+        return _fail(source, lines.card(i, key), f"{label} field {key!r}", message)
+
+    for key in raw:
+        if key not in CARD_KEYS:
+            raise bad(key, f"unknown field; valid fields: {', '.join(CARD_KEYS)}")
+    for key in REQUIRED_CARD:
+        if key not in raw:
+            raise _fail(source, lines.card(i), f"{label} field {key!r}", "missing")
+    if not isinstance(raw["name"], str) or not raw["name"].strip():
+        raise bad("name", f"must be a non-empty string, got {raw['name']!r}")
+    ctype = raw["type"]
+    if ctype not in E.TYPE_NAMES:
+        raise bad("type", f"unknown type {ctype!r}; valid types: {', '.join(E.TYPE_NAMES)}")
+    effect = raw["effect"]
+    if effect not in E.EFFECTS:
+        raise bad("effect", f"unknown effect {effect!r}; known effects: {', '.join(E.CARD_EFFECTS)}")
+    spec = E.EFFECTS[effect]
+    if not spec.on_card:
+        raise bad("effect", f"{effect!r} is a bonus combination of Useless Gifts, not a card effect; "
+                            f"card effects: {', '.join(E.CARD_EFFECTS)}")
+    if E.TYPE_NAMES[spec.card_type] != ctype:
+        raise bad("type", f"effect {effect!r} belongs to a {E.TYPE_NAMES[spec.card_type]} card, not a {ctype}")
+    for key, low, high in (("value",) + spec.values, ("count", 1, MAX_COUNT)):
+        v = raw[key]
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise bad(key, f"must be an integer, got {v!r}")
+        if not low <= v <= high:
+            detail = f" for effect {effect!r}" if key == "value" else ""
+            raise bad(key, f"must be in {low}..{high}{detail}, got {v}")
+    flags = raw.get("flags", [])
+    if not isinstance(flags, list) or not all(isinstance(f, str) for f in flags):
+        raise bad("flags", f"must be a list of flag names ({', '.join(E.FLAG_BITS)}), got {flags!r}")
+    bits = 0
+    for f in flags:
+        if f not in E.FLAG_BITS:
+            raise bad("flags", f"unknown flag {f!r}; valid flags: {', '.join(E.FLAG_BITS)}")
+        bits |= E.FLAG_BITS[f]
+    allowed = [n for n, b in E.FLAG_BITS.items() if spec.allowed_flags & b] or ["none"]
+    if bits & ~spec.allowed_flags:
+        raise bad("flags", f"effect {effect!r} allows flags: {', '.join(allowed)}; got {', '.join(flags)}")
+    if spec.required_flags & ~bits:
+        need = [n for n, b in E.FLAG_BITS.items() if spec.required_flags & b]
+        raise bad("flags", f"effect {effect!r} needs the flag(s) {', '.join(need)}")
+    if "note" in raw and not isinstance(raw["note"], str):
+        raise bad("note", f"must be a string, got {raw['note']!r}")
+    return Card(name=raw["name"].strip(), type=ctype, value=raw["value"], count=raw["count"],
+                flags=tuple(sorted(set(flags), key=list(E.FLAG_BITS).index)), effect=effect)
