@@ -1,0 +1,50 @@
+"""The PolicySpecs of Cursed Gifts (names, future kernel ids, descriptions, parameters), shared by the
+reference policies and the kernel to come; the exact decision rules are the docstrings of
+``reference_policies``. Parameters are float64 vectors in the order listed."""
+
+from __future__ import annotations
+
+from cursedsim.games.base import PolicySpec
+
+RANDOM = 0
+LEADER = 1
+WEAKEST_LINK = 2
+SPREAD = 3
+DEFENSIVE = 4
+
+PARAM_DOCS = {
+    "heal_at": "gauge total from which the player heals (antidotes, Emergency Ifren) when it can",
+    "riposte_min": "smallest value a card adds to its gauge for the player to spend a riposte or Cacarma on "
+                   "it (a card that would eliminate it is always answered; Mugging adds 0)",
+    "heal_first": "1: heal before attacking in a turn; 0: attack first, then heal",
+}
+
+
+def _params(heal_at: float, riposte_min: float, heal_first: float) -> dict[str, float]:
+    return {"heal_at": heal_at, "riposte_min": riposte_min, "heal_first": heal_first}
+
+
+POLICIES = {
+    "random": PolicySpec("random", RANDOM, "Uniform legal action at every decision (its seat's own stream)."),
+    "leader": PolicySpec(
+        "leader", LEADER,
+        "The rulebook's advice: every attack goes to the opponent with the fullest gauge; gives its biggest "
+        "gift, raises that player's biggest gift; heals from heal_at; answers what would eliminate it or "
+        "adds riposte_min or more.",
+        params=_params(7.0, 1.0, 0.0), param_docs=dict(PARAM_DOCS)),
+    "weakest_link": PolicySpec(
+        "weakest_link", WEAKEST_LINK,
+        "As leader, but attacks the opponent with the fewest cards in hand (least able to answer), ties to "
+        "the fullest gauge.",
+        params=_params(7.0, 1.0, 0.0), param_docs=dict(PARAM_DOCS)),
+    "spread": PolicySpec(
+        "spread", SPREAD,
+        "As leader, but attacks the opponent with the emptiest gauge (spreads the gifts, against the "
+        "rulebook's advice).",
+        params=_params(7.0, 1.0, 0.0), param_docs=dict(PARAM_DOCS)),
+    "defensive": PolicySpec(
+        "defensive", DEFENSIVE,
+        "Heals first from a low gauge (heal_at 4) and keeps ripostes for gifts of 3 or more (or one that "
+        "would eliminate it); otherwise attacks as leader.",
+        params=_params(4.0, 3.0, 1.0), param_docs=dict(PARAM_DOCS)),
+}

@@ -1,0 +1,137 @@
+"""Cursed Gifts facts as data: players, hand and gauge sizes, the rule options and the outcome columns.
+
+The rulebook (the publisher's English rules of Maudits Cadeaux, quoted rule by rule in
+docs/rules/gifts.md) fixes the mechanisms; the cards are a deck file (``deck.py``). Every point the text
+leaves open is a named option of ``RuleOptions`` with a documented default.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from cursedsim.errors import OptionError
+from cursedsim.games.gifts import effects as E
+
+# ---------------------------------------------------------------- players and sizes
+
+#: Issue 12: "a 2-6 player take-that game".
+MIN_PLAYERS = 2
+MAX_PLAYERS = 6
+DEFAULT_PLAYERS = 4
+#: "Deal 7 to each player".
+HAND_AT_SETUP = 7
+#: "When the sum of Cursed Gifts in their gauge reaches 10, a player is eliminated immediately."
+GAUGE_LIMIT = 10
+#: "Each player can play up to 3 cards maximum during their turn".
+CARDS_PER_TURN = 3
+#: "of which only one Cursed Gift to a single player".
+GIFTS_PER_TURN = 1
+#: Bonus rules: "3 = Cacarma", "2 = Cursed Gift 1 pt Inevitable" ("which counts as 2 cards").
+CACARMA_USELESS = 3
+BONUS_GIFT_USELESS = 2
+BONUS_GIFT_VALUE = 1
+#: An antidote heal plays at most this many antidotes ("You can play 2 Antidotes at the same time or even 3").
+MAX_ANTIDOTES = 3
+
+# ---------------------------------------------------------------- outcomes
+
+#: Card kinds counted by the ``played_<kind>`` columns (effects.TYPE_NAMES order).
+KIND_NAMES = E.TYPE_NAMES
+#: Elimination order is encoded base ELIM_BASE: sum over rank k of (seat + 1) * ELIM_BASE**k (0 = nobody).
+ELIM_BASE = 8
+
+OUTCOME_DTYPES = {
+    "winner_seat": "int8",
+    "turns": "int32",
+    "elimination_order": "int32",
+    "unfinished": "bool",
+    **{f"played_{kind}": "int16" for kind in KIND_NAMES},
+    "ripostes": "int16",
+    "cacarmas": "int16",
+    "bonus_gifts": "int16",
+}
+OUTCOME_COLUMNS = tuple(OUTCOME_DTYPES)
+
+
+def encode_elimination_order(seats) -> int:
+    """The ``elimination_order`` column of a list of seats, first eliminated first."""
+    return sum((s + 1) * ELIM_BASE ** k for k, s in enumerate(seats))
+
+
+def decode_elimination_order(code: int) -> list[int]:
+    """The seats of an ``elimination_order`` code, first eliminated first."""
+    seats = []
+    while code:
+        code, digit = divmod(int(code), ELIM_BASE)
+        seats.append(digit - 1)
+    return seats
+
+
+# ---------------------------------------------------------------- rule options
+
+ELIMINATED_CARDS = ("shuffle_pile", "random_positions")
+ELIMINATED_HAND = ("all", "gifts_only")
+CACARMA = ("cancel", "return")
+
+CHOICES = {
+    "eliminated_cards": ELIMINATED_CARDS,
+    "eliminated_hand": ELIMINATED_HAND,
+    "cacarma": CACARMA,
+}
+INT_RANGES = {"max_turns": (1, 100_000)}
+STR_FIELDS = ("deck",)
+
+
+@dataclass(frozen=True)
+class RuleOptions:
+    """Rule variants of Cursed Gifts; each default is the rulebook's text or, where it is silent, the
+    reading docs/rules/gifts.md argues for.
+
+    deck: the deck file, "default" (the reconstructed base deck) or a path to a TOML/JSON deck.
+    riposte_chains: ripostes may answer ripostes ("You can chain multiple RIPOSTES in a row"); default
+        False: that rule "Requires cards that are not included in the base game".
+    max_turns: a game still on after this many turns (one player's turn each) is ``unfinished``.
+    eliminated_cards: how an eliminated player's cards go "into the draw pile": "shuffle_pile" (added,
+        then the whole draw pile shuffled: "shuffle them into the draw pile") or "random_positions" (each
+        inserted at a uniform position, the pile's order otherwise kept).
+    eliminated_hand: which hand cards go with the gauge: "all" ("those they still have in hand") or
+        "gifts_only" (the Cursed Gifts; the other hand cards go to the Septic Discard).
+    cacarma: what "use them as a 'Cacarma'" does to the Trick or gift answered: "cancel" (the card is
+        discarded without effect) or "return" (a gift goes to its giver's gauge; a Trick is cancelled).
+    cacarma_vs_inevitable: Cacarma may answer an INEVITABLE gift; default False ("will not be able to
+        defend themselves at the moment you give it").
+    bonus_is_the_gift: the 2-useless 1-point INEVITABLE gift is the turn's one Cursed Gift (default True:
+        "only one Cursed Gift per turn"; it "become[s] a 1 point Inevitable Cursed Gift").
+    """
+
+    deck: str = "default"
+    riposte_chains: bool = False
+    max_turns: int = 400
+    eliminated_cards: str = "shuffle_pile"
+    eliminated_hand: str = "all"
+    cacarma: str = "cancel"
+    cacarma_vs_inevitable: bool = False
+    bonus_is_the_gift: bool = True
+
+    def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if f.name in CHOICES:
+                if not isinstance(value, str) or value not in CHOICES[f.name]:
+                    raise OptionError(f"option {f.name!r} must be one of {', '.join(CHOICES[f.name])}; "
+                                      f"got {value!r}")
+            elif f.name in INT_RANGES:
+                low, high = INT_RANGES[f.name]
+                if isinstance(value, bool) or not isinstance(value, int):
+                    raise OptionError(f"option {f.name!r} must be an integer {low}-{high}, got {value!r}")
+                if not low <= value <= high:
+                    raise OptionError(f"option {f.name!r} must be in {low}-{high}, got {value}")
+            elif f.name in STR_FIELDS:
+                if not isinstance(value, str) or not value:
+                    raise OptionError(f"option {f.name!r} must be 'default' or a deck file path, got {value!r}")
+            elif not isinstance(value, bool):
+                raise OptionError(f"option {f.name!r} must be true or false, got {value!r}")
+
+
+OPTION_NAMES = tuple(f.name for f in dataclasses.fields(RuleOptions))
