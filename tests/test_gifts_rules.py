@@ -592,3 +592,22 @@ def test_illegal_actions_are_refused():
     t = position(hands=[[USELESS[0]], [], []], pile=G1[:2])
     with pytest.raises(G.IllegalDecision, match="legal: end"):
         t.apply(play(USELESS[0]))
+
+
+def test_every_card_is_somewhere_once_and_living_gauges_stay_under_ten(tmp_path):
+    options = R.RuleOptions(deck=chain_deck(tmp_path), riposte_chains=True, cacarma="return",
+                            cacarma_vs_inevitable=True, eliminated_cards="random_positions")
+    for players, i in ((2, 0), (4, 1), (6, 2)):
+        for opts in (None, options):
+            t = G.Table.deal(6, i, players, opts)
+            policies = [RP.make("random"), RP.make("leader")] * 3
+            streams = [rng.Stream(6, i, S.STREAM_POLICY + s) for s in range(players)]
+            while not t.is_over():
+                s, kind = t.to_move()
+                t.apply(policies[s].act(t.observe(s), t.legal_actions(), streams[s]))
+                where = [c for h in t.hands for c in h] + [c for g in t.gauges for e in g for c in e.all_cards()]
+                where += t.pile + t.discard
+                assert len(set(where)) == len(where)
+                if t.is_over() or t.to_move()[1] == S.D_MAIN:   # no card is half-way through being played
+                    assert sorted(where) == list(range(t.deck.size))
+                assert all(t.gauge_total(q) < R.GAUGE_LIMIT for q in range(players) if t.alive[q])
