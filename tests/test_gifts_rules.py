@@ -611,3 +611,55 @@ def test_every_card_is_somewhere_once_and_living_gauges_stay_under_ten(tmp_path)
                 if t.is_over() or t.to_move()[1] == S.D_MAIN:   # no card is half-way through being played
                     assert sorted(where) == list(range(t.deck.size))
                 assert all(t.gauge_total(q) < R.GAUGE_LIMIT for q in range(players) if t.alive[q])
+
+
+# ---------------------------------------------------------------- the policies' decision rules
+
+
+def first_choices(name: str, t: G.Table, steps: int) -> list[int]:
+    """The first ``steps`` actions policy ``name`` takes at every seat from position ``t``."""
+    policy, chosen = RP.make(name), []
+    for _ in range(steps):
+        s, _ = t.to_move()
+        chosen.append(policy.act(t.observe(s), t.legal_actions(), rng.Stream(0, 0, 1)))
+        t.apply(chosen[-1])
+    return chosen
+
+
+def target_table(hand1=(G1[1],), own=(G1[0],), hand0=(G2[0], G4[0], AM1[0])) -> G.Table:
+    """Seat 0 holds a 2, a 4 and a -1 with a 1 in its gauge; seat 1: gauge 5, 1 card; seat 2: gauge 3, 3
+    cards; seat 3: gauge 0, 2 cards."""
+    return position(players=4, hands=[list(hand0), list(hand1), G1[2:5], G1[5:7]],
+                    gauges=[list(own), [G5[0]], [G3[0]], []], pile=G2[3:6])
+
+
+@pytest.mark.parametrize("name, target", [("leader", 1), ("weakest_link", 3), ("spread", 3), ("defensive", 1)])
+def test_policies_give_their_biggest_gift_to_their_target(name, target):
+    # seat 1 holds 3 cards here, so seat 3 (2 cards) is the weakest link; seat 1 has the fullest gauge
+    t = target_table(hand1=(G1[7], G2[6], G2[7]))
+    assert first_choices(name, t, 2) == [play(G4[0]), seat(target)]
+
+
+def test_defensive_heals_first_and_leader_attacks_first():
+    hand0 = (G2[0], G4[0], AM1[0], AM1[1])
+    t = target_table(own=(G1[0], G3[1]), hand0=hand0)           # own gauge 4: defensive's heal_at
+    assert first_choices("defensive", t, 1) == [play(AM1[0])]
+    t = target_table(own=(G1[0], G3[1]), hand0=hand0)
+    assert first_choices("leader", t, 1) == [play(G4[0])]
+
+
+def test_policies_answer_by_the_value_a_card_adds():
+    def respond(name: str, gift: int) -> int:
+        t = position(hands=[[gift], [RAIE[0]], []], pile=G5[:2])
+        t.apply(play(gift))
+        t.apply(seat(1))
+        return RP.make(name).act(t.observe(1), t.legal_actions(), rng.Stream(0, 0, 1))
+    assert respond("leader", G1[0]) == play(RAIE[0])
+    assert respond("defensive", G2[0]) == S.A_PASS
+    assert respond("defensive", G3[0]) == S.A_PASS             # its one riposte is kept (keep = 1) ...
+    assert respond("defensive", GOLDEN[0]) == play(RAIE[0])    # ... for a card that would eliminate it
+    params = P.POLICIES["defensive"].param_vector({"keep": 0})
+    t = position(hands=[[G3[0]], [RAIE[0]], []], pile=G5[:2])
+    t.apply(play(G3[0]))
+    t.apply(seat(1))
+    assert RP.make("defensive", params).act(t.observe(1), t.legal_actions(), rng.Stream(0, 0, 1)) == play(RAIE[0])

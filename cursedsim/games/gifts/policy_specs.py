@@ -17,11 +17,13 @@ PARAM_DOCS = {
     "riposte_min": "smallest value a card adds to its gauge for the player to spend a riposte or Cacarma on "
                    "it (a card that would eliminate it is always answered; Mugging adds 0)",
     "heal_first": "1: heal before attacking in a turn; 0: attack first, then heal",
+    "keep": "ripostes held back for a card that would eliminate it: one is spent on a smaller card only while "
+            "the hand holds more than keep ripostes (Cacarma is not limited)",
 }
 
 
-def _params(heal_at: float, riposte_min: float, heal_first: float) -> dict[str, float]:
-    return {"heal_at": heal_at, "riposte_min": riposte_min, "heal_first": heal_first}
+def _params(heal_at: float, riposte_min: float, heal_first: float, keep: float) -> dict[str, float]:
+    return {"heal_at": heal_at, "riposte_min": riposte_min, "heal_first": heal_first, "keep": keep}
 
 
 POLICIES = {
@@ -31,20 +33,21 @@ POLICIES = {
         "The rulebook's advice: every attack goes to the opponent with the fullest gauge; gives its biggest "
         "gift, raises that player's biggest gift; heals from heal_at; answers what would eliminate it or "
         "adds riposte_min or more.",
-        params=_params(7.0, 1.0, 0.0), param_docs=dict(PARAM_DOCS)),
+        params=_params(7.0, 1.0, 0.0, 0.0), param_docs=dict(PARAM_DOCS)),
     "weakest_link": PolicySpec(
         "weakest_link", WEAKEST_LINK,
         "As leader, but attacks the opponent with the fewest cards in hand (least able to answer), ties to "
         "the fullest gauge.",
-        params=_params(7.0, 1.0, 0.0), param_docs=dict(PARAM_DOCS)),
+        params=_params(7.0, 1.0, 0.0, 0.0), param_docs=dict(PARAM_DOCS)),
     "spread": PolicySpec(
         "spread", SPREAD,
         "As leader, but attacks the opponent with the emptiest gauge (spreads the gifts, against the "
         "rulebook's advice).",
-        params=_params(7.0, 1.0, 0.0), param_docs=dict(PARAM_DOCS)),
+        params=_params(7.0, 1.0, 0.0, 0.0), param_docs=dict(PARAM_DOCS)),
     "defensive": PolicySpec(
         "defensive", DEFENSIVE,
-        "Heals first from a low gauge (heal_at 4) and keeps ripostes for gifts of 3 or more (or one that "
-        "would eliminate it); otherwise attacks as leader.",
-        params=_params(4.0, 3.0, 1.0), param_docs=dict(PARAM_DOCS)),
+        "Heals first from a low gauge (heal_at 4), answers only gifts of 3 or more (or one that would "
+        "eliminate it) and keeps its last riposte for a card that would eliminate it; otherwise attacks as "
+        "leader.",
+        params=_params(4.0, 3.0, 1.0, 1.0), param_docs=dict(PARAM_DOCS)),
 }

@@ -50,20 +50,22 @@ class Targeting:
 
     D_MAIN: the *heal step* (when own gauge total >= heal_at: the legal antidote of largest |value|, else a
     legal Emergency Ifren) and the *attack step* (in this order: the legal gift of largest value; the
-    bonus A_BONUS; the legal raise Trick of largest value (target and gift chosen as below); Mugging when the hand holds a Useless Gift to pay with; Day of mourning), the heal step
+    bonus A_BONUS; the legal raise Trick of largest value (target and gift chosen as below); Mugging when
+    the hand holds a Useless Gift to pay with; Day of mourning), the heal step
     first when heal_first >= 0.5, else the attack step first; A_END when neither applies.
     D_TARGET: the best legal seat by the target score. D_GIFT: the target's entry of largest value (ties
     lowest key). D_DISCARD: the lowest Useless Gift, else the lowest card that is neither an antidote nor
     a RIPOSTE, else the lowest card. D_ANTIDOTE: A_PASS if legal, else the legal antidote of largest
     |value|. D_HEAL and D_REMOVE: the legal entry of largest value (ties lowest key).
-    D_RESPOND: when the card answered is a Defense (a riposte chain) answer it; else when own total +
-    the value it adds >= 10 or that value >= riposte_min answer: A_CACARMA if legal, else the lowest
-    legal riposte; otherwise A_PASS.
+    D_RESPOND: when the card answered is a Defense (a riposte chain): the lowest legal riposte. Else, when
+    own total + the value it adds >= 10 (it would eliminate): A_CACARMA if legal, else the lowest legal
+    riposte; when that value >= riposte_min: A_CACARMA if legal, else the lowest legal riposte if the hand
+    holds more than ``keep`` RIPOSTE cards, else A_PASS; otherwise A_PASS.
     """
 
-    def __init__(self, rule: str, heal_at: float, riposte_min: float, heal_first: float):
+    def __init__(self, rule: str, heal_at: float, riposte_min: float, heal_first: float, keep: float):
         self.label, self.rule = rule, rule
-        self.heal_at, self.riposte_min, self.heal_first = heal_at, riposte_min, heal_first >= 0.5
+        self.heal_at, self.riposte_min, self.heal_first, self.keep = heal_at, riposte_min, heal_first >= 0.5, keep
 
     def score(self, view, seat: int):
         total = view.gauge_totals[seat]
@@ -136,13 +138,18 @@ class Targeting:
 
     def respond(self, view, legal) -> int:
         card, _, _, adds = view.pending
-        answer = (card >= 0 and view.cards.type[card] == E.DEFENSE) or (
-            view.gauge_totals[view.seat] + adds >= R.GAUGE_LIMIT or adds >= self.riposte_min)
-        if not answer:
+        ripostes = [a for a in legal if a < S.A_SEAT]
+        if card >= 0 and view.cards.type[card] == E.DEFENSE:
+            return ripostes[0] if ripostes else S.A_PASS
+        lethal = view.gauge_totals[view.seat] + adds >= R.GAUGE_LIMIT
+        if not lethal and adds < self.riposte_min:
             return S.A_PASS
         if S.A_CACARMA in legal:
             return S.A_CACARMA
-        return next(a for a in legal if a < S.A_SEAT)
+        held = sum(1 for c in view.hand if view.cards.flags[c] & E.RIPOSTE)
+        if ripostes and (lethal or held > self.keep):
+            return ripostes[0]
+        return S.A_PASS
 
 
 def make(spec_or_name: str | PolicySpec, params=None):
