@@ -196,3 +196,17 @@ def test_json_errors_name_the_line():
 def test_unreadable_file_is_a_cursedsim_error(tmp_path):
     with pytest.raises(CursedsimError):
         load_deck(tmp_path / "nope.toml")
+
+
+def test_a_deck_option_loads_the_file_and_checks_its_size(tmp_path):
+    from cursedsim.errors import PlayersError
+    from cursedsim.games.gifts import reference as G
+    from cursedsim.games.gifts.rules import RuleOptions
+    path = tmp_path / "tiny.toml"
+    path.write_text(GOOD, encoding="utf-8")
+    table = G.Table.deal(1, 0, 2, RuleOptions(deck=str(path)))
+    assert table.deck.name == "tiny" and len(table.pile) == 20 - 14
+    with pytest.raises(PlayersError, match="too few"):
+        G.Table.deal(1, 0, 3, RuleOptions(deck=str(path)))      # 20 cards cannot deal 7 to 3 players
+    with pytest.raises(DeckError, match="cannot read"):
+        G.Table.deal(1, 0, 2, RuleOptions(deck=str(tmp_path / "missing.toml")))
