@@ -658,8 +658,7 @@ class Table:
         drawn = [c for c in (self.draw_card(seat) for _ in used) if c >= 0]
         self.to_discard([card])
         self.record(f"seat {seat}", "mourning", [card], discarded=used, drawn=drawn)
-        return
-        yield   # a generator like every card step
+        yield from ()   # a card step is a generator; this one asks no decision
 
     def remove_gift(self, seat: int, card: int):
         """Emergency Ifren: "get rid of" one gift in your own gauge (with its Tricks)."""
