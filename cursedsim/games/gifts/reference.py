@@ -805,3 +805,23 @@ def play_chunk(seed: int, start: int, count: int, players: int, options: R.RuleO
 def replay_events(seed: int, index: int, players: int, options: R.RuleOptions | None, policy) -> list[dict]:
     """The events of game ``index`` of run ``seed`` (``turnlog.EVENTS``), in order."""
     return list(play(seed, index, players, options, policy, log=True).events)
+
+
+def focus_seat_of(index: int, players: int, focus_seat: int = -1) -> int:
+    """The focus seat of game ``index``: ``focus_seat``, or (-1, "rotate") ``index % players``."""
+    return index % players if focus_seat < 0 else focus_seat
+
+
+def play_chunk_sides(seed: int, start: int, count: int, players: int, options: R.RuleOptions | None, focus,
+                     field, focus_seat: int = -1):
+    """As ``play_chunk`` with seats as sides: the focus seat (``focus_seat_of``) plays policy ``focus``,
+    every other seat ``field``; the columns of ``OUTCOME_DTYPES`` plus ``focus_seat`` (int8)."""
+    rows, seats = [], []
+    for i in range(count):
+        fs = focus_seat_of(start + i, players, focus_seat)
+        policies = [focus if s == fs else field for s in range(players)]
+        rows.append(play(seed, start + i, players, options, policies).outcome().columns())
+        seats.append(fs)
+    out = {column: np.array([row[column] for row in rows], dtype=dtype) for column, dtype in R.OUTCOME_DTYPES.items()}
+    out["focus_seat"] = np.array(seats, np.int8)
+    return out
