@@ -3,12 +3,12 @@ over flat numpy state, one compiled call per chunk of games, game by game identi
 
 State (allocated once per chunk, reset per game; cards are the deck's copies 0..n-1):
 
-- ``owner[c]``: the seat holding card c in hand, -1 elsewhere; ``handn[seat]`` hand sizes (a hand is
-  read in ascending card order, as the reference keeps its hands sorted);
+- ``hands[seat]``: the hand as a bit set of cards (W uint64 words), read in ascending card order as the
+  reference keeps its hands sorted; ``handn[seat]`` hand sizes;
 - ``pile[:npile]`` (the last is the top) and ``disc[:ndisc]`` (the Septic Discard in order of arrival);
 - gauge entries named by their first card ``key``: ``eseat[key]`` (-1: no entry), ``evalue[key]`` (value
   with its Tricks), ``ecards[key, :elen[key]]`` (the gift or the bonus's two Useless Gifts, then the Tricks
-  in the order they landed); ``gtotal[seat]``;
+  in the order they landed); ``gkeys[seat]`` each gauge's keys as a bit set; ``gtotal[seat]``;
 - ``sc``: the game's scalars (SC_* slots); ``streams``: row 0 the deck stream, row 1 + seat the seats'
   policy streams (xoshiro256** states of ``cursedsim.rng``).
 
@@ -21,7 +21,10 @@ first, as an error code) and replaced by the first legal action; ``run_chunk`` r
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, uint64
+
+from cursedsim.bits import ONE, ZERO, count, lowest, nth
+from cursedsim.rng import seed_tuple
 
 from cursedsim.errors import OptionError, PlayersError, RunError
 from cursedsim.games.gifts import effects as E
@@ -84,19 +87,47 @@ NO_ERROR = 0
 MAX_ENTRY_CARDS = 16
 
 
+# ---------------------------------------------------------------- the state tuple
+
+#: Slots of the state tuple ``G`` every step function takes (arrays allocated once per chunk).
+G_TYPE, G_VALUE, G_FLAGS, G_EFFECT = 0, 1, 2, 3          # the deck: Deck.arrays() per copy
+G_HANDS = 4        # (MAX_PLAYERS, W) uint64: each hand as a card bit set
+G_HANDN = 5        # hand sizes
+G_PILE, G_DISC = 6, 7
+G_ESEAT, G_EVALUE, G_ECARDS, G_ELEN = 8, 9, 10, 11       # gauge entries by key card
+G_GTOTAL, G_ALIVE, G_SC, G_STREAMS = 12, 13, 14, 15
+G_GKEYS = 16       # (MAX_PLAYERS, W) uint64: each gauge's entry keys as a bit set
+G_LEGAL, G_PIDS, G_PARAMS = 17, 18, 19
+G_CHAIN, G_EXTRA, G_HEALED = 20, 21, 22                  # scratch lists
+G_MASKS = 23       # (N_MASKS, W) uint64: card sets by role (policies.MK_*)
+G_BITS = 24        # scratch bit set (W words)
+
+W = pol.W
+
+
 # ---------------------------------------------------------------- plumbing
 
 
 @njit(cache=True, inline="always")
 def below(G, n):
     """A uniform integer in [0, n) from the deck stream."""
-    return pol.below(G[15], S.STREAM_DECK, n)
+    return pol.below(G[G_STREAMS], S.STREAM_DECK, n)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def add_bit(sets, row, c):
+    sets[row, c >> 6] |= ONE << uint64(c & 63)
+
+
+@njit(cache=True, inline="always")
+def clear_bit(sets, row, c):
+    sets[row, c >> 6] &= ~(ONE << uint64(c & 63))
+
+
+@njit(cache=True, _nrt=False)
 def shuffle_pile(G):
     """Fisher-Yates over the draw pile: i from n-1 down to 1, j = below(i+1), swap."""
-    pile, sc = G[6], G[14]
+    pile, sc = G[G_PILE], G[G_SC]
     for i in range(sc[SC_NPILE] - 1, 0, -1):
         j = below(G, i + 1)
         pile[i], pile[j] = pile[j], pile[i]
@@ -104,22 +135,28 @@ def shuffle_pile(G):
 
 @njit(cache=True, inline="always")
 def to_discard(G, c):
-    disc, sc = G[7], G[14]
+    disc, sc = G[G_DISC], G[G_SC]
     disc[sc[SC_NDISC]] = c
     sc[SC_NDISC] += 1
 
 
 @njit(cache=True, inline="always")
 def take_from_hand(G, seat, c):
-    G[4][c] = -1
-    G[5][seat] -= 1
+    clear_bit(G[G_HANDS], seat, c)
+    G[G_HANDN][seat] -= 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def put_in_hand(G, seat, c):
+    add_bit(G[G_HANDS], seat, c)
+    G[G_HANDN][seat] += 1
+
+
+@njit(cache=True, _nrt=False)
 def draw_card(G, seat):
     """The top card of the pile into ``seat``'s hand; an empty pile first takes the Septic Discard,
     shuffled. -1 when both are empty."""
-    owner, handn, pile, disc, sc = G[4], G[5], G[6], G[7], G[14]
+    pile, disc, sc = G[G_PILE], G[G_DISC], G[G_SC]
     if sc[SC_NPILE] == 0 and sc[SC_NDISC] > 0:
         for i in range(sc[SC_NDISC]):
             pile[i] = disc[i]
@@ -130,28 +167,22 @@ def draw_card(G, seat):
         return -1
     sc[SC_NPILE] -= 1
     c = pile[sc[SC_NPILE]]
-    owner[c] = seat
-    handn[seat] += 1
+    put_in_hand(G, seat, c)
     return c
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def useless_count(G, seat):
-    ct, owner = G[0], G[4]
-    n = 0
-    for c in range(owner.shape[0]):
-        if owner[c] == seat and ct[c] == E.USELESS:
-            n += 1
-    return n
+    return pol.count_in(G[G_HANDS], seat, G[G_MASKS], pol.MK_USELESS)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def ask(G, kind, seat, nl):
     """The seat's policy decides among ``legal[:nl]``; an illegal choice is recorded and replaced."""
-    ct, cv, cf, ce, owner, handn = G[0], G[1], G[2], G[3], G[4], G[5]
-    evalue, gtotal, sc, legal, streams, pids, params = G[9], G[12], G[14], G[17], G[15], G[18], G[19]
-    a = pol.decide(pids[seat], params[seat], kind, seat, sc[SC_PLAYERS], legal, nl, streams, ct, cv, cf, ce,
-                   owner, handn, gtotal, evalue, sc[SC_TARGET], sc[SC_PCARD], sc[SC_PADDS])
+    sc, legal = G[G_SC], G[G_LEGAL]
+    a = pol.decide(G[G_PIDS][seat], G[G_PARAMS][seat], kind, seat, sc[SC_PLAYERS], legal, nl, G[G_STREAMS],
+                   G[G_TYPE], G[G_VALUE], G[G_FLAGS], G[G_EFFECT], G[G_HANDS], G[G_MASKS], G[G_HANDN],
+                   G[G_GTOTAL], G[G_EVALUE], sc[SC_TARGET], sc[SC_PCARD], sc[SC_PADDS])
     for i in range(nl):
         if legal[i] == a:
             return a
@@ -160,19 +191,23 @@ def ask(G, kind, seat, nl):
     return legal[0]
 
 
-@njit(cache=True)
-def gauge_reach(G, seat, skip, skip2):
-    """Subset sums of ``seat``'s entry values as a bit set, entries ``skip`` marked in ``skip2`` left out
-    (``skip2[key] != 0``) and the entry ``skip`` too."""
-    eseat, evalue = G[8], G[9]
+@njit(cache=True, _nrt=False)
+def gauge_reach(G, seat, skip, healed):
+    """Subset sums of ``seat``'s entry values as a bit set, leaving out entry ``skip`` and the entries
+    in the bit set ``healed`` (W words)."""
+    gkeys, evalue = G[G_GKEYS], G[G_EVALUE]
     reach = np.int64(1)
-    for k in range(eseat.shape[0]):
-        if eseat[k] == seat and k != skip and skip2[k] == 0:
-            reach |= reach << evalue[k]
+    for w in range(W):
+        m = gkeys[seat, w] & ~healed[w]
+        while m != ZERO:
+            k = w * 64 + lowest(m)
+            m &= m - ONE
+            if k != skip:
+                reach |= reach << evalue[k]
     return reach
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def heal_feasible(reach, base, extra, nextra, budget):
     """Whether a heal of total ``base`` plus at most ``budget`` of the antidote values ``extra[:nextra]``
     hits a subset sum of the gauge exactly."""
@@ -190,68 +225,83 @@ def heal_feasible(reach, base, extra, nextra, budget):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def hand_antidotes(G, seat, without, extra):
     """Antidote values (positive) of ``seat``'s hand in card order, card ``without`` left out."""
-    ce, cv, owner = G[3], G[1], G[4]
+    cv, hands, masks = G[G_VALUE], G[G_HANDS], G[G_MASKS]
     n = 0
-    for c in range(owner.shape[0]):
-        if owner[c] == seat and c != without and ce[c] == E.E_ANTIDOTE:
-            extra[n] = -cv[c]
-            n += 1
+    for w in range(W):
+        m = hands[seat, w] & masks[pol.MK_ANTIDOTE, w]
+        while m != ZERO:
+            c = w * 64 + lowest(m)
+            m &= m - ONE
+            if c != without:
+                extra[n] = -cv[c]
+                n += 1
     return n
 
 
 # ---------------------------------------------------------------- elimination and gauges
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def finish(G, winner, unfinished):
-    sc = G[14]
+    sc = G[G_SC]
     sc[SC_WINNER] = winner
     sc[SC_UNFINISHED] = unfinished
     sc[SC_OVER] = 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def eliminate(G, seat, opts):
     """The player's gauge and hand go into the draw pile (options), the pile shuffled; last one wins."""
-    ct, owner, handn, pile, eseat, ecards, elen, gtotal, alive, sc, mark = \
-        G[0], G[4], G[5], G[6], G[8], G[10], G[11], G[12], G[13], G[14], G[16]
-    n = owner.shape[0]
+    hands, handn, pile, eseat, ecards, elen, gtotal, alive, sc, gkeys, masks, bits = \
+        G[G_HANDS], G[G_HANDN], G[G_PILE], G[G_ESEAT], G[G_ECARDS], G[G_ELEN], G[G_GTOTAL], G[G_ALIVE], \
+        G[G_SC], G[G_GKEYS], G[G_MASKS], G[G_BITS]
     alive[seat] = 0
     sc[SC_ELIM] += (seat + 1) * R.ELIM_BASE ** sc[SC_NELIM]
     sc[SC_NELIM] += 1
-    for c in range(n):
-        mark[c] = 0
-    for k in range(n):
-        if eseat[k] == seat:
+    for w in range(W):
+        bits[w] = ZERO
+    for w in range(W):
+        m = gkeys[seat, w]
+        while m != ZERO:
+            k = w * 64 + lowest(m)
+            m &= m - ONE
             for i in range(elen[k]):
-                mark[ecards[k, i]] = 1
+                c = ecards[k, i]
+                bits[c >> 6] |= ONE << uint64(c & 63)
             eseat[k] = -1
-    for c in range(n):
-        if owner[c] == seat:
-            owner[c] = -1
-            if opts[OPT_ELIMINATED_HAND] != HAND_ALL and ct[c] != E.GIFT:
-                to_discard(G, c)
-            else:
-                mark[c] = 1
+        gkeys[seat, w] = ZERO
+    gifts_only = opts[OPT_ELIMINATED_HAND] != HAND_ALL
+    for w in range(W):
+        m = hands[seat, w]
+        if gifts_only:
+            rest = m & ~masks[pol.MK_GIFT, w]
+            m &= masks[pol.MK_GIFT, w]
+            while rest != ZERO:
+                to_discard(G, w * 64 + lowest(rest))
+                rest &= rest - ONE
+        bits[w] |= m
+        hands[seat, w] = ZERO
     handn[seat] = 0
     gtotal[seat] = 0
-    if opts[OPT_ELIMINATED_CARDS] == SHUFFLE_PILE:
-        for c in range(n):
-            if mark[c]:
+    shuffle = opts[OPT_ELIMINATED_CARDS] == SHUFFLE_PILE
+    for w in range(W):
+        m = bits[w]
+        while m != ZERO:
+            c = w * 64 + lowest(m)
+            m &= m - ONE
+            if shuffle:
                 pile[sc[SC_NPILE]] = c
-                sc[SC_NPILE] += 1
-        shuffle_pile(G)
-    else:
-        for c in range(n):
-            if mark[c]:
+            else:
                 p = below(G, sc[SC_NPILE] + 1)
                 for i in range(sc[SC_NPILE], p, -1):
                     pile[i] = pile[i - 1]
                 pile[p] = c
-                sc[SC_NPILE] += 1
+            sc[SC_NPILE] += 1
+    if shuffle:
+        shuffle_pile(G)
     left = 0
     last = -1
     for s in range(sc[SC_PLAYERS]):
@@ -262,17 +312,18 @@ def eliminate(G, seat, opts):
         finish(G, last, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def check_elimination(G, seat, opts):
-    if G[13][seat] and G[12][seat] >= R.GAUGE_LIMIT:
+    if G[G_ALIVE][seat] and G[G_GTOTAL][seat] >= R.GAUGE_LIMIT:
         eliminate(G, seat, opts)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def land_gift(G, seat, key, second, base, opts):
     """A new gauge entry (``second``: the bonus's other Useless Gift, -1), then the elimination check."""
-    eseat, evalue, ecards, elen, gtotal = G[8], G[9], G[10], G[11], G[12]
+    eseat, evalue, ecards, elen, gtotal = G[G_ESEAT], G[G_EVALUE], G[G_ECARDS], G[G_ELEN], G[G_GTOTAL]
     eseat[key] = seat
+    add_bit(G[G_GKEYS], seat, key)
     evalue[key] = base
     ecards[key, 0] = key
     elen[key] = 1
@@ -283,11 +334,13 @@ def land_gift(G, seat, key, second, base, opts):
     check_elimination(G, seat, opts)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def drop_entry(G, key):
     """Remove an entry from its gauge; its cards to the Septic Discard (gift(s), then Tricks)."""
-    eseat, evalue, ecards, elen, gtotal = G[8], G[9], G[10], G[11], G[12]
-    gtotal[eseat[key]] -= evalue[key]
+    eseat, evalue, ecards, elen, gtotal = G[G_ESEAT], G[G_EVALUE], G[G_ECARDS], G[G_ELEN], G[G_GTOTAL]
+    seat = eseat[key]
+    gtotal[seat] -= evalue[key]
+    clear_bit(G[G_GKEYS], seat, key)
     eseat[key] = -1
     for i in range(elen[key]):
         to_discard(G, ecards[key, i])
@@ -296,13 +349,16 @@ def drop_entry(G, key):
 # ---------------------------------------------------------------- answering: ripostes and Cacarma
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_cacarma(G, seat, card, opts):
     """The three lowest Useless Gifts discarded as an answer."""
-    ct, owner, sc = G[0], G[4], G[14]
+    ct, hands, masks, sc = G[G_TYPE], G[G_HANDS], G[G_MASKS], G[G_SC]
     used = 0
-    for c in range(owner.shape[0]):
-        if used < R.CACARMA_USELESS and owner[c] == seat and ct[c] == E.USELESS:
+    for w in range(W):
+        m = hands[seat, w] & masks[pol.MK_USELESS, w]
+        while m != ZERO and used < R.CACARMA_USELESS:
+            c = w * 64 + lowest(m)
+            m &= m - ONE
             take_from_hand(G, seat, c)
             to_discard(G, c)
             used += 1
@@ -315,29 +371,28 @@ def play_cacarma(G, seat, card, opts):
 
 @njit(cache=True, inline="always")
 def set_pending(G, card, adds):
-    G[14][SC_PCARD] = card
-    G[14][SC_PADDS] = adds
+    G[G_SC][SC_PCARD] = card
+    G[G_SC][SC_PADDS] = adds
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def respond(G, card, by, target, kind, adds, inevitable, opts):
     """The target's window to answer (ripostes, Cacarma; chains with the option)."""
     if inevitable:
         return EFFECTIVE
-    ct, ce, cf, owner, sc, legal, chain = G[0], G[3], G[2], G[4], G[14], G[17], G[20]
-    n = owner.shape[0]
+    hands, masks, sc, legal, chain = G[G_HANDS], G[G_MASKS], G[G_SC], G[G_LEGAL], G[G_CHAIN]
     nchain = 0
-    answered, responder, other = kind, target, by
+    responder, other = target, by
+    mk = pol.MK_ANSWERS_DEFENSE if kind == E.DEFENSE else pol.MK_ANSWERS_ATTACK
     set_pending(G, card, adds)
     while True:
         nl = 0
-        for c in range(n):
-            if owner[c] == responder and (cf[c] & E.RIPOSTE) != 0:
-                e = ce[c]
-                if (e == E.E_RIPOSTE_CANCEL and (answered == E.GIFT or answered == E.TRICK)) or (
-                        e == E.E_CANCEL_DEFENSE and answered == E.DEFENSE):
-                    legal[nl] = S.A_PLAY + c
-                    nl += 1
+        for w in range(W):
+            m = hands[responder, w] & masks[mk, w]
+            while m != ZERO:
+                legal[nl] = S.A_PLAY + w * 64 + lowest(m)
+                nl += 1
+                m &= m - ONE
         if nchain == 0 and (kind == E.GIFT or kind == E.TRICK) and useless_count(G, responder) >= R.CACARMA_USELESS:
             legal[nl] = S.A_CACARMA
             nl += 1
@@ -358,7 +413,7 @@ def respond(G, card, by, target, kind, adds, inevitable, opts):
         nchain += 1
         if opts[OPT_RIPOSTE_CHAINS] == 0:
             break
-        answered = E.DEFENSE
+        mk = pol.MK_ANSWERS_DEFENSE
         responder, other = other, responder
         set_pending(G, riposte, 0)
     for i in range(nchain):
@@ -369,11 +424,11 @@ def respond(G, card, by, target, kind, adds, inevitable, opts):
 # ---------------------------------------------------------------- cards played on your turn
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def choose_target(G, seat, need):
     """D_TARGET among the other living seats (``need``: 0 any, 1 with a gift in the gauge, 2 with a
     card in hand)."""
-    alive, handn, gtotal, sc, legal = G[13], G[5], G[12], G[14], G[17]
+    alive, handn, gtotal, sc, legal = G[G_ALIVE], G[G_HANDN], G[G_GTOTAL], G[G_SC], G[G_LEGAL]
     nl = 0
     for s in range(sc[SC_PLAYERS]):
         if s != seat and alive[s] and (need == 0 or (need == 1 and gtotal[s] > 0) or (need == 2 and handn[s] > 0)):
@@ -384,9 +439,9 @@ def choose_target(G, seat, need):
     return target
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def give_cursed_gift(G, seat, card, opts):
-    ct, cv, cf, sc, legal = G[0], G[1], G[2], G[14], G[17]
+    cv, cf, sc, legal = G[G_VALUE], G[G_FLAGS], G[G_SC], G[G_LEGAL]
     sc[SC_GIFT_GIVEN] = 1
     target = choose_target(G, seat, 0)
     inevitable = (cf[card] & E.INEVITABLE) != 0
@@ -408,18 +463,20 @@ def give_cursed_gift(G, seat, card, opts):
         to_discard(G, card)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def give_bonus_gift(G, seat, opts):
-    ct, owner, sc = G[0], G[4], G[14]
+    hands, masks, sc = G[G_HANDS], G[G_MASKS], G[G_SC]
     first = -1
     second = -1
-    for c in range(owner.shape[0]):
-        if owner[c] == seat and ct[c] == E.USELESS:
+    for w in range(W):
+        m = hands[seat, w] & masks[pol.MK_USELESS, w]
+        while m != ZERO and second < 0:
+            c = w * 64 + lowest(m)
+            m &= m - ONE
             if first < 0:
                 first = c
-            elif second < 0:
+            else:
                 second = c
-                break
     take_from_hand(G, seat, first)
     take_from_hand(G, seat, second)
     sc[SC_PLAYED] += R.BONUS_GIFT_USELESS
@@ -431,15 +488,18 @@ def give_bonus_gift(G, seat, opts):
     land_gift(G, target, first, second, R.BONUS_GIFT_VALUE, opts)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def raise_gift(G, seat, card, opts):
-    cv, eseat, evalue, ecards, elen, gtotal, legal = G[1], G[8], G[9], G[10], G[11], G[12], G[17]
+    cv, evalue, ecards, elen, gtotal, legal, gkeys = \
+        G[G_VALUE], G[G_EVALUE], G[G_ECARDS], G[G_ELEN], G[G_GTOTAL], G[G_LEGAL], G[G_GKEYS]
     target = choose_target(G, seat, 1)
     nl = 0
-    for k in range(eseat.shape[0]):
-        if eseat[k] == target:
-            legal[nl] = S.A_PICK + k
+    for w in range(W):
+        m = gkeys[target, w]
+        while m != ZERO:
+            legal[nl] = S.A_PICK + w * 64 + lowest(m)
             nl += 1
+            m &= m - ONE
     key = ask(G, S.D_GIFT, seat, nl) - S.A_PICK
     if respond(G, card, seat, target, E.TRICK, cv[card], False, opts) == EFFECTIVE:
         ecards[key, elen[key]] = card
@@ -451,38 +511,43 @@ def raise_gift(G, seat, card, opts):
         to_discard(G, card)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def mugging(G, seat, card, opts):
-    owner, handn, legal = G[4], G[5], G[17]
-    n = owner.shape[0]
+    hands, handn, legal = G[G_HANDS], G[G_HANDN], G[G_LEGAL]
     target = choose_target(G, seat, 2)
     nl = 0
-    for c in range(n):
-        if owner[c] == seat:
-            legal[nl] = S.A_PICK + c
+    for w in range(W):
+        m = hands[seat, w]
+        while m != ZERO:
+            legal[nl] = S.A_PICK + w * 64 + lowest(m)
             nl += 1
+            m &= m - ONE
     cost = ask(G, S.D_DISCARD, seat, nl) - S.A_PICK
     take_from_hand(G, seat, cost)
     to_discard(G, cost)
     if respond(G, card, seat, target, E.TRICK, 0, False, opts) == EFFECTIVE and handn[target] > 0:
         k = below(G, handn[target])
-        for c in range(n):
-            if owner[c] == target:
-                if k == 0:
-                    take_from_hand(G, target, c)
-                    owner[c] = seat
-                    handn[seat] += 1
-                    break
-                k -= 1
+        for w in range(W):
+            m = hands[target, w]
+            c = count(m)
+            if k < c:
+                taken = w * 64 + nth(m, k)
+                take_from_hand(G, target, taken)
+                put_in_hand(G, seat, taken)
+                break
+            k -= c
     to_discard(G, card)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def day_of_mourning(G, seat, card):
-    ct, owner = G[0], G[4]
+    hands, masks = G[G_HANDS], G[G_MASKS]
     used = 0
-    for c in range(owner.shape[0]):
-        if owner[c] == seat and ct[c] == E.USELESS:
+    for w in range(W):
+        m = hands[seat, w] & masks[pol.MK_USELESS, w]
+        while m != ZERO:
+            c = w * 64 + lowest(m)
+            m &= m - ONE
             take_from_hand(G, seat, c)
             to_discard(G, c)
             used += 1
@@ -491,39 +556,44 @@ def day_of_mourning(G, seat, card):
     to_discard(G, card)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def remove_gift(G, seat, card):
-    eseat, legal = G[8], G[17]
+    gkeys, legal = G[G_GKEYS], G[G_LEGAL]
     nl = 0
-    for k in range(eseat.shape[0]):
-        if eseat[k] == seat:
-            legal[nl] = S.A_PICK + k
+    for w in range(W):
+        m = gkeys[seat, w]
+        while m != ZERO:
+            legal[nl] = S.A_PICK + w * 64 + lowest(m)
             nl += 1
+            m &= m - ONE
     key = ask(G, S.D_REMOVE, seat, nl) - S.A_PICK
     drop_entry(G, key)
     to_discard(G, card)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def antidote(G, seat, card):
     """Antidotes (up to 3, each one card of the turn) heal gauge entries of exactly their total."""
-    cv, ce, owner, eseat, evalue, sc, legal, heal, mark, extra = \
-        G[1], G[3], G[4], G[8], G[9], G[14], G[17], G[20], G[16], G[21]
-    n = owner.shape[0]
-    for k in range(n):
-        mark[k] = 0
+    cv, hands, masks, gkeys, evalue, sc, legal, heal, bits, extra, healed = \
+        G[G_VALUE], G[G_HANDS], G[G_MASKS], G[G_GKEYS], G[G_EVALUE], G[G_SC], G[G_LEGAL], G[G_CHAIN], \
+        G[G_BITS], G[G_EXTRA], G[G_HEALED]
+    for w in range(W):
+        bits[w] = ZERO
     heal[0] = card
     nheal = 1
     total = -cv[card]
     while True:
-        reach = gauge_reach(G, seat, -1, mark)
+        reach = gauge_reach(G, seat, -1, bits)
         exact = (reach >> total) & 1
         left = R.CARDS_PER_TURN - sc[SC_PLAYED]
         nl = 0
         if left >= 1 and nheal < R.MAX_ANTIDOTES:
             budget = min(left - 1, R.MAX_ANTIDOTES - nheal - 1)
-            for c in range(n):
-                if owner[c] == seat and ce[c] == E.E_ANTIDOTE:
+            for w in range(W):
+                m = hands[seat, w] & masks[pol.MK_ANTIDOTE, w]
+                while m != ZERO:
+                    c = w * 64 + lowest(m)
+                    m &= m - ONE
                     nextra = hand_antidotes(G, seat, c, extra)
                     if heal_feasible(reach, total - cv[c], extra, nextra, budget):
                         legal[nl] = S.A_PLAY + c
@@ -544,17 +614,19 @@ def antidote(G, seat, card):
         sc[SC_PLAYED] += 1
         sc[SC_COUNTS + E.ANTIDOTE] += 1
     left_to_heal = total
-    healed = G[22]
     nhealed = 0
     while left_to_heal > 0:
         nl = 0
-        for k in range(n):
-            if eseat[k] == seat and mark[k] == 0 and evalue[k] <= left_to_heal:
-                if (gauge_reach(G, seat, k, mark) >> (left_to_heal - evalue[k])) & 1:
+        for w in range(W):
+            m = gkeys[seat, w] & ~bits[w]
+            while m != ZERO:
+                k = w * 64 + lowest(m)
+                m &= m - ONE
+                if evalue[k] <= left_to_heal and (gauge_reach(G, seat, k, bits) >> (left_to_heal - evalue[k])) & 1:
                     legal[nl] = S.A_PICK + k
                     nl += 1
         key = ask(G, S.D_HEAL, seat, nl) - S.A_PICK
-        mark[key] = 1
+        bits[key >> 6] |= ONE << uint64(key & 63)
         healed[nhealed] = key
         nhealed += 1
         left_to_heal -= evalue[key]
@@ -567,14 +639,15 @@ def antidote(G, seat, card):
 # ---------------------------------------------------------------- turns
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def main_legal(G, seat, opts):
     """The cards ``seat`` may play now, the bonus, and A_END (ascending)."""
-    ce, cv, owner, handn, gtotal, alive, sc, legal, extra, mark = \
-        G[3], G[1], G[4], G[5], G[12], G[13], G[14], G[17], G[21], G[16]
-    n = owner.shape[0]
+    ce, cv, hands, handn, gtotal, alive, sc, legal, extra, bits = \
+        G[G_EFFECT], G[G_VALUE], G[G_HANDS], G[G_HANDN], G[G_GTOTAL], G[G_ALIVE], G[G_SC], G[G_LEGAL], \
+        G[G_EXTRA], G[G_BITS]
     nl = 0
     left = R.CARDS_PER_TURN - sc[SC_PLAYED]
+    useless = useless_count(G, seat)
     if left >= 1:
         others = False
         gauged = False
@@ -585,36 +658,34 @@ def main_legal(G, seat, opts):
                 gauged = gauged or gtotal[s] > 0
                 holding = holding or handn[s] > 0
         reach = np.int64(-1)
-        useless = 0
-        for c in range(n):
-            if owner[c] == seat and G[0][c] == E.USELESS:
-                useless += 1
-        for c in range(n):
-            if owner[c] != seat:
-                continue
-            e = ce[c]
-            ok = False
-            if e == E.E_GIFT or e == E.E_GOLDEN_GIFT:
-                ok = sc[SC_GIFT_GIVEN] == 0 and others
-            elif e == E.E_ANTIDOTE:
-                if reach < 0:
-                    for k in range(n):
-                        mark[k] = 0
-                    reach = gauge_reach(G, seat, -1, mark)
-                nextra = hand_antidotes(G, seat, c, extra)
-                ok = heal_feasible(reach, -cv[c], extra, nextra, min(left - 1, R.MAX_ANTIDOTES - 1))
-            elif e == E.E_RAISE_GIFT:
-                ok = gauged
-            elif e == E.E_MUGGING:
-                ok = holding and handn[seat] >= 2
-            elif e == E.E_DAY_OF_MOURNING:
-                ok = useless > 0
-            elif e == E.E_REMOVE_GIFT:
-                ok = gtotal[seat] > 0
-            if ok:
-                legal[nl] = S.A_PLAY + c
-                nl += 1
-    if left >= R.BONUS_GIFT_USELESS and useless_count(G, seat) >= R.BONUS_GIFT_USELESS and not (
+        for w in range(W):
+            m = hands[seat, w]
+            while m != ZERO:
+                c = w * 64 + lowest(m)
+                m &= m - ONE
+                e = ce[c]
+                ok = False
+                if e == E.E_GIFT or e == E.E_GOLDEN_GIFT:
+                    ok = sc[SC_GIFT_GIVEN] == 0 and others
+                elif e == E.E_ANTIDOTE:
+                    if reach < 0:
+                        for x in range(W):
+                            bits[x] = ZERO
+                        reach = gauge_reach(G, seat, -1, bits)
+                    nextra = hand_antidotes(G, seat, c, extra)
+                    ok = heal_feasible(reach, -cv[c], extra, nextra, min(left - 1, R.MAX_ANTIDOTES - 1))
+                elif e == E.E_RAISE_GIFT:
+                    ok = gauged
+                elif e == E.E_MUGGING:
+                    ok = holding and handn[seat] >= 2
+                elif e == E.E_DAY_OF_MOURNING:
+                    ok = useless > 0
+                elif e == E.E_REMOVE_GIFT:
+                    ok = gtotal[seat] > 0
+                if ok:
+                    legal[nl] = S.A_PLAY + c
+                    nl += 1
+    if left >= R.BONUS_GIFT_USELESS and useless >= R.BONUS_GIFT_USELESS and not (
             opts[OPT_BONUS_IS_THE_GIFT] and sc[SC_GIFT_GIVEN]):
         legal[nl] = S.A_BONUS
         nl += 1
@@ -623,10 +694,10 @@ def main_legal(G, seat, opts):
     return nl
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def take_turn(G, seat, opts):
     """Up to 3 cards, then A_END; False when the player was eliminated (or the game ended) in it."""
-    ct, ce, alive, sc = G[0], G[3], G[13], G[14]
+    ct, ce, alive, sc = G[G_TYPE], G[G_EFFECT], G[G_ALIVE], G[G_SC]
     while True:
         nl = main_legal(G, seat, opts)
         a = ask(G, S.D_MAIN, seat, nl)
@@ -659,11 +730,12 @@ def take_turn(G, seat, opts):
             return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_game(G, seed, index, players, opts):
     """Deal game ``index`` of run ``seed`` and play it to its end in the state ``G``."""
-    owner, handn, pile, eseat, gtotal, alive, sc, streams = G[4], G[5], G[6], G[8], G[12], G[13], G[14], G[15]
-    n = owner.shape[0]
+    hands, handn, pile, eseat, gtotal, alive, sc, streams, gkeys = \
+        G[G_HANDS], G[G_HANDN], G[G_PILE], G[G_ESEAT], G[G_GTOTAL], G[G_ALIVE], G[G_SC], G[G_STREAMS], G[G_GKEYS]
+    n = pile.shape[0]
     for i in range(N_SC):
         sc[i] = 0
     sc[SC_WINNER] = -1
@@ -671,24 +743,25 @@ def play_game(G, seed, index, players, opts):
     sc[SC_PCARD] = -1
     sc[SC_PLAYERS] = players
     for row in range(1 + players):
-        s = pol.rng.seed_tuple(seed, index, row)
+        s = seed_tuple(seed, index, row)
         for w in range(4):
             streams[row, w] = s[w]
     for c in range(n):
-        owner[c] = -1
         eseat[c] = -1
         pile[c] = c
     for s in range(players):
         handn[s] = 0
         gtotal[s] = 0
         alive[s] = 1
+        for w in range(W):
+            hands[s, w] = ZERO
+            gkeys[s, w] = ZERO
     sc[SC_NPILE] = n
     shuffle_pile(G)
     for _ in range(R.HAND_AT_SETUP):
         for s in range(players):
             sc[SC_NPILE] -= 1
-            owner[pile[sc[SC_NPILE]]] = s
-            handn[s] += 1
+            put_in_hand(G, s, pile[sc[SC_NPILE]])
     current = 0
     while True:
         if sc[SC_TURN] >= opts[OPT_MAX_TURNS]:
@@ -710,13 +783,13 @@ def play_game(G, seed, index, players, opts):
 
 
 @njit(cache=True)
-def play_chunk(seed, start, count, players, opts, ct, cv, cf, ce, focus_id, focus_params, field_id, field_params,
-               focus_seat, out_i32, out_i16, out_focus):
+def play_chunk(seed, start, count, players, opts, ct, cv, cf, ce, masks, focus_id, focus_params, field_id,
+               field_params, focus_seat, out_i32, out_i16, out_focus):
     """Play games start .. start+count-1; fill ``out_i32`` (count x 4: winner, turns, elimination order,
     unfinished), ``out_i16`` (count x 8: played by type, ripostes, cacarmas, bonus gifts) and
     ``out_focus``. Returns (game offset, error code) of the first illegal decision, else (0, 0)."""
     n = ct.shape[0]
-    owner = np.empty(n, np.int64)
+    hands = np.zeros((R.MAX_PLAYERS, W), np.uint64)
     handn = np.zeros(R.MAX_PLAYERS, np.int64)
     pile = np.empty(n, np.int64)
     disc = np.empty(n, np.int64)
@@ -728,15 +801,16 @@ def play_chunk(seed, start, count, players, opts, ct, cv, cf, ce, focus_id, focu
     alive = np.zeros(R.MAX_PLAYERS, np.int64)
     sc = np.zeros(N_SC, np.int64)
     streams = np.zeros((1 + R.MAX_PLAYERS, 4), np.uint64)
-    mark = np.zeros(n, np.int64)
+    gkeys = np.zeros((R.MAX_PLAYERS, W), np.uint64)
     legal = np.zeros(S.N_ACTIONS, np.int64)
     pids = np.zeros(R.MAX_PLAYERS, np.int64)
     params = np.zeros((R.MAX_PLAYERS, pol.N_PARAMS), np.float64)
     chain = np.zeros(n, np.int64)
     extra = np.zeros(n, np.int64)
     healed = np.zeros(n, np.int64)
-    G = (ct, cv, cf, ce, owner, handn, pile, disc, eseat, evalue, ecards, elen, gtotal, alive, sc, streams, mark,
-         legal, pids, params, chain, extra, healed)
+    bits = np.zeros(W, np.uint64)
+    G = (ct, cv, cf, ce, hands, handn, pile, disc, eseat, evalue, ecards, elen, gtotal, alive, sc, streams, gkeys,
+         legal, pids, params, chain, extra, healed, masks, bits)
     for g in range(count):
         index = start + g
         fs = index % players if focus_seat < 0 else focus_seat
@@ -747,7 +821,6 @@ def play_chunk(seed, start, count, players, opts, ct, cv, cf, ce, focus_id, focu
             else:
                 pids[s] = field_id
                 params[s, :] = field_params
-        sc[SC_NDISC] = 0
         play_game(G, seed, index, players, opts)
         if sc[SC_ERR] != NO_ERROR:
             return g, sc[SC_ERR]
@@ -762,6 +835,19 @@ def play_chunk(seed, start, count, players, opts, ct, cv, cf, ce, focus_id, focu
         out_i16[g, 7] = sc[SC_BONUS]
         out_focus[g] = fs
     return 0, NO_ERROR
+
+
+def card_masks(arr: dict[str, np.ndarray]) -> np.ndarray:
+    """The (N_MASKS, W) uint64 card sets by role (policies.MK_*) of a deck's arrays."""
+    masks = np.zeros((pol.N_MASKS, W), np.uint64)
+    riposte = (arr["flags"] & E.RIPOSTE) != 0
+    members = {pol.MK_USELESS: arr["type"] == E.USELESS, pol.MK_ANTIDOTE: arr["effect"] == E.E_ANTIDOTE,
+               pol.MK_RIPOSTE: riposte, pol.MK_ANSWERS_ATTACK: riposte & (arr["effect"] == E.E_RIPOSTE_CANCEL),
+               pol.MK_ANSWERS_DEFENSE: riposte & (arr["effect"] == E.E_CANCEL_DEFENSE), pol.MK_GIFT: arr["type"] == E.GIFT}
+    for row, member in members.items():
+        for c in np.flatnonzero(member):
+            masks[row, c >> 6] |= np.uint64(1) << np.uint64(c & 63)
+    return masks
 
 
 # ---------------------------------------------------------------- Python entry
@@ -810,7 +896,8 @@ def run_chunk(seed: int, start: int, count: int, players: int, options, focus_id
     out_i16 = np.zeros((count, 8), np.int64)
     out_focus = np.zeros(count, np.int64)
     game, err = play_chunk(np.uint64(seed), np.int64(start), np.int64(count), np.int64(players), opts,
-                           arr["type"], arr["value"], arr["flags"], arr["effect"], np.int64(ids[0]), vectors[0],
+                           arr["type"], arr["value"], arr["flags"], arr["effect"], card_masks(arr),
+                           np.int64(ids[0]), vectors[0],
                            np.int64(ids[1]), vectors[1], np.int64(focus_seat), out_i32, out_i16, out_focus)
     if err != NO_ERROR:
         kind, action = divmod(int(err) - 1, S.N_ACTIONS)

@@ -4,7 +4,7 @@ PolicySpec's order: heal_at, riposte_min, heal_first, keep) and the same decisio
 point. The decision rule is the ``Targeting`` docstring of ``reference_policies``; only ``random`` draws,
 ``legal[below(len(legal))]`` from its seat's stream (row 1 + seat of the kernel's stream array).
 
-``decide`` reads the seat's view as the kernel's arrays: its own hand (``owner[c] == seat``), every
+``decide`` reads the seat's view as the kernel's arrays: its own hand (bit set ``hands[seat]``), every
 gauge's entry values and totals, hand sizes, the card being answered (``pcard``, ``padds``) and the
 target chosen; never another hand's cards nor the pile's order.
 """
@@ -15,10 +15,21 @@ import numpy as np
 from numba import njit
 
 from cursedsim import rng
+from cursedsim.bits import count
 from cursedsim.games.gifts import effects as E
 from cursedsim.games.gifts import policy_specs as P
 from cursedsim.games.gifts import rules as R
 from cursedsim.games.gifts import state as S
+
+#: Words of a card bit set (MAX_COPIES = 250 cards) and the rows of the kernel's mask array.
+W = 4
+MK_USELESS = 0
+MK_ANTIDOTE = 1
+MK_RIPOSTE = 2      # any card with the RIPOSTE flag
+MK_ANSWERS_ATTACK = 3   # RIPOSTE cards that answer a gift or a Trick (riposte_cancel)
+MK_ANSWERS_DEFENSE = 4  # RIPOSTE cards that answer a Defense (cancel_defense)
+MK_GIFT = 5
+N_MASKS = 6
 
 #: Length of every parameter vector in the kernel (``random`` takes none: padded with zeros).
 N_PARAMS = 4
@@ -47,11 +58,20 @@ def below(streams, row, n):
 
 
 @njit(cache=True, inline="always")
+def count_in(hands, seat, masks, mk):
+    """How many cards of mask ``mk`` the seat holds."""
+    n = 0
+    for w in range(W):
+        n += count(hands[seat, w] & masks[mk, w])
+    return n
+
+
+@njit(cache=True, inline="always")
 def is_play(a):
     return S.A_PLAY <= a < S.A_SEAT
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def first_play(legal, nl, ce, effect):
     """The lowest legal A_PLAY card of ``effect`` (-1)."""
     for i in range(nl):
@@ -61,7 +81,7 @@ def first_play(legal, nl, ce, effect):
     return NONE
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def biggest_play(legal, nl, ce, cv, effect, effect2):
     """The legal A_PLAY card of ``effect`` (or ``effect2``) of largest |value|, ties lowest id (-1)."""
     best = NONE
@@ -77,7 +97,7 @@ def biggest_play(legal, nl, ce, cv, effect, effect2):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def heal_step(seat, params, legal, nl, ce, cv, gtotal):
     if gtotal[seat] < params[P_HEAL_AT]:
         return NONE
@@ -88,8 +108,8 @@ def heal_step(seat, params, legal, nl, ce, cv, gtotal):
     return S.A_PLAY + c if c >= 0 else NONE
 
 
-@njit(cache=True)
-def attack_step(seat, legal, nl, ct, ce, cv, owner):
+@njit(cache=True, _nrt=False)
+def attack_step(seat, legal, nl, ct, ce, cv, hands, masks):
     c = biggest_play(legal, nl, ce, cv, E.E_GIFT, E.E_GOLDEN_GIFT)
     if c >= 0:
         return S.A_PLAY + c
@@ -100,15 +120,13 @@ def attack_step(seat, legal, nl, ct, ce, cv, owner):
     if c >= 0:
         return S.A_PLAY + c
     c = first_play(legal, nl, ce, E.E_MUGGING)
-    if c >= 0:
-        for x in range(owner.shape[0]):
-            if owner[x] == seat and ct[x] == E.USELESS:
-                return S.A_PLAY + c
+    if c >= 0 and count_in(hands, seat, masks, MK_USELESS) > 0:
+        return S.A_PLAY + c
     c = first_play(legal, nl, ce, E.E_DAY_OF_MOURNING)
     return S.A_PLAY + c if c >= 0 else NONE
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def target_score(pid, seat, s, players, handn, gtotal):
     """The target score of seat ``s`` (lower is better) with the clockwise rank as the last key."""
     rank = (s - seat - 1) % players
@@ -120,8 +138,8 @@ def target_score(pid, seat, s, players, handn, gtotal):
     return -total * 1000 + rank
 
 
-@njit(cache=True)
-def decide(pid, params, kind, seat, players, legal, nl, streams, ct, cv, cf, ce, owner, handn, gtotal, evalue,
+@njit(cache=True, _nrt=False)
+def decide(pid, params, kind, seat, players, legal, nl, streams, ct, cv, cf, ce, hands, masks, handn, gtotal, evalue,
            target, pcard, padds):
     """The action of policy ``pid`` (policy_specs ids) for ``seat`` at a decision of ``kind``."""
     if pid == P.RANDOM:
@@ -129,10 +147,10 @@ def decide(pid, params, kind, seat, players, legal, nl, streams, ct, cv, cf, ce,
     if kind == S.D_MAIN:
         heal_first = params[P_HEAL_FIRST] >= 0.5
         a = heal_step(seat, params, legal, nl, ce, cv, gtotal) if heal_first else \
-            attack_step(seat, legal, nl, ct, ce, cv, owner)
+            attack_step(seat, legal, nl, ct, ce, cv, hands, masks)
         if a != NONE:
             return a
-        a = attack_step(seat, legal, nl, ct, ce, cv, owner) if heal_first else \
+        a = attack_step(seat, legal, nl, ct, ce, cv, hands, masks) if heal_first else \
             heal_step(seat, params, legal, nl, ce, cv, gtotal)
         return a if a != NONE else S.A_END
     if kind == S.D_TARGET:
@@ -179,10 +197,7 @@ def decide(pid, params, kind, seat, players, legal, nl, streams, ct, cv, cf, ce,
             return S.A_PASS
         if has_cacarma:
             return S.A_CACARMA
-        held = 0
-        for x in range(owner.shape[0]):
-            if owner[x] == seat and (cf[x] & E.RIPOSTE) != 0:
-                held += 1
+        held = count_in(hands, seat, masks, MK_RIPOSTE)
         if first_riposte != NONE and (lethal or held > params[P_KEEP]):
             return first_riposte
         return S.A_PASS
