@@ -152,7 +152,7 @@ def put_in_hand(G, seat, c):
     G[G_HANDN][seat] += 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def draw_card(G, seat):
     """The top card of the pile into ``seat``'s hand; an empty pile first takes the Septic Discard,
     shuffled. -1 when both are empty."""
@@ -176,7 +176,7 @@ def useless_count(G, seat):
     return pol.count_in(G[G_HANDS], seat, G[G_MASKS], pol.MK_USELESS)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def ask(G, kind, seat, nl):
     """The seat's policy decides among ``legal[:nl]``; an illegal choice is recorded and replaced."""
     sc, legal = G[G_SC], G[G_LEGAL]
@@ -191,7 +191,7 @@ def ask(G, kind, seat, nl):
     return legal[0]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def gauge_reach(G, seat, skip, healed):
     """Subset sums of ``seat``'s entry values as a bit set, leaving out entry ``skip`` and the entries
     in the bit set ``healed`` (W words)."""
@@ -207,7 +207,7 @@ def gauge_reach(G, seat, skip, healed):
     return reach
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def heal_feasible(reach, base, extra, nextra, budget):
     """Whether a heal of total ``base`` plus at most ``budget`` of the antidote values ``extra[:nextra]``
     hits a subset sum of the gauge exactly."""
@@ -225,7 +225,7 @@ def heal_feasible(reach, base, extra, nextra, budget):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def hand_antidotes(G, seat, without, extra):
     """Antidote values (positive) of ``seat``'s hand in card order, card ``without`` left out."""
     cv, hands, masks = G[G_VALUE], G[G_HANDS], G[G_MASKS]
@@ -244,7 +244,7 @@ def hand_antidotes(G, seat, without, extra):
 # ---------------------------------------------------------------- elimination and gauges
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def finish(G, winner, unfinished):
     sc = G[G_SC]
     sc[SC_WINNER] = winner
@@ -318,7 +318,7 @@ def check_elimination(G, seat, opts):
         eliminate(G, seat, opts)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def land_gift(G, seat, key, second, base, opts):
     """A new gauge entry (``second``: the bonus's other Useless Gift, -1), then the elimination check."""
     eseat, evalue, ecards, elen, gtotal = G[G_ESEAT], G[G_EVALUE], G[G_ECARDS], G[G_ELEN], G[G_GTOTAL]
@@ -334,7 +334,7 @@ def land_gift(G, seat, key, second, base, opts):
     check_elimination(G, seat, opts)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def drop_entry(G, key):
     """Remove an entry from its gauge; its cards to the Septic Discard (gift(s), then Tricks)."""
     eseat, evalue, ecards, elen, gtotal = G[G_ESEAT], G[G_EVALUE], G[G_ECARDS], G[G_ELEN], G[G_GTOTAL]
@@ -424,7 +424,7 @@ def respond(G, card, by, target, kind, adds, inevitable, opts):
 # ---------------------------------------------------------------- cards played on your turn
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def choose_target(G, seat, need):
     """D_TARGET among the other living seats (``need``: 0 any, 1 with a gift in the gauge, 2 with a
     card in hand)."""
@@ -639,7 +639,7 @@ def antidote(G, seat, card):
 # ---------------------------------------------------------------- turns
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def main_legal(G, seat, opts):
     """The cards ``seat`` may play now, the bonus, and A_END (ascending)."""
     ce, cv, hands, handn, gtotal, alive, sc, legal, extra, bits = \
