@@ -26,7 +26,7 @@ from numba import njit, uint64
 from cursedsim.bits import ONE, ZERO, count, lowest, nth
 from cursedsim.rng import seed_tuple
 
-from cursedsim.errors import OptionError, PlayersError, RunError
+from cursedsim.errors import OptionError, PlayersError, RunError, UnknownPolicyError
 from cursedsim.games.gifts import effects as E
 from cursedsim.games.gifts import policies as pol
 from cursedsim.games.gifts import policy_specs as P
@@ -857,7 +857,7 @@ def policy_id(policy) -> int:
     """A policy name or kernel id -> its kernel id."""
     if isinstance(policy, str):
         if policy not in P.POLICIES:
-            raise OptionError(f"unknown gifts policy {policy!r}; valid policies: {', '.join(P.POLICIES)}")
+            raise UnknownPolicyError(f"unknown gifts policy {policy!r}; valid policies: {', '.join(P.POLICIES)}")
         return P.POLICIES[policy].policy_id
     return int(policy)
 
