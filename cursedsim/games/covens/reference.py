@@ -31,6 +31,7 @@ from cursedsim.events import make_event, policy_label
 from cursedsim.games.covens import rules as R
 from cursedsim.games.covens import state as S
 from cursedsim.games.covens import tables as TB
+from cursedsim.games.stepping import ReplayableTable
 
 
 class IllegalDecision(RunError):
@@ -208,7 +209,7 @@ class Outcome:
 
 
 @dataclass
-class Table:
+class Table(ReplayableTable):
     """One game of Curses & Covens, steppable. Build it with ``deal`` (a run's game) or ``from_position``
     (a hand-built position, for tests); then ``to_move``/``legal_actions``/``observe``/``apply``."""
 
@@ -327,24 +328,7 @@ class Table:
         self._game = self.play(phase)
         self._advance(None)
 
-    def clone(self) -> Table:
-        """An independent copy at the same point (rebuilt from the recipe, the same actions applied)."""
-        if self._recipe[0] == "deal":
-            _, seed, index, players, options, labels = self._recipe
-            copy = Table.deal(seed, index, players, options, log=self.logging, labels=labels)
-        else:
-            copy = Table.from_position(**self._recipe[1])
-        for action in self._history:
-            copy.apply(action)
-        return copy
-
     # ------------------------------------------------------------ stepping
-
-    def _advance(self, action: int | None) -> None:
-        try:
-            self._pending = self._game.send(action) if action is not None else next(self._game)
-        except StopIteration:
-            self._pending = None
 
     def to_move(self) -> tuple[int, int, int]:
         """(side S.SIDE_*, deciding town or -1, decision kind S.D_*); (-1, -1, D_NONE) once over."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from cursedsim.errors import OptionError
+from cursedsim.games.options import check_fields
 
 # ---------------------------------------------------------------- players and sides
 
@@ -215,20 +215,7 @@ class RuleOptions:
     disabled_spell: str = "none"
 
     def __post_init__(self) -> None:
-        for f in dataclasses.fields(self):
-            value = getattr(self, f.name)
-            if f.name in CHOICES:
-                if not isinstance(value, str) or value not in CHOICES[f.name]:
-                    raise OptionError(f"option {f.name!r} must be one of {', '.join(CHOICES[f.name])}; "
-                                      f"got {value!r}")
-            elif f.name in INT_RANGES:
-                low, high = INT_RANGES[f.name]
-                if isinstance(value, bool) or not isinstance(value, int):
-                    raise OptionError(f"option {f.name!r} must be an integer {low}-{high}, got {value!r}")
-                if not low <= value <= high:
-                    raise OptionError(f"option {f.name!r} must be in {low}-{high}, got {value}")
-            elif not isinstance(value, bool):
-                raise OptionError(f"option {f.name!r} must be true or false, got {value!r}")
+        check_fields(self, CHOICES, INT_RANGES)
 
     @property
     def deck_size(self) -> int:

@@ -38,6 +38,7 @@ from cursedsim.games.gifts import effects as E
 from cursedsim.games.gifts import rules as R
 from cursedsim.games.gifts import state as S
 from cursedsim.games.gifts.deck import Deck, load_deck
+from cursedsim.games.stepping import ReplayableTable
 
 
 class IllegalDecision(RunError):
@@ -183,7 +184,7 @@ class Outcome:
 
 
 @dataclass
-class Table:
+class Table(ReplayableTable):
     """One game of Cursed Gifts, steppable. Build it with ``deal`` (a run's game) or ``from_position``
     (a hand-built position, for tests); then ``to_move``/``legal_actions``/``observe``/``apply``."""
 
@@ -284,24 +285,7 @@ class Table:
         self._game = self.play(resume)
         self._advance(None)
 
-    def clone(self) -> Table:
-        """An independent copy at the same point (rebuilt from the recipe, the same actions applied)."""
-        if self._recipe[0] == "deal":
-            _, seed, index, players, options, labels = self._recipe
-            copy = Table.deal(seed, index, players, options, log=self.logging, labels=labels)
-        else:
-            copy = Table.from_position(**self._recipe[1])
-        for action in self._history:
-            copy.apply(action)
-        return copy
-
     # ------------------------------------------------------------ stepping
-
-    def _advance(self, action: int | None) -> None:
-        try:
-            self._pending = self._game.send(action) if action is not None else next(self._game)
-        except StopIteration:
-            self._pending = None
 
     def to_move(self) -> tuple[int, int]:
         """(seat, decision kind S.D_*); (-1, D_NONE) once over."""

@@ -11,6 +11,7 @@ import dataclasses
 from dataclasses import dataclass
 
 from cursedsim.errors import OptionError
+from cursedsim.games.options import check_fields
 from cursedsim.games.gifts import effects as E
 
 # ---------------------------------------------------------------- players and sizes
@@ -115,23 +116,10 @@ class RuleOptions:
     bonus_is_the_gift: bool = True
 
     def __post_init__(self) -> None:
-        for f in dataclasses.fields(self):
-            value = getattr(self, f.name)
-            if f.name in CHOICES:
-                if not isinstance(value, str) or value not in CHOICES[f.name]:
-                    raise OptionError(f"option {f.name!r} must be one of {', '.join(CHOICES[f.name])}; "
-                                      f"got {value!r}")
-            elif f.name in INT_RANGES:
-                low, high = INT_RANGES[f.name]
-                if isinstance(value, bool) or not isinstance(value, int):
-                    raise OptionError(f"option {f.name!r} must be an integer {low}-{high}, got {value!r}")
-                if not low <= value <= high:
-                    raise OptionError(f"option {f.name!r} must be in {low}-{high}, got {value}")
-            elif f.name in STR_FIELDS:
-                if not isinstance(value, str) or not value:
-                    raise OptionError(f"option {f.name!r} must be 'default' or a deck file path, got {value!r}")
-            elif not isinstance(value, bool):
-                raise OptionError(f"option {f.name!r} must be true or false, got {value!r}")
-
+        check_fields(self, CHOICES, INT_RANGES, skip=STR_FIELDS)
+        for name in STR_FIELDS:
+            value = getattr(self, name)
+            if not isinstance(value, str) or not value:
+                raise OptionError(f"option {name!r} must be 'default' or a deck file path, got {value!r}")
 
 OPTION_NAMES = tuple(f.name for f in dataclasses.fields(RuleOptions))
