@@ -15,8 +15,7 @@ import argparse
 import os
 import time
 
-from common import (  # benchmarks/common.py
-    best_of, machine, startup_seconds, write_result)
+from common import best_of, finish, throughput  # benchmarks/common.py
 
 from cursedsim.games.covens import GAME, reference, reference_twins
 from cursedsim.games.covens.rules import RuleOptions
@@ -77,31 +76,16 @@ def main(argv=None) -> dict:
 
     load_before = os.getloadavg()[0]
     kernel_s, kernel_cpu_s = kernel_seconds(PAIRING, args.games, args.repeat)
-    kernel_gps = args.games / kernel_s
     ref_gps = reference_rate(args.reference_games)
     others = {}
     for pairing in OTHER_PAIRINGS:
         wall, _ = kernel_seconds(pairing, args.games, args.repeat)
         others[f"kernel_games_per_s_{label(pairing)}"] = round(args.games / wall)
-    result = {
-        "game": "covens", "hunter": PAIRING["hunter"], "town": PAIRING["town"], "players": PLAYERS,
-        "towns": PLAYERS - 1, "games": args.games,
-        "kernel_games_per_s_per_core": round(kernel_gps),
-        "kernel_games_per_cpu_s": round(args.games / kernel_cpu_s),
-        "reference_games_per_s": round(ref_gps),
-        "reference_games": args.reference_games,
-        "kernel_over_reference": round(kernel_gps / ref_gps, 1),
-        "kernel_seconds": round(kernel_s, 3),
-        **others,
-        "target_games_per_s_per_core": TARGET_GAMES_PER_S,
-        "target_kernel_over_reference": TARGET_RATIO,
-        "meets_targets": bool(kernel_gps >= TARGET_GAMES_PER_S and kernel_gps / ref_gps >= TARGET_RATIO),
-    }
-    if not args.no_compile:
-        result.update(startup_seconds(FIRST_RESULT))
-    result.update(machine(load_before))
-    write_result("covens", result)
-    return result
+    result = {"game": "covens", "hunter": PAIRING["hunter"], "town": PAIRING["town"], "players": PLAYERS,
+              "towns": PLAYERS - 1, "games": args.games,
+              **throughput(args.games, kernel_s, kernel_cpu_s, ref_gps, others, TARGET_GAMES_PER_S,
+                          TARGET_RATIO, args.reference_games)}
+    return finish("covens", result, FIRST_RESULT, args.no_compile, load_before)
 
 
 if __name__ == "__main__":

@@ -14,8 +14,7 @@ import argparse
 import os
 import time
 
-from common import (  # benchmarks/common.py
-    best_of, machine, startup_seconds, write_result)
+from common import best_of, finish, throughput  # benchmarks/common.py
 
 from cursedsim.games.cursed import GAME, reference, reference_policy
 from cursedsim.games.cursed.rules import RuleOptions
@@ -65,29 +64,14 @@ def main(argv=None) -> dict:
 
     load_before = os.getloadavg()[0]
     kernel_s, kernel_cpu_s = kernel_seconds(POLICY, args.games, args.repeat)
-    kernel_gps = args.games / kernel_s
     ref_gps = reference_rate(args.reference_games)
     others = {}
     for policy in ("no_items", "random"):
         wall, _ = kernel_seconds(policy, args.games, args.repeat)
         others[f"kernel_games_per_s_{policy}"] = round(args.games / wall)
-    result = {
-        "game": "cursed", "policy": POLICY, "games": args.games,
-        "kernel_games_per_s_per_core": round(kernel_gps),
-        "kernel_games_per_cpu_s": round(args.games / kernel_cpu_s),
-        "reference_games_per_s": round(ref_gps),
-        "kernel_over_reference": round(kernel_gps / ref_gps, 1),
-        "kernel_seconds": round(kernel_s, 3),
-        **others,
-        "target_games_per_s_per_core": TARGET_GAMES_PER_S,
-        "target_kernel_over_reference": TARGET_RATIO,
-        "meets_targets": bool(kernel_gps >= TARGET_GAMES_PER_S and kernel_gps / ref_gps >= TARGET_RATIO),
-    }
-    if not args.no_compile:
-        result.update(startup_seconds(FIRST_RESULT))
-    result.update(machine(load_before))
-    write_result("cursed", result)
-    return result
+    result = {"game": "cursed", "policy": POLICY, "games": args.games,
+              **throughput(args.games, kernel_s, kernel_cpu_s, ref_gps, others, TARGET_GAMES_PER_S, TARGET_RATIO)}
+    return finish("cursed", result, FIRST_RESULT, args.no_compile, load_before)
 
 
 if __name__ == "__main__":

@@ -84,3 +84,27 @@ def startup_seconds(snippet: str) -> dict:
         empty = {**os.environ, "CURSEDSIM_CACHE": cache, "NUMBA_CACHE_DIR": ""}
         return {"new_process_to_first_result_s": round(warm_start_seconds(snippet), 2),
                 "new_process_empty_cache_s": round(new_process_seconds(snippet, empty)[0], 2)}
+
+
+def throughput(games: int, kernel_s: float, kernel_cpu_s: float, ref_gps: float, others: dict,
+               target_gps: int, target_ratio: int, reference_games: int | None = None) -> dict:
+    """The kernel and reference figures of a game benchmark, its other timings (``others``) and whether
+    both targets (games/s per core, ratio to the reference) are met."""
+    kernel_gps = games / kernel_s
+    result = {"kernel_games_per_s_per_core": round(kernel_gps),
+              "kernel_games_per_cpu_s": round(games / kernel_cpu_s),
+              "reference_games_per_s": round(ref_gps)}
+    if reference_games is not None:
+        result["reference_games"] = reference_games
+    return {**result, "kernel_over_reference": round(kernel_gps / ref_gps, 1), "kernel_seconds": round(kernel_s, 3),
+            **others, "target_games_per_s_per_core": target_gps, "target_kernel_over_reference": target_ratio,
+            "meets_targets": bool(kernel_gps >= target_gps and kernel_gps / ref_gps >= target_ratio)}
+
+
+def finish(name: str, result: dict, first_result: str, no_compile: bool, load_before: float) -> dict:
+    """Add the new-process timings (unless ``no_compile``) and the machine, write and echo the result."""
+    if not no_compile:
+        result.update(startup_seconds(first_result))
+    result.update(machine(load_before))
+    write_result(name, result)
+    return result
