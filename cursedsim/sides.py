@@ -4,7 +4,8 @@ varies one side's policy while the others stay fixed.
 A run's ``policy`` is then a mapping side -> policy name (``{"hunter": "tracker", "town": "coven"}``; a
 side left out plays its default) or the same as the frame's label, ``"hunter=tracker,town=coven"``;
 ``params`` maps a side to its parameter overrides (``{"town": {"risk": 0.3}}``). A single policy name
-is an error naming the sides: a policy belongs to one side. The frame labels the run
+is an error naming the sides (a policy belongs to one side), except in a game whose sides are seats of
+one game (``Game.one_policy_all_sides``, Cursed Gifts' ``focus`` and ``field``): it plays every side. The frame labels the run
 ``policy="hunter=tracker,town=coven"`` and adds one ``policy_<side>`` column per side and
 ``param_<side>_<name>`` per overridden parameter (``frame_columns``).
 
@@ -37,7 +38,11 @@ def policy_label(policy: Any) -> str:
 
 def parse_label(game: Any, text: str) -> dict[str, str]:
     """``"hunter=tracker,town=coven"`` (a frame's ``policy`` label) as ``{"hunter": "tracker", ...}``;
-    an UnknownPolicyError naming the sides when ``text`` is not of that form (a bare policy name)."""
+    an UnknownPolicyError naming the sides when ``text`` is not of that form (a bare policy name), except
+    in a game whose one policy plays every side (``Game.one_policy_all_sides``): there ``"leader"`` is
+    ``{"focus": "leader", "field": "leader"}``."""
+    if getattr(game, "one_policy_all_sides", False) and "=" not in text and LABEL_JOIN not in text and text.strip():
+        return {side: text.strip() for side in game.side_names}
     pairs = {}
     for part in text.split(LABEL_JOIN):
         side, sep, name = part.partition("=")

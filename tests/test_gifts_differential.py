@@ -71,7 +71,7 @@ def events_of(seed, indices, players, options, focus, field, focus_seat=-1, focu
               field_params=None):
     """Counts of the reference's event kinds (and riposte-on-riposte answers) over the given games."""
     counts = Counter()
-    deck = G.deck_for((options or R.RuleOptions()).deck)
+    deck = G.deck_for(options)
     types = deck.arrays()["type"]
     for i in indices:
         fs = G.focus_seat_of(i, players, focus_seat)

@@ -1,4 +1,4 @@
-"""The one parser of the grid flags every command shares: ``--players``, ``--seals``, ``--option``,
+"""The one parser of the grid flags every command shares: ``--players``, ``--seals``, ``--deck``, ``--option``,
 ``--policy``, ``--param`` and the run flags ``--games``, ``--seed``, ``--jobs``, ``--backend``,
 ``--scheduler``, ``--out``, ``--no-progress``.
 
@@ -138,15 +138,19 @@ def split_pair(text: str, flag: str) -> tuple[str, str]:
 
 # ---------------------------------------------------------------- options, policies, parameters
 
-def parse_options(game, option_texts: tuple[str, ...], seals: str | None) -> dict[str, list[Any]]:
-    """Option name -> list of values to run, from ``--option`` and ``--seals``, in the given order."""
+def parse_options(game, option_texts: tuple[str, ...], seals: str | None, deck: str | None = None
+                  ) -> dict[str, list[Any]]:
+    """Option name -> list of values to run, from ``--option`` and the shorthands ``--seals`` and
+    ``--deck``, in the given order."""
     from cursedsim.runner import option_kinds
     kinds = option_kinds(game.options_type)
     pairs = [split_pair(text, "--option") for text in option_texts]
-    if seals is not None:
-        if "seals" not in kinds:
-            raise OptionError(f"{game.name} has no 'seals' option; valid options: {', '.join(kinds) or 'none'}")
-        pairs.append(("seals", seals))
+    for name, value in (("seals", seals), ("deck", deck)):
+        if value is not None:
+            if name not in kinds:
+                raise OptionError(f"{game.name} has no {name!r} option (--{name}); valid options: "
+                                  f"{', '.join(kinds) or 'none'}")
+            pairs.append((name, value))
     grid: dict[str, list[Any]] = {}
     for name, value in pairs:
         if name not in kinds:
@@ -235,6 +239,7 @@ class GridArgs:
 
     players_text: str | None = None
     seals_text: str | None = None
+    deck_text: str | None = None
     option_texts: tuple[str, ...] = ()
     policies: tuple[str, ...] = ()
     param_texts: tuple[str, ...] = ()
@@ -268,7 +273,7 @@ def parse_grid(game, args: GridArgs, *, default_players: bool = True) -> Grid:
     """The grid of ``args`` for ``game``; without ``--players`` the game's default player count (or no
     player counts at all when ``default_players`` is false: the API chooses)."""
     players = parse_players(game, args.players_text) if args.players_text is not None or default_players else []
-    return Grid(game, players, parse_options(game, args.option_texts, args.seals_text))
+    return Grid(game, players, parse_options(game, args.option_texts, args.seals_text, args.deck_text))
 
 
 def cell_dir(out: str, policy: str, players: int, options: dict[str, Any], params: dict[str, float]) -> str:
@@ -395,7 +400,9 @@ def grid_options(*, players: str | None = PLAYERS_HELP, seals: str | None = "Sho
                  option: str | None = OPTION_HELP, policy: str | None = "A policy; repeat for several.",
                  param: str | None = "A policy parameter, for every chosen policy that has it. Repeatable.",
                  policy_metavar: str = "NAME", param_metavar: str = "NAME=VALUE",
-                 option_metavar: str = "NAME=VALUES") -> Callable:
+                 option_metavar: str = "NAME=VALUES",
+                 deck: str | None = "A game played with a deck file (gifts): a TOML or JSON deck to play instead of "
+                                    "the default one; shorthand for --option deck=FILE.") -> Callable:
     """The grid flags (their help texts; None leaves a flag out), handed to the command as ``grid: GridArgs``."""
     decorators = []
     if players is not None:
@@ -404,6 +411,8 @@ def grid_options(*, players: str | None = PLAYERS_HELP, seals: str | None = "Sho
         decorators.append(click.option("--policy", "policies", metavar=policy_metavar, multiple=True, help=policy))
     if seals is not None:
         decorators.append(click.option("--seals", "seals_text", metavar="S", help=seals))
+    if deck is not None:
+        decorators.append(click.option("--deck", "deck_text", metavar="FILE", help=deck))
     if option is not None:
         decorators.append(click.option("--option", "option_texts", metavar=option_metavar, multiple=True,
                                        help=option))

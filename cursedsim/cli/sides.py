@@ -36,12 +36,16 @@ class SidePolicies:
     game: Any
     chosen: dict[str, list[Contender]]
     varied: str | None
+    #: Bare ``--policy NAME`` of a game whose one policy plays every side: the i-th run plays every
+    #: side's i-th policy (the same one), instead of every combination.
+    together: bool = False
 
     def runs(self) -> list[tuple[dict[str, str], dict[str, dict[str, float]], dict[str, str]]]:
-        """Every combination of the sides' policies, the varied side fastest: (policy per side, params per
-        side, label per side) as ``simulate`` takes them."""
+        """Every combination of the sides' policies, the varied side fastest (``together``: each policy at
+        every side): (policy per side, params per side, label per side) as ``simulate`` takes them."""
         result = []
-        for combo in itertools.product(*self.chosen.values()):
+        combos = zip(*self.chosen.values()) if self.together else itertools.product(*self.chosen.values())
+        for combo in combos:
             sides = dict(zip(self.chosen, combo))
             result.append(({side: c.policy for side, c in sides.items()},
                            {side: dict(c.params) for side, c in sides.items() if c.params},
@@ -66,6 +70,18 @@ def parse_sides(game, texts: Sequence[str], param_texts: Sequence[str] = (), sid
     if side is not None:
         game.side(side)   # an error naming the sides
     named: dict[str, list[str]] = {}
+    bare = [text.strip() for text in texts if "=" not in text and text.strip()]
+    if bare and game.one_policy_all_sides:   # --policy leader: leader at every seat
+        if len(bare) != len(texts):
+            raise CliError(f"give either bare policies (each plays every side of {game.name}) or SIDE=POLICY, "
+                           f"not both; got {', '.join(repr(t) for t in texts)}")
+        if vary:
+            raise CliError(f"this command varies one side's policy: give --policy SIDE=POLICY (sides of "
+                           f"{game.name}: {', '.join(game.side_names)}); a bare policy plays every side")
+        unique = list(dict.fromkeys(bare))
+        chosen = {s.name: parse_policies(game, unique, s.name) for s in game.sides}
+        _add_params(game, chosen, param_texts)
+        return SidePolicies(game, chosen, None, together=True)
     for text in texts:
         name, sep, rest = text.partition("=")
         if not sep or not name.strip() or not rest.strip():

@@ -12,6 +12,7 @@ GAME_MODULES = {
     "verflucht": "cursedsim.games.verflucht",
     "cursed": "cursedsim.games.cursed",
     "covens": "cursedsim.games.covens",
+    "gifts": "cursedsim.games.gifts",
 }
 
 _loaded: dict[str, Game] = {}

@@ -140,10 +140,17 @@ class Game:
     replay_events: EventReplayer | None = None
     #: The sides of a game of sides (empty: a single-side game).
     sides: tuple[Side, ...] = ()
+    #: A game of sides whose sides are seats of one game (``focus`` against ``field``): every side has the
+    #: same policies, and a single policy name plays every side (``policy="leader"``).
+    one_policy_all_sides: bool = False
+    #: An outcome column holding the winning seat (-1: none), for the win rate of each seat.
+    seat_column: str | None = None
 
     def __post_init__(self):
         object.__setattr__(self, "sides", tuple(self.sides))
         self._check_sides()
+        if self.seat_column is not None and self.seat_column not in self.outcome_columns:
+            raise CursedsimError(f"game {self.name!r}: seat column {self.seat_column!r} is not an outcome column")
         measures = conventional_measures(self.outcome_columns) if self.measures is None else tuple(self.measures)
         for measure in measures:
             if not isinstance(measure, Measure) or measure.column not in self.outcome_columns:
@@ -169,6 +176,10 @@ class Game:
                 side.win_column not in self.outcome_columns else "")
             if problem:
                 raise CursedsimError(f"game {self.name!r}: side {_text(getattr(side, 'name', side))} {problem}")
+        if self.one_policy_all_sides and any(set(side.policies) != set(self.sides[0].policies)
+                                             for side in self.sides):
+            raise CursedsimError(f"game {self.name!r}: one policy plays every side, so every side needs the same "
+                                 "policies")
         if self.policies or self.default_policy:
             raise CursedsimError(f"game {self.name!r} has sides ({', '.join(names)}): its policies are the sides' "
                                  "own; give policies={} and default_policy=''")

@@ -12,6 +12,7 @@ import json
 import re
 import tomllib
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -75,6 +76,20 @@ class Deck:
     def label(self) -> str:
         """``name@digest``: the frames' ``deck`` column."""
         return f"{self.name}@{self.digest}"
+
+    def without(self, name: str) -> Deck:
+        """This deck with the card kind ``name`` removed (a study of what one kind is worth); the name
+        gets ``-without-<name>``. A DeckError names the kinds when ``name`` is not one, or when too few
+        cards would be left."""
+        names = [card.name for card in self.cards]
+        if name not in names:
+            raise DeckError(f"deck {self.name!r} has no card kind {name!r}; its kinds: {', '.join(names)}")
+        cards = tuple(card for card in self.cards if card.name != name)
+        rest = sum(card.count for card in cards)
+        if rest < MIN_COPIES:
+            raise DeckError(f"deck {self.name!r} without {name!r} holds {rest} cards; a deck holds at least "
+                            f"{MIN_COPIES}")
+        return Deck(f"{self.name}-without-{name}", self.reconstructed, cards, self.source)
 
     def arrays(self) -> dict[str, np.ndarray]:
         """Flat int64 arrays per card copy (copies numbered in file order): ``kind`` (line index),
@@ -168,6 +183,14 @@ def load_deck(path: str | Path | None = None) -> Deck:
     except OSError as exc:
         raise DeckError(f"cannot read deck file {str(path)!r}: {exc.strerror or exc}") from None
     return parse_deck(text, json_format=path.suffix.lower() == ".json", source=str(path))
+
+
+@lru_cache(maxsize=32)
+def deck_of(deck: str = "default", without_card: str = "none") -> Deck:
+    """The Deck of the rule options ``deck`` ("default" or a path) and ``without_card`` ("none" or a card
+    kind removed), loaded once per process (a file changed during a run is not read again)."""
+    loaded = load_deck(None if deck == "default" else deck)
+    return loaded if without_card == "none" else loaded.without(without_card)
 
 
 def parse_deck(text: str, *, json_format: bool = False, source: str = "<deck>") -> Deck:

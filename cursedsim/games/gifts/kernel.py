@@ -876,7 +876,7 @@ def run_chunk(seed: int, start: int, count: int, players: int, options, focus_id
     if options is None or isinstance(options, R.RuleOptions):
         if deck is None:
             from cursedsim.games.gifts.reference import deck_for
-            deck = deck_for((options or R.RuleOptions()).deck)
+            deck = deck_for(options)
         opts = option_array(options)
     else:
         opts = np.asarray(options, np.int64)

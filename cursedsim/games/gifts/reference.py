@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -37,7 +36,7 @@ from cursedsim.events import make_event, policy_label
 from cursedsim.games.gifts import effects as E
 from cursedsim.games.gifts import rules as R
 from cursedsim.games.gifts import state as S
-from cursedsim.games.gifts.deck import Deck, load_deck
+from cursedsim.games.gifts.deck import Deck, deck_of
 from cursedsim.games.stepping import ReplayableTable
 
 
@@ -68,10 +67,10 @@ class CardTable(NamedTuple):
         return self.names[self.kind[card]]
 
 
-@lru_cache(maxsize=16)
-def deck_for(option: str) -> Deck:
-    """The Deck a ``deck`` option names ("default" or a path), loaded once per process."""
-    return load_deck(None if option == "default" else option)
+def deck_for(options: R.RuleOptions | None) -> Deck:
+    """The Deck the rule options play with (``deck`` and ``without_card``), loaded once per process."""
+    options = R.RuleOptions() if options is None else options
+    return deck_of(options.deck, options.without_card)
 
 
 def card_table(deck: Deck) -> CardTable:
@@ -232,7 +231,7 @@ class Table(ReplayableTable):
         if isinstance(players, bool) or not isinstance(players, (int, np.integer)) or not (
                 R.MIN_PLAYERS <= players <= R.MAX_PLAYERS):
             raise PlayersError(f"gifts is played by {R.MIN_PLAYERS}-{R.MAX_PLAYERS} players, got {players!r}")
-        deck = deck_for(options.deck)
+        deck = deck_for(options)
         table = cls(options=options, players=int(players), deck=deck, ct=card_table(deck),
                     deck_rng=rng.Stream(seed, index, S.STREAM_DECK), origin=(seed, index), logging=log)
         table.hands = [[] for _ in range(players)]

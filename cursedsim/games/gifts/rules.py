@@ -53,6 +53,10 @@ OUTCOME_DTYPES = {
     "bonus_gifts": "int16",
 }
 OUTCOME_COLUMNS = tuple(OUTCOME_DTYPES)
+#: The columns the runner's frame adds for the sides (``cursedsim.games.gifts.run_chunk``): the focus
+#: seat of each game, whether it won, whether another seat won (both False when unfinished).
+SIDE_DTYPES = {"focus_seat": "int8", "focus_won": "bool", "field_won": "bool"}
+FRAME_OUTCOME_COLUMNS = OUTCOME_COLUMNS + tuple(SIDE_DTYPES)
 
 
 def encode_elimination_order(seats) -> int:
@@ -74,11 +78,14 @@ def decode_elimination_order(code: int) -> list[int]:
 ELIMINATED_CARDS = ("shuffle_pile", "random_positions")
 ELIMINATED_HAND = ("all", "gifts_only")
 CACARMA = ("cancel", "return")
+#: ``focus_seat``: "rotate" (game i puts the focus at seat i % players) or a seat number.
+FOCUS_SEATS = ("rotate",) + tuple(str(seat) for seat in range(MAX_PLAYERS))
 
 CHOICES = {
     "eliminated_cards": ELIMINATED_CARDS,
     "eliminated_hand": ELIMINATED_HAND,
     "cacarma": CACARMA,
+    "focus_seat": FOCUS_SEATS,
 }
 INT_RANGES = {"max_turns": (1, 100_000)}
 STR_FIELDS = ("deck",)
@@ -104,6 +111,11 @@ class RuleOptions:
         defend themselves at the moment you give it").
     bonus_is_the_gift: the 2-useless 1-point INEVITABLE gift is the turn's one Cursed Gift (default True:
         "only one Cursed Gift per turn"; it "become[s] a 1 point Inevitable Cursed Gift").
+    focus_seat: where the ``focus`` side sits: "rotate" (game i: seat i % players, so every seat is
+        measured equally) or a seat "0"-"5" (seat 0 starts: "The youngest player starts"); an integer is
+        taken as its string. Not a rule: how one strategy is measured against the field.
+    without_card: study option: "none", or the name of a card kind of the deck left out of it (what one
+        kind is worth, paired with the full deck).
     """
 
     deck: str = "default"
@@ -114,12 +126,32 @@ class RuleOptions:
     cacarma: str = "cancel"
     cacarma_vs_inevitable: bool = False
     bonus_is_the_gift: bool = True
+    focus_seat: str = "rotate"
+    without_card: str = "none"
 
     def __post_init__(self) -> None:
-        check_fields(self, CHOICES, INT_RANGES, skip=STR_FIELDS)
+        if isinstance(self.focus_seat, int) and not isinstance(self.focus_seat, bool):
+            object.__setattr__(self, "focus_seat", str(self.focus_seat))
+        check_fields(self, CHOICES, INT_RANGES, skip=STR_FIELDS + ("without_card",))
+        if not isinstance(self.without_card, str) or not self.without_card:
+            raise OptionError(f"option 'without_card' must be 'none' or a card kind of the deck, "
+                              f"got {self.without_card!r}")
         for name in STR_FIELDS:
             value = getattr(self, name)
             if not isinstance(value, str) or not value:
                 raise OptionError(f"option {name!r} must be 'default' or a deck file path, got {value!r}")
+
+
+
+def focus_seat_number(options: RuleOptions, players: int) -> int:
+    """The kernel's focus seat: -1 for "rotate", else the seat; an OptionError when the table is smaller."""
+    if options.focus_seat == "rotate":
+        return -1
+    seat = int(options.focus_seat)
+    if seat >= players:
+        raise OptionError(f"option 'focus_seat' must be rotate or a seat 0-{players - 1} at {players} players, "
+                          f"got {seat}")
+    return seat
+
 
 OPTION_NAMES = tuple(f.name for f in dataclasses.fields(RuleOptions))

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from cursedsim.events import EventKind, render_lines
-from cursedsim.games.gifts.reference import deck_for
+from cursedsim.games.gifts.deck import deck_of
 
 
 CARD_REF = re.compile(r"#(\d+)")
@@ -91,7 +91,8 @@ def header(events: Sequence[Mapping[str, Any]]) -> str:
 
 def card_names(events: Sequence[Mapping[str, Any]]) -> list[str]:
     """The name of every card copy of the game's deck (read from the set-up event's ``deck`` option)."""
-    deck = deck_for(events[0]["options"]["deck"])
+    options = events[0]["options"]
+    deck = deck_of(options["deck"], options.get("without_card", "none"))
     return [card.name for card in deck.cards for _ in range(card.count)]
 
 
