@@ -210,3 +210,19 @@ def test_a_deck_option_loads_the_file_and_checks_its_size(tmp_path):
         G.Table.deal(1, 0, 3, RuleOptions(deck=str(path)))      # 20 cards cannot deal 7 to 3 players
     with pytest.raises(DeckError, match="cannot read"):
         G.Table.deal(1, 0, 2, RuleOptions(deck=str(tmp_path / "missing.toml")))
+
+
+def kinds_deck(n: int) -> str:
+    """A valid TOML deck of ``n`` card kinds, 2 copies each."""
+    head = 'schema = 1\nname = "many"\n'
+    return head + "".join(f'\n[[card]]\nname = "Gift {k}"\ntype = "gift"\nvalue = 1\ncount = 2\neffect = "gift"\n'
+                          for k in range(n))
+
+
+def test_at_most_63_card_kinds_the_focus_dealt_bit_mask():
+    from cursedsim.games.gifts.deck import MAX_KINDS
+    assert MAX_KINDS == 63 and len(parse_deck(kinds_deck(63)).cards) == 63
+    text = kinds_deck(64)
+    msg = error(text)
+    assert "card 64" in msg and "at most 63 card kinds" in msg and "64" in msg
+    assert f"line {line_of(text, '[[card]]', 64)}" in msg

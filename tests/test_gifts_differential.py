@@ -33,10 +33,11 @@ PARAMS = {"leader": [5.0, 2.0, 1.0, 1.0], "weakest_link": [8.0, 4.0, 1.0, 0.0], 
 OPTION_VALUES = [
     {"riposte_chains": True}, {"max_turns": 12}, {"eliminated_cards": "random_positions"},
     {"eliminated_hand": "gifts_only"}, {"cacarma": "return"}, {"cacarma_vs_inevitable": True},
-    {"bonus_is_the_gift": False},
+    {"bonus_is_the_gift": False}, {"mugging_cost": "if_taken"}, {"mugging_take": "chosen"},
 ]
 ALL_OTHER = {"riposte_chains": True, "eliminated_cards": "random_positions", "eliminated_hand": "gifts_only",
-             "cacarma": "return", "cacarma_vs_inevitable": True, "bonus_is_the_gift": False}
+             "cacarma": "return", "cacarma_vs_inevitable": True, "bonus_is_the_gift": False,
+             "mugging_cost": "if_taken", "mugging_take": "chosen"}
 SEED = 20261201
 
 
@@ -127,6 +128,8 @@ def run_policy_block(scale):
 def test_every_policy_as_focus_and_field_default_deck():
     """Each policy against random, against leader and alone, 2-6 players, rotating focus (3,360 games)."""
     out = run_policy_block(4)
+    n_kinds = len(load_deck().cards)
+    assert (out["focus_dealt"] > 0).all() and (out["focus_dealt"] < 1 << n_kinds).all()
     assert_eliminations(out)
     assert_played(out, "played_gift", "played_antidote", "played_trick", "played_defense", "played_useless",
                   "ripostes", "cacarmas", "bonus_gifts")
@@ -172,6 +175,12 @@ def test_every_rule_option_value(change):
         assert_played(out, "cacarmas")
     if "bonus_is_the_gift" in change:
         assert_played(out, "bonus_gifts")
+    if "mugging_cost" in change:
+        ev = events_of(SEED + 3, range(40), 6, options, "random", "random")
+        assert ev["refund"] > 0 and ev["take"] > 0, "no Mugging cancelled and none effective"
+    if "mugging_take" in change:
+        ev = events_of(SEED + 3, range(40), 4, options, "leader", "random", focus_seat=0)
+        assert ev["take"] > 0, "no card taken by choice"
     if "eliminated_cards" in change or "eliminated_hand" in change:
         assert (out["elimination_order"] >= R.ELIM_BASE).any(), "no game with two eliminations"
 

@@ -24,6 +24,7 @@ from cursedsim.games.gifts.deck import DEFAULT_DECK, load_deck
 DOC = Path(__file__).resolve().parents[1] / "docs" / "rules" / "gifts.md"
 DECK = load_deck()
 KIND = DECK.arrays()["kind"]
+DECK_CT = G.card_table(DECK)
 NAMES = [c.name for c in DECK.cards]
 
 
@@ -385,6 +386,60 @@ def test_g6_4_mugging_discards_one_card_to_take_one_blind():
     assert playable([], [MUGGING[0]]) == []
 
 
+@pytest.mark.parametrize("cost", R.MUGGING_COST)
+def test_g6_4_mugging_cost_always_or_only_if_a_card_is_taken(cost):
+    """Option mugging_cost: "always" pays even when Mugging is cancelled; "if_taken" sets the card aside
+    and gives it back when a riposte (or Cacarma) cancels the Mugging."""
+    opts = R.RuleOptions(mugging_cost=cost)
+    t = position(hands=[[MUGGING[0], USELESS[0], G1[0]], [RAIE[0], G2[0]], [G1[1]]], pile=G1[2:4], options=opts)
+    t.apply(play(MUGGING[0]))
+    t.apply(seat(1))
+    t.apply(pick(USELESS[0]))
+    assert USELESS[0] not in t.hands[0] and (USELESS[0] in t.discard) == (cost == "always")
+    assert t.to_move() == (1, S.D_RESPOND)
+    t.apply(play(RAIE[0]))                         # cancelled: nothing is taken
+    assert t.hands[1] == [G2[0]] and MUGGING[0] in t.discard
+    if cost == "always":
+        assert t.hands[0] == [G1[0]] and USELESS[0] in t.discard
+    else:
+        assert t.hands[0] == sorted([G1[0], USELESS[0]]) and USELESS[0] not in t.discard
+    # effective: the cost is paid either way, before the card is taken
+    t = position(hands=[[MUGGING[0], USELESS[0], G1[0]], [G2[0]], [G1[1]]], pile=G1[2:4], options=opts,
+                 log=True)
+    t.apply(play(MUGGING[0]))
+    t.apply(seat(1))
+    t.apply(pick(USELESS[0]))
+    assert t.hands[0] == sorted([G1[0], G2[0]]) and t.hands[1] == [] and t.discard == [USELESS[0], MUGGING[0]]
+    assert "refund" not in [e["action"] for e in t.events]
+
+
+@pytest.mark.parametrize("take", R.MUGGING_TAKE)
+def test_g6_4_mugging_takes_blind_or_the_card_the_mugger_chooses(take):
+    """Option mugging_take: "blind" draws from the deck stream; "chosen" asks the mugger (D_TAKE) among
+    the victim's cards, and the non-random policies take by ``take_rank``."""
+    victim = [G5[0], AM1[0], USELESS[1], RAIE[0], MOURNING[0]]
+    opts = R.RuleOptions(mugging_take=take)
+    t = position(hands=[[MUGGING[0], USELESS[0], G1[0]], victim, [G1[1]]], pile=G1[2:4], options=opts,
+                 seed=5, index=9)
+    t.apply(play(MUGGING[0]))
+    t.apply(seat(1))
+    t.apply(pick(USELESS[0]))
+    t.apply(S.A_PASS)                              # seat 1 holds a riposte and lets the Mugging act
+    if take == "blind":
+        taken = sorted(victim)[rng.Stream(5, 9, S.STREAM_DECK).below(5)]
+        assert taken in t.hands[0] and t.to_move() == (0, S.D_MAIN)
+        return
+    assert t.to_move() == (0, S.D_TAKE) and t.legal_actions() == sorted(pick(c) for c in victim)
+    view = t.observe(0)
+    ranked = [RP.make(name).act(view, t.legal_actions(), rng.Stream(0, 0, 1)) for name in
+              ("leader", "weakest_link", "spread", "defensive")]
+    assert ranked == [pick(RAIE[0])] * 4            # a riposte first
+    order = sorted(victim, key=lambda c: RP.take_rank(DECK_CT, c))
+    assert order == [RAIE[0], AM1[0], G5[0], MOURNING[0], USELESS[1]]
+    t.apply(pick(AM1[0]))
+    assert AM1[0] in t.hands[0] and AM1[0] not in t.hands[1] and t.to_move() == (0, S.D_MAIN)
+
+
 def test_g6_5_day_of_mourning_trades_useless_gifts_for_cards():
     t = position(hands=[[MOURNING[0]] + USELESS[:2] + [G1[0]], [], []], pile=[G2[0], G2[1], G3[0]])
     t.apply(play(MOURNING[0]))
@@ -521,6 +576,37 @@ def test_g9_1_a_game_at_the_turn_cap_is_unfinished():
 
 
 # ---------------------------------------------------------------- coverage, whole games, determinism
+
+
+@pytest.mark.parametrize("focus_seat", ["rotate", "2"])
+def test_focus_dealt_is_the_kinds_dealt_to_the_focus_seat(focus_seat):
+    """``focus_dealt``: bit k set when the focus seat was dealt a card of deck kind k at set-up; plain
+    ``play_chunk`` rotates the focus, ``play_chunk_sides`` and ``outcome`` follow the focus seat given."""
+    policy = RP.make("leader")
+    opts = R.RuleOptions(focus_seat=focus_seat)
+    for index in range(5):
+        fs = G.focus_seat_of(index, 4, R.focus_seat_number(opts, 4))
+        t = G.Table.deal(3, index, 4, opts)
+        expect = sum(1 << int(k) for k in set(KIND[t.hands[fs]]))
+        assert t.dealt[fs] == expect and bin(expect).count("1") <= R.HAND_AT_SETUP
+        G.play_game(t, [policy] * 4, 3, index)
+        assert t.outcome().focus_dealt == expect
+        assert t.outcome(-1).focus_dealt == G.Table.deal(3, index, 4).dealt[index % 4]
+    plain = G.play_chunk(3, 0, 5, 4, opts, policy)
+    sides = G.play_chunk_sides(3, 0, 5, 4, opts, policy, policy, -1)
+    assert plain["focus_dealt"].dtype == np.int64 and (plain["focus_dealt"] == sides["focus_dealt"]).all()
+
+
+def test_the_readings_the_engine_fixes_quote_their_sentence():
+    doc = " ".join(re.sub(r"\n\s*>", " ", DOC.read_text(encoding="utf-8")).split())   # quotes span lines
+    for sentence in ("A Defense card serves to protect you", "Playing a Riposte to defend yourself",
+                     "eliminated immediately", "a gift cannot be refused",
+                     "You can play 2 Antidotes at the same time or even 3",
+                     "A Trick card is meant to destabilize other players",
+                     "discard one card from your hand to take a card from another player's hand"):
+        assert sentence in doc, sentence
+    for option in ("mugging_cost", "mugging_take"):
+        assert f"`{option}`" in doc
 
 
 def test_every_numbered_rule_has_a_test():

@@ -26,6 +26,9 @@ DEFAULT_DECK = Path(__file__).with_name("data") / "default_deck.toml"
 MIN_COPIES = 15
 MAX_COPIES = 250
 MAX_COUNT = 60
+#: At most this many card kinds (``[[card]]`` lines): the ``focus_dealt`` outcome is an int64 bit mask of
+#: kinds.
+MAX_KINDS = 63
 TOP_KEYS = ("schema", "name", "reconstructed", "description", "card")
 REQUIRED_TOP = ("schema", "name", "card")
 CARD_KEYS = ("name", "type", "value", "count", "flags", "effect", "note")
@@ -228,6 +231,9 @@ def validate(data: dict, lines: _Lines, source: str) -> Deck:
     cards = data["card"]
     if not isinstance(cards, list) or not cards:
         raise _fail(source, lines.top("card"), "field 'card'", "must be a non-empty list of cards")
+    if len(cards) > MAX_KINDS:
+        raise _fail(source, lines.card(MAX_KINDS), f"card {MAX_KINDS + 1}",
+                    f"a deck holds at most {MAX_KINDS} card kinds ([[card]] lines), this one {len(cards)}")
     parsed = tuple(_card(raw, i, lines, source) for i, raw in enumerate(cards))
     seen: dict[str, int] = {}
     for i, card in enumerate(parsed):

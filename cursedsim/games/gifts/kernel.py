@@ -43,10 +43,14 @@ OPT_ELIMINATED_HAND = 3    # index in rules.ELIMINATED_HAND
 OPT_CACARMA = 4            # index in rules.CACARMA
 OPT_CACARMA_VS_INEVITABLE = 5
 OPT_BONUS_IS_THE_GIFT = 6
-N_OPTIONS = 7
+OPT_MUGGING_COST = 7       # index in rules.MUGGING_COST
+OPT_MUGGING_TAKE = 8       # index in rules.MUGGING_TAKE
+N_OPTIONS = 9
 SHUFFLE_PILE = R.ELIMINATED_CARDS.index("shuffle_pile")
 HAND_ALL = R.ELIMINATED_HAND.index("all")
 CACARMA_RETURN = R.CACARMA.index("return")
+COST_ALWAYS = R.MUGGING_COST.index("always")
+TAKE_BLIND = R.MUGGING_TAKE.index("blind")
 
 
 def option_array(options: R.RuleOptions | None) -> np.ndarray:
@@ -54,7 +58,8 @@ def option_array(options: R.RuleOptions | None) -> np.ndarray:
     o = R.RuleOptions() if options is None else options
     return np.array([int(o.riposte_chains), o.max_turns, R.ELIMINATED_CARDS.index(o.eliminated_cards),
                      R.ELIMINATED_HAND.index(o.eliminated_hand), R.CACARMA.index(o.cacarma),
-                     int(o.cacarma_vs_inevitable), int(o.bonus_is_the_gift)], np.int64)
+                     int(o.cacarma_vs_inevitable), int(o.bonus_is_the_gift), R.MUGGING_COST.index(o.mugging_cost),
+                     R.MUGGING_TAKE.index(o.mugging_take)], np.int64)
 
 
 # ---------------------------------------------------------------- scalars of a game
@@ -78,7 +83,8 @@ SC_TARGET = 19
 SC_PCARD = 20
 SC_PADDS = 21
 SC_PLAYERS = 22
-N_SC = 23
+SC_DEALT = 23             # the kinds dealt to the focus seat (bit mask)
+N_SC = 24
 
 EFFECTIVE = 0
 CANCELLED = 1
@@ -524,18 +530,37 @@ def mugging(G, seat, card, opts):
             m &= m - ONE
     cost = ask(G, S.D_DISCARD, seat, nl) - S.A_PICK
     take_from_hand(G, seat, cost)
-    to_discard(G, cost)
+    pay_now = opts[OPT_MUGGING_COST] == COST_ALWAYS
+    if pay_now:
+        to_discard(G, cost)
+    taken = -1
     if respond(G, card, seat, target, E.TRICK, 0, False, opts) == EFFECTIVE and handn[target] > 0:
-        k = below(G, handn[target])
-        for w in range(W):
-            m = hands[target, w]
-            c = count(m)
-            if k < c:
-                taken = w * 64 + nth(m, k)
-                take_from_hand(G, target, taken)
-                put_in_hand(G, seat, taken)
-                break
-            k -= c
+        if opts[OPT_MUGGING_TAKE] == TAKE_BLIND:
+            k = below(G, handn[target])
+            for w in range(W):
+                m = hands[target, w]
+                c = count(m)
+                if k < c:
+                    taken = w * 64 + nth(m, k)
+                    break
+                k -= c
+        else:
+            nl = 0
+            for w in range(W):
+                m = hands[target, w]
+                while m != ZERO:
+                    legal[nl] = S.A_PICK + w * 64 + lowest(m)
+                    nl += 1
+                    m &= m - ONE
+            taken = ask(G, S.D_TAKE, seat, nl) - S.A_PICK
+        take_from_hand(G, target, taken)
+    if not pay_now:
+        if taken >= 0:
+            to_discard(G, cost)
+        else:
+            put_in_hand(G, seat, cost)
+    if taken >= 0:
+        put_in_hand(G, seat, taken)
     to_discard(G, card)
 
 
@@ -731,8 +756,9 @@ def take_turn(G, seat, opts):
 
 
 @njit(cache=True, _nrt=False)
-def play_game(G, seed, index, players, opts):
-    """Deal game ``index`` of run ``seed`` and play it to its end in the state ``G``."""
+def play_game(G, seed, index, players, opts, fs, ck):
+    """Deal game ``index`` of run ``seed`` and play it to its end in the state ``G`` (``fs``: the focus
+    seat, whose dealt kinds ``ck`` go to SC_DEALT)."""
     hands, handn, pile, eseat, gtotal, alive, sc, streams, gkeys = \
         G[G_HANDS], G[G_HANDN], G[G_PILE], G[G_ESEAT], G[G_GTOTAL], G[G_ALIVE], G[G_SC], G[G_STREAMS], G[G_GKEYS]
     n = pile.shape[0]
@@ -762,6 +788,13 @@ def play_game(G, seed, index, players, opts):
         for s in range(players):
             sc[SC_NPILE] -= 1
             put_in_hand(G, s, pile[sc[SC_NPILE]])
+    dealt = np.int64(0)
+    for w in range(W):
+        m = hands[fs, w]
+        while m != ZERO:
+            dealt |= np.int64(1) << ck[w * 64 + lowest(m)]
+            m &= m - ONE
+    sc[SC_DEALT] = dealt
     current = 0
     while True:
         if sc[SC_TURN] >= opts[OPT_MAX_TURNS]:
@@ -783,11 +816,12 @@ def play_game(G, seed, index, players, opts):
 
 
 @njit(cache=True)
-def play_chunk(seed, start, count, players, opts, ct, cv, cf, ce, masks, focus_id, focus_params, field_id,
-               field_params, focus_seat, out_i32, out_i16, out_focus):
+def play_chunk(seed, start, count, players, opts, ct, cv, cf, ce, ck, masks, focus_id, focus_params, field_id,
+               field_params, focus_seat, out_i32, out_i16, out_focus, out_dealt):
     """Play games start .. start+count-1; fill ``out_i32`` (count x 4: winner, turns, elimination order,
-    unfinished), ``out_i16`` (count x 8: played by type, ripostes, cacarmas, bonus gifts) and
-    ``out_focus``. Returns (game offset, error code) of the first illegal decision, else (0, 0)."""
+    unfinished), ``out_i16`` (count x 8: played by type, ripostes, cacarmas, bonus gifts), ``out_focus``
+    and ``out_dealt`` (the kinds ``ck`` dealt to the focus seat, a bit mask). Returns (game offset, error
+    code) of the first illegal decision, else (0, 0)."""
     n = ct.shape[0]
     hands = np.zeros((R.MAX_PLAYERS, W), np.uint64)
     handn = np.zeros(R.MAX_PLAYERS, np.int64)
@@ -821,7 +855,7 @@ def play_chunk(seed, start, count, players, opts, ct, cv, cf, ce, masks, focus_i
             else:
                 pids[s] = field_id
                 params[s, :] = field_params
-        play_game(G, seed, index, players, opts)
+        play_game(G, seed, index, players, opts, fs, ck)
         if sc[SC_ERR] != NO_ERROR:
             return g, sc[SC_ERR]
         out_i32[g, 0] = sc[SC_WINNER]
@@ -834,6 +868,7 @@ def play_chunk(seed, start, count, players, opts, ct, cv, cf, ce, masks, focus_i
         out_i16[g, 6] = sc[SC_CACARMAS]
         out_i16[g, 7] = sc[SC_BONUS]
         out_focus[g] = fs
+        out_dealt[g] = sc[SC_DEALT]
     return 0, NO_ERROR
 
 
@@ -895,10 +930,11 @@ def run_chunk(seed: int, start: int, count: int, players: int, options, focus_id
     out_i32 = np.zeros((count, 4), np.int64)
     out_i16 = np.zeros((count, 8), np.int64)
     out_focus = np.zeros(count, np.int64)
+    out_dealt = np.zeros(count, np.int64)
     game, err = play_chunk(np.uint64(seed), np.int64(start), np.int64(count), np.int64(players), opts,
-                           arr["type"], arr["value"], arr["flags"], arr["effect"], card_masks(arr),
-                           np.int64(ids[0]), vectors[0],
-                           np.int64(ids[1]), vectors[1], np.int64(focus_seat), out_i32, out_i16, out_focus)
+                           arr["type"], arr["value"], arr["flags"], arr["effect"], arr["kind"], card_masks(arr),
+                           np.int64(ids[0]), vectors[0], np.int64(ids[1]), vectors[1], np.int64(focus_seat),
+                           out_i32, out_i16, out_focus, out_dealt)
     if err != NO_ERROR:
         kind, action = divmod(int(err) - 1, S.N_ACTIONS)
         raise RunError(f"game {start + int(game)} of seed {seed}: a policy chose {S.action_name(action)!r} "
@@ -907,6 +943,7 @@ def run_chunk(seed: int, start: int, count: int, players: int, options, focus_id
             "unfinished": out_i32[:, 3]}
     names = [f"played_{k}" for k in R.KIND_NAMES] + ["ripostes", "cacarmas", "bonus_gifts"]
     cols.update({name: out_i16[:, k] for k, name in enumerate(names)})
+    cols["focus_dealt"] = out_dealt
     out = {column: cols[column].astype(dtype) for column, dtype in R.OUTCOME_DTYPES.items()}
     out["focus_seat"] = out_focus.astype(np.int8)
     return out

@@ -138,6 +138,22 @@ def target_score(pid, seat, s, players, handn, gtotal):
     return -total * 1000 + rank
 
 
+@njit(cache=True, inline="always")
+def take_key(c, ct, cv, cf):
+    """``reference_policies.take_rank`` as one integer (lower first): class, then -|value|, then id."""
+    if (cf[c] & E.RIPOSTE) != 0:
+        rank = 0
+    elif ct[c] == E.ANTIDOTE:
+        rank = 1
+    elif ct[c] == E.GIFT:
+        rank = 2
+    elif ct[c] == E.USELESS:
+        rank = 4
+    else:
+        rank = 3
+    return (rank * 1024 + (999 - abs(cv[c]))) * 1024 + c
+
+
 @njit(cache=True, _nrt=False)
 def decide(pid, params, kind, seat, players, legal, nl, streams, ct, cv, cf, ce, hands, masks, handn, gtotal, evalue,
            target, pcard, padds):
@@ -201,4 +217,12 @@ def decide(pid, params, kind, seat, players, legal, nl, streams, ct, cv, cf, ce,
         if first_riposte != NONE and (lethal or held > params[P_KEEP]):
             return first_riposte
         return S.A_PASS
+    if kind == S.D_TAKE:
+        best = legal[0]
+        best_k = take_key(legal[0] - S.A_PICK, ct, cv, cf)
+        for i in range(1, nl):
+            k = take_key(legal[i] - S.A_PICK, ct, cv, cf)
+            if k < best_k:
+                best, best_k = legal[i], k
+        return best
     return legal[0]

@@ -15,7 +15,7 @@ drawn in this order, and only here (docs/rules/gifts.md, "Order of random draws"
    to each seat from seat 0;
 2. during play, as events happen: a draw (or Day of mourning) finding the pile empty turns the Septic
    Discard (in its order of arrival) into the pile and shuffles it (Fisher-Yates); Mugging takes the
-   card ``sorted(hand)[below(len(hand))]``; an elimination puts the player's cards (ascending) on the
+   card ``sorted(hand)[below(len(hand))]`` (``mugging_take="blind"``); an elimination puts the player's cards (ascending) on the
    pile and shuffles the whole pile, or (``random_positions``) inserts each at ``below(len(pile)+1)``.
 
 ``clone()`` rebuilds the table from its recipe and replays the recorded actions, so the copy's streams
@@ -84,6 +84,15 @@ def shuffle_in_place(cards: list[int], stream: rng.Stream) -> None:
     for i in range(len(cards) - 1, 0, -1):
         j = stream.below(i + 1)
         cards[i], cards[j] = cards[j], cards[i]
+
+
+def dealt_kinds(kind, cards) -> int:
+    """The ``focus_dealt`` bit mask of a hand: bit k set when a card of the deck's kind k
+    (``Deck.cards[k]``; ``kind`` per copy: ``Deck.arrays()["kind"]``, ``CardTable.kind``) is among ``cards``."""
+    mask = 0
+    for c in cards:
+        mask |= 1 << int(kind[c])
+    return mask
 
 
 def subset_sums(values) -> int:
@@ -170,12 +179,14 @@ class Outcome:
     ripostes: int
     cacarmas: int
     bonus_gifts: int
+    focus_dealt: int = 0
 
     def columns(self) -> dict[str, Any]:
         cols = {"winner_seat": self.winner_seat, "turns": self.turns,
                 "elimination_order": self.elimination_order, "unfinished": self.unfinished}
         cols.update({f"played_{k}": n for k, n in zip(R.KIND_NAMES, self.played)})
-        cols.update({"ripostes": self.ripostes, "cacarmas": self.cacarmas, "bonus_gifts": self.bonus_gifts})
+        cols.update({"ripostes": self.ripostes, "cacarmas": self.cacarmas, "bonus_gifts": self.bonus_gifts,
+                     "focus_dealt": self.focus_dealt})
         return cols
 
 
@@ -213,6 +224,7 @@ class Table(ReplayableTable):
     ripostes: int = 0
     cacarmas: int = 0
     bonus_gifts: int = 0
+    dealt: list[int] = field(default_factory=list)
     origin: tuple[int | None, int | None] = (None, None)
     logging: bool = False
     events: list[dict] = field(default_factory=list)
@@ -270,6 +282,7 @@ class Table(ReplayableTable):
                 cards, tricks = ([e], []) if isinstance(e, int) else (list(e[0]), list(e[1]))
                 base = R.BONUS_GIFT_VALUE if table.ct.type[cards[0]] == E.USELESS else table.ct.value[cards[0]]
                 table.gauges[seat].append(Entry(cards, base, tricks))
+        table.dealt = [dealt_kinds(table.ct.kind, h) for h in table.hands]
         table.pile, table.discard = list(pile), list(discard)
         table.alive = list(alive) if alive is not None else [True] * players
         every = [c for h in table.hands for c in h] + [c for g in table.gauges for e in g for c in e.all_cards()]
@@ -309,13 +322,18 @@ class Table(ReplayableTable):
     def is_over(self) -> bool:
         return self.over
 
-    def outcome(self) -> Outcome:
+    def outcome(self, focus_seat: int | None = None) -> Outcome:
+        """The game's outcome columns; ``focus_dealt`` is the kinds dealt to the focus seat
+        (``focus_seat_of`` the game index and ``focus_seat``: -1 rotates; None: the options' focus_seat)."""
         if not self.over:
             raise RunError("the game is not over yet")
+        if focus_seat is None:
+            focus_seat = R.focus_seat_number(self.options, self.players)
+        focus = focus_seat_of(self.origin[1] or 0, self.players, focus_seat)
         return Outcome(winner_seat=self.winner, turns=self.turn,
                        elimination_order=R.encode_elimination_order(self.eliminated), unfinished=self.unfinished,
                        played=tuple(self.counts), ripostes=self.ripostes, cacarmas=self.cacarmas,
-                       bonus_gifts=self.bonus_gifts)
+                       bonus_gifts=self.bonus_gifts, focus_dealt=self.dealt[focus])
 
     def observe(self, seat: int) -> View:
         """The View of ``seat``: its own hand and everything public."""
@@ -398,6 +416,7 @@ class Table(ReplayableTable):
                 self.hands[seat].append(self.pile.pop())
         for hand in self.hands:
             hand.sort()
+        self.dealt = [dealt_kinds(self.ct.kind, h) for h in self.hands]
         self.record("rule", "setup", [], players=self.players, deck=self.deck.label, policies=list(labels),
                     options={f.name: getattr(self.options, f.name) for f in dataclasses.fields(self.options)})
 
@@ -615,18 +634,36 @@ class Table(ReplayableTable):
             self.to_discard([card])
 
     def mugging(self, seat: int, card: int):
-        """"discard one card from your hand to take a card from another player's hand" (the cost is paid
-        when the card is played; the card taken is drawn blind from the deck stream)."""
+        """"discard one card from your hand to take a card from another player's hand". The cost is chosen
+        when Mugging is played; ``mugging_cost="always"``: discarded at once (paid even if Mugging is
+        cancelled); ``"if_taken"``: set aside, discarded once a card is taken, else back to the hand. The
+        card taken: ``mugging_take="blind"`` drawn from the deck stream, ``"chosen"`` the mugger's D_TAKE."""
         target = yield from self.choose_target(seat, [s for s in self.others_alive(seat) if self.hands[s]])
         action = yield Decision(seat, S.D_DISCARD, tuple(S.A_PICK + c for c in self.hands[seat]))
         cost = action - S.A_PICK
         self.hands[seat].remove(cost)
-        self.to_discard([cost])
+        pay_now = self.options.mugging_cost == "always"
+        if pay_now:
+            self.to_discard([cost])
         self.record(f"seat {seat}", "mugging", [card], target=target, discarded=cost)
         result = yield from self.respond(card, seat, target, E.TRICK, 0, False)
+        taken = -1
         if result == "effective" and self.hands[target]:
-            taken = self.hands[target][self.deck_rng.below(len(self.hands[target]))]
+            if self.options.mugging_take == "blind":
+                taken = self.hands[target][self.deck_rng.below(len(self.hands[target]))]
+            else:
+                self.target = target
+                action = yield Decision(seat, S.D_TAKE, tuple(S.A_PICK + c for c in self.hands[target]))
+                taken = action - S.A_PICK
             self.hands[target].remove(taken)
+        if not pay_now:
+            if taken >= 0:
+                self.to_discard([cost])
+            else:
+                self.hands[seat].append(cost)
+                self.hands[seat].sort()
+                self.record(f"seat {seat}", "refund", [cost])
+        if taken >= 0:
             self.hands[seat].append(taken)
             self.hands[seat].sort()
             self.record(f"seat {seat}", "take", [taken], target=target)
@@ -779,8 +816,9 @@ def play(seed: int, index: int, players: int, options: R.RuleOptions | None, pol
 
 
 def play_chunk(seed: int, start: int, count: int, players: int, options: R.RuleOptions | None, policy):
-    """Games ``start .. start+count-1`` of run ``seed`` as outcome arrays by column (``OUTCOME_DTYPES``)."""
-    rows = [play(seed, start + i, players, options, policy).outcome().columns() for i in range(count)]
+    """Games ``start .. start+count-1`` of run ``seed`` as outcome arrays by column (``OUTCOME_DTYPES``);
+    ``focus_dealt`` is for the rotating focus seat (game i: seat i % players)."""
+    rows = [play(seed, start + i, players, options, policy).outcome(-1).columns() for i in range(count)]
     return {column: np.array([row[column] for row in rows], dtype=dtype)
             for column, dtype in R.OUTCOME_DTYPES.items()}
 
@@ -803,7 +841,7 @@ def play_chunk_sides(seed: int, start: int, count: int, players: int, options: R
     for i in range(count):
         fs = focus_seat_of(start + i, players, focus_seat)
         policies = [focus if s == fs else field for s in range(players)]
-        rows.append(play(seed, start + i, players, options, policies).outcome().columns())
+        rows.append(play(seed, start + i, players, options, policies).outcome(focus_seat).columns())
         seats.append(fs)
     out = {column: np.array([row[column] for row in rows], dtype=dtype) for column, dtype in R.OUTCOME_DTYPES.items()}
     out["focus_seat"] = np.array(seats, np.int8)

@@ -42,6 +42,23 @@ def biggest(cards, view) -> int:
     return min(cards, key=lambda c: (-abs(view.cards.value[c]), c))
 
 
+def take_rank(cards, c: int) -> tuple[int, int, int]:
+    """The preference of a card Mugging may take (``mugging_take="chosen"``), lower first: a RIPOSTE
+    card, then an antidote, then a Cursed Gift, then any other card, then a Useless Gift; within a class
+    the largest |value|, then the lowest copy id."""
+    if cards.flags[c] & E.RIPOSTE:
+        rank = 0
+    elif cards.type[c] == E.ANTIDOTE:
+        rank = 1
+    elif cards.type[c] == E.GIFT:
+        rank = 2
+    elif cards.type[c] == E.USELESS:
+        rank = 4
+    else:
+        rank = 3
+    return rank, -abs(cards.value[c]), c
+
+
 class Targeting:
     """``leader``, ``weakest_link``, ``spread`` and ``defensive``: one decision rule, a target rule apart.
 
@@ -56,7 +73,9 @@ class Targeting:
     D_TARGET: the best legal seat by the target score. D_GIFT: the target's entry of largest value (ties
     lowest key). D_DISCARD: the lowest Useless Gift, else the lowest card that is neither an antidote nor
     a RIPOSTE, else the lowest card. D_ANTIDOTE: A_PASS if legal, else the legal antidote of largest
-    |value|. D_HEAL and D_REMOVE: the legal entry of largest value (ties lowest key).
+    |value|. D_HEAL and D_REMOVE: the legal entry of largest value (ties lowest key). D_TAKE (Mugging
+    with ``mugging_take="chosen"``): the victim's card first by ``take_rank`` (a RIPOSTE card, an
+    antidote, a gift, another card, a Useless Gift; then largest |value|, lowest id).
     D_RESPOND: when the card answered is a Defense (a riposte chain): the lowest legal riposte. Else, when
     own total + the value it adds >= 10 (it would eliminate): A_CACARMA if legal, else the lowest legal
     riposte; when that value >= riposte_min: A_CACARMA if legal, else the lowest legal riposte if the hand
@@ -93,6 +112,8 @@ class Targeting:
             return S.A_PASS if S.A_PASS in legal else S.A_PLAY + biggest([a - S.A_PLAY for a in legal], view)
         if kind == S.D_RESPOND:
             return self.respond(view, legal)
+        if kind == S.D_TAKE:
+            return S.A_PICK + min((a - S.A_PICK for a in legal), key=lambda c: take_rank(view.cards, c))
         return legal[0]
 
     def main(self, view, legal) -> int:

@@ -51,10 +51,13 @@ OUTCOME_DTYPES = {
     "ripostes": "int16",
     "cacarmas": "int16",
     "bonus_gifts": "int16",
+    "focus_dealt": "int64",
 }
 OUTCOME_COLUMNS = tuple(OUTCOME_DTYPES)
 #: The columns the runner's frame adds for the sides (``cursedsim.games.gifts.run_chunk``): the focus
-#: seat of each game, whether it won, whether another seat won (both False when unfinished).
+#: seat of each game, whether it won, whether another seat won (both False when unfinished). The frame's
+#: ``focus_seat`` column is this per-game seat (where the option placed the focus: game i at i % players
+#: under "rotate"); the option's own value is in the run's configuration.
 SIDE_DTYPES = {"focus_seat": "int8", "focus_won": "bool", "field_won": "bool"}
 FRAME_OUTCOME_COLUMNS = OUTCOME_COLUMNS + tuple(SIDE_DTYPES)
 
@@ -78,6 +81,8 @@ def decode_elimination_order(code: int) -> list[int]:
 ELIMINATED_CARDS = ("shuffle_pile", "random_positions")
 ELIMINATED_HAND = ("all", "gifts_only")
 CACARMA = ("cancel", "return")
+MUGGING_COST = ("always", "if_taken")
+MUGGING_TAKE = ("blind", "chosen")
 #: ``focus_seat``: "rotate" (game i puts the focus at seat i % players) or a seat number.
 FOCUS_SEATS = ("rotate",) + tuple(str(seat) for seat in range(MAX_PLAYERS))
 
@@ -85,6 +90,8 @@ CHOICES = {
     "eliminated_cards": ELIMINATED_CARDS,
     "eliminated_hand": ELIMINATED_HAND,
     "cacarma": CACARMA,
+    "mugging_cost": MUGGING_COST,
+    "mugging_take": MUGGING_TAKE,
     "focus_seat": FOCUS_SEATS,
 }
 INT_RANGES = {"max_turns": (1, 100_000)}
@@ -111,6 +118,12 @@ class RuleOptions:
         defend themselves at the moment you give it").
     bonus_is_the_gift: the 2-useless 1-point INEVITABLE gift is the turn's one Cursed Gift (default True:
         "only one Cursed Gift per turn"; it "become[s] a 1 point Inevitable Cursed Gift").
+    mugging_cost: when Mugging's cost ("discard one card from your hand to take a card from another
+        player's hand", official FAQ) is paid: "always" (when Mugging is played: the price of playing it,
+        paid also when a riposte or a Cacarma cancels it) or "if_taken" (the card is set aside and goes
+        to the Septic Discard only when a card is taken; otherwise it returns to the hand).
+    mugging_take: how Mugging's card is taken: "blind" (drawn uniformly from the victim's hand, the deck
+        stream) or "chosen" (the mugger looks at the hand and its policy picks: a D_TAKE decision).
     focus_seat: where the ``focus`` side sits: "rotate" (game i: seat i % players, so every seat is
         measured equally) or a seat "0"-"5" (seat 0 starts: "The youngest player starts"); an integer is
         taken as its string. Not a rule: how one strategy is measured against the field.
@@ -126,6 +139,8 @@ class RuleOptions:
     cacarma: str = "cancel"
     cacarma_vs_inevitable: bool = False
     bonus_is_the_gift: bool = True
+    mugging_cost: str = "always"
+    mugging_take: str = "blind"
     focus_seat: str = "rotate"
     without_card: str = "none"
 

@@ -10,8 +10,8 @@ its first gift card (the bonus gift: its lower Useless Gift).
 A_PLAY     0 + card              play ``card`` from your hand (D_MAIN), add it to an antidote heal
                                  (D_ANTIDOTE), or answer with it as a RIPOSTE (D_RESPOND)
 A_SEAT     250 + seat            the target seat of the card being played (D_TARGET)
-A_PICK     256 + card            a card: a gauge entry (D_GIFT, D_HEAL, D_REMOVE) or a hand card to
-                                 discard (D_DISCARD)
+A_PICK     256 + card            a card: a gauge entry (D_GIFT, D_HEAL, D_REMOVE), a hand card to
+                                 discard (D_DISCARD) or the victim's card Mugging takes (D_TAKE)
 A_BONUS    506                   play 2 Useless Gifts (the two lowest) as a 1-point INEVITABLE gift
 A_CACARMA  507                   answer with Cacarma (the three lowest Useless Gifts)
 A_PASS     508                   no answer (D_RESPOND); no more antidotes (D_ANTIDOTE)
@@ -22,7 +22,9 @@ A_END      509                   end the turn by drawing a card (D_MAIN)
 D_TARGET after playing a gift, a Trick or the bonus; D_GIFT (which gift a raise Trick sits on);
 D_DISCARD (Mugging's cost); D_ANTIDOTE when another antidote could join the heal; D_HEAL while the heal
 has value left; D_REMOVE (Emergency Ifren); D_RESPOND to the player a card was played on, only when
-they hold an answer (a fitting RIPOSTE card, or Cacarma).
+they hold an answer (a fitting RIPOSTE card, or Cacarma); D_TAKE (the card an effective Mugging takes,
+with ``mugging_take="chosen"``: the legal actions name the victim's hand). D_TAKE is numbered after
+D_NONE so the older numbers stay.
 """
 
 from __future__ import annotations
@@ -48,7 +50,8 @@ D_HEAL = 5
 D_REMOVE = 6
 D_RESPOND = 7
 D_NONE = 8
-DECISION_NAMES = ("main", "target", "gift", "discard", "antidote", "heal", "remove", "respond", "none")
+D_TAKE = 9
+DECISION_NAMES = ("main", "target", "gift", "discard", "antidote", "heal", "remove", "respond", "none", "take")
 
 #: Random streams of game (seed, index): the deck (shuffles, blind takes) and one per seat's policy.
 STREAM_DECK = 0

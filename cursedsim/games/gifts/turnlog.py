@@ -48,6 +48,8 @@ EVENTS = {
                          _line("mugs seat {target} with {cards}, discarding #{discarded}")),
     "take": EventKind("seat", ("target",), "the card Mugging took from target",
                       _line("takes {cards} from seat {target}")),
+    "refund": EventKind("seat", (), "Mugging took nothing: its cost goes back to the hand (mugging_cost if_taken)",
+                        _line("takes back {cards}, the cost of a Mugging that took nothing")),
     "mourning": EventKind("seat", ("discarded", "drawn"), "Day of mourning: Useless Gifts out, as many cards in",
                           _line("Day of mourning {cards}: discards {discarded}, draws {drawn}")),
     "remove": EventKind("seat", ("gift",), "Emergency Ifren discards a gift of the player's gauge",
