@@ -21,6 +21,7 @@ REPORTS: dict[str, str] = {
     "verflucht": "cursedsim.report.verflucht",
     "cursed": "cursedsim.report.cursed",
     "covens": "cursedsim.report.covens",
+    "gifts": "cursedsim.report.gifts",
 }
 
 
