@@ -277,7 +277,10 @@ def _option_value(game: Game, name: str, value: Any, kind: tuple[type, bool]) ->
     if base is str and isinstance(value, str):
         return str(value)
     wanted = _KIND_NAMES[base] + (" or None" if optional else "")
-    raise OptionError(f"option {name!r} of {game.name} takes {wanted}, got {shorten(value)}")
+    from cursedsim.describe import option_choices
+    choices = option_choices(game.options_type).get(name)
+    valid = f" (one of {', '.join(str(choice) for choice in choices)})" if choices and base is str else ""
+    raise OptionError(f"option {name!r} of {game.name} takes {wanted}{valid}, got {shorten(value)}")
 
 
 def make_options(game: Game, options: Any = None):

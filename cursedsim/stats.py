@@ -129,6 +129,21 @@ def side_rates(side: str, wins, n, alpha: float = 0.05) -> dict[str, object]:
             f"{side}_ci_low": low, f"{side}_ci_high": high}
 
 
+def seat_rates(winners: Mapping[int, int], n: int, players: int, alpha: float = 0.05) -> pd.DataFrame:
+    """The win rate of every seat 0..players-1 from ``winners`` (winning seat -> games; other keys such as
+    -1, no winner, only count in ``n``): ``seat``, ``wins``, ``win_rate``, its Wilson ``ci_low``/``ci_high``,
+    the fair share ``1/players`` and ``excess``, the rate minus the fair share (its interval is the
+    rate's, shifted)."""
+    seats = np.arange(players)
+    wins = np.array([int(winners.get(seat, 0)) for seat in seats], dtype=np.int64)
+    low, high = wilson_interval(wins, np.full(players, n))
+    fair = 1.0 / players
+    rate = wins / n if n > 0 else np.full(players, np.nan)
+    return pd.DataFrame({"seat": seats, "wins": wins, "n": n, "win_rate": rate, "ci_low": low, "ci_high": high,
+                         "fair_share": fair, "excess": rate - fair, "excess_low": low - fair,
+                         "excess_high": high - fair})
+
+
 def is_exact(dtype: np.dtype) -> bool:
     """Whether ``summarize`` averages a column of this dtype from exact integer sums: bools and integers
     of at most 16 bits (squares below 2**32, so the sums of any frame that fits in memory stay exact in
@@ -231,4 +246,4 @@ def holm(p_values) -> np.ndarray:
 
 
 __all__ = ["holm", "is_exact", "side_rates", "mean_from_sums", "mean_se", "paired_difference", "paired_sample_size",
-           "sample_size_for_difference", "se_from_sums", "summarize", "unpaired_difference", "wilson_interval"]
+           "sample_size_for_difference", "se_from_sums", "seat_rates", "summarize", "unpaired_difference", "wilson_interval"]

@@ -2,7 +2,8 @@
 game, play the named policies in the given order and print each one's frame digest as JSON.
 
 Usage: python fresh_process_policies.py GAME N_JOBS N_GAMES POLICY[,POLICY...]
-(for covens each POLICY is a pairing label such as hunter=tracker;town=coven, ";" between sides).
+(for covens and gifts each POLICY is a pairing label such as hunter=tracker;town=coven, ";" between sides;
+for gifts a bare name plays every seat).
 The user policies are registered (not played) up front, so any order of user and built-in names works.
 """
 
@@ -84,9 +85,9 @@ def keep_crystal(policy_id, params, rng, view, opts, card, total):
 
 
 def register(game: str) -> None:
-    """The two user policies of ``game``: verflucht exact/lazy, cursed careful/short (covens: none, its
-    pairings of built-in policies are what is played)."""
-    if game == "covens":
+    """The two user policies of ``game``: verflucht exact/lazy, cursed careful/short (covens and gifts:
+    none, their pairings of built-in policies are what is played)."""
+    if game in ("covens", "gifts"):
         return
     if game == "verflucht":
         from cursedsim.games.verflucht.user_policies import add_numba_policy
@@ -115,7 +116,7 @@ def main(game: str, n_jobs: int, n_games: int, order: list[str]) -> dict:
         policy = name.replace(";", ",")
         frame = cursedsim.simulate(game, n_games, players=players, policy=policy, seed=5, n_jobs=n_jobs,
                                    progress=False)
-        win = "hunter_won" if game == "covens" else "win"
+        win = {"covens": "hunter_won", "gifts": "focus_won"}.get(game, "win")
         played[name] = {"digest": digest(frame), "win_rate": float(frame[win].mean())}
     return played
 

@@ -76,19 +76,26 @@ def test_every_policy_plays_its_own_games_whatever_ran_before_it(game):
                     f"after {list(order[:order.index(name)])} but {reference[name]['win_rate']:.4f} alone")
 
 
-#: Curses & Covens: one kernel plays every pairing (policy ids at run time); pairings of both sides.
-COVENS_PAIRINGS = ("hunter=tracker;town=coven", "hunter=random;town=bluff", "hunter=largest_hand;town=random")
+#: Games of sides: one kernel plays every pairing (policy ids at run time); pairings of both sides (Cursed
+#: Gifts: a bare name plays every seat, focus=...;field=... one seat against the rest).
+PAIRINGS = {
+    "covens": ("hunter=tracker;town=coven", "hunter=random;town=bluff", "hunter=largest_hand;town=random"),
+    "gifts": ("leader", "focus=defensive;field=random", "focus=spread;field=weakest_link"),
+}
 
 
-def test_every_covens_pairing_plays_its_own_games_whatever_ran_before_it():
+@pytest.mark.parametrize("game", list(PAIRINGS))
+def test_every_pairing_plays_its_own_games_whatever_ran_before_it(game):
     """Each pairing alone in a new process, then all in both orders with 1 and 2 jobs: same frames."""
-    reference = {name: play_in_fresh_process("covens", 1, (name,))[name] for name in COVENS_PAIRINGS}
+    pairings = PAIRINGS[game]
+    reference = {name: play_in_fresh_process(game, 1, (name,))[name] for name in pairings}
     digests = [entry["digest"] for entry in reference.values()]
     assert len(set(digests)) == len(digests), "two pairings play identical games: the check could not fail"
     for n_jobs in (1, 2):
-        for order in (COVENS_PAIRINGS, COVENS_PAIRINGS[::-1]):
-            played = play_in_fresh_process("covens", n_jobs, order)
+        for order in (pairings, pairings[::-1]):
+            played = play_in_fresh_process(game, n_jobs, order)
             for name in order:
                 assert played[name] == reference[name], (
-                    f"covens, {n_jobs} job(s): {name} won {played[name]['win_rate']:.4f} after "
+                    f"{game}, {n_jobs} job(s): {name} won {played[name]['win_rate']:.4f} after "
                     f"{list(order[:order.index(name)])} but {reference[name]['win_rate']:.4f} alone")
+

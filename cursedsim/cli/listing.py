@@ -88,7 +88,7 @@ def describe_game(console, game) -> None:
     _policies(console, game.policies, game.default_policy, 2)
 
 
-def _policies(console, policies, default_policy: str, indent: int) -> None:
+def _policies(console, policies, default_policy: str | None, indent: int) -> None:
     """Every policy: name (default marked), description, parameters with defaults and descriptions."""
     for policy in policies.values():
         default = " (default)" if policy.name == default_policy else ""
@@ -102,8 +102,16 @@ def _policies(console, policies, default_policy: str, indent: int) -> None:
 
 def describe_sides(console, game) -> None:
     """The sides of a game of sides: each side (its description, win column, default) and its policies."""
-    console.print("[bold]Sides[/bold] (--policy SIDE=POLICY per side, a side left out plays its default; parameters "
-                  "NAME=DEFAULT, changed with --param SIDE.NAME=VALUE or SIDE=POLICY:NAME=VALUE)", highlight=False)
+    bare = "; a bare --policy NAME plays every side" if game.one_policy_all_sides else ""
+    console.print("[bold]Sides[/bold] (--policy SIDE=POLICY per side, a side left out plays its default" + bare +
+                  "; parameters NAME=DEFAULT, changed with --param SIDE.NAME=VALUE or SIDE=POLICY:NAME=VALUE)",
+                  highlight=False)
+    if game.one_policy_all_sides:   # the policies are the same for every side: listed once
+        for side in game.sides:
+            _entry(console, side.name, f": default {side.default_policy}; wins: {side.win_column}", plain(side.doc))
+        console.print("[bold]Policies[/bold] (of every side)", highlight=False)
+        _policies(console, game.sides[0].policies, None, INDENT)
+        return
     for side in game.sides:
         _entry(console, side.name, f": default {side.default_policy}; wins: {side.win_column}", plain(side.doc))
         _policies(console, side.policies, side.default_policy, 2 + INDENT)

@@ -1,5 +1,6 @@
-"""``cursedsim simulate``: a grid of player counts, rule options and policies, one summary row per cell;
-``--out`` keeps resumable cells, the combined games.parquet and summary.csv."""
+"""``cursedsim simulate``: a grid of player counts, rule options and policies, one summary row per cell
+(and, for a game with a winning seat, the win rate of every seat); ``--out`` keeps resumable cells, the
+combined games.parquet, summary.csv and seats.csv."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from cursedsim.cli.app import command
 from cursedsim.cli.grid import (GridArgs, RunArgs, cell_dir, check_run, grid_client, grid_dir, grid_options,
                                 parse_grid, parse_params, parse_policies, run_options)
 from cursedsim.cli.precision import PRECISION_OPTIONS, checked_precision
-from cursedsim.cli.tables import print_table, rates_table
+from cursedsim.cli.tables import print_table, rates_table, seat_table
 from cursedsim.files import write_via
 from cursedsim.sides import summary_args
 
@@ -56,7 +57,7 @@ def simulate_command(game, chunk_size, summary_only, precision, max_games, grid:
                if name in cells_grid.options or len({repr(c[name]) for c in columns}) > 1]
     param_columns = list(dict.fromkeys(f"param_{name}" for play in plays for name in play.param_columns))
     keys = list(plays[0].keys) + ["players"] + varying + param_columns
-    rows, heads, runs = [], [], []
+    rows, heads, runs, seat_rows = [], [], [], []
     config = {"kind": "simulate", "game": game_obj.name, "n_games": run.n_games, "seed": run.seed}
     if precision is not None:   # a directory of a fixed --games run refuses it, and the other way round
         config.update(n_games=None, precision=precision)
@@ -84,13 +85,21 @@ def simulate_command(game, chunk_size, summary_only, precision, max_games, grid:
                 row = stats.summarize(result, measures=game_obj.measures, **args).to_dict("records")[0]
                 heads.append(result.head(1))
                 runs.append((settings, batches))
-            del result
             values = {**play.keys, "players": p, **option_columns,
                       **{name: play.param_columns.get(name[len("param_"):], math.nan) for name in param_columns}}
+            if game_obj.seat_column is not None:
+                for seat_row in cell_seat_rates(game_obj, result, p, summary_only).to_dict("records"):
+                    seat_rows.append({**{key: values[key] for key in keys}, **seat_row})
+            del result
             rows.append({**{key: values[key] for key in keys}, **row})
         summary = grid_summary(rows, keys)
         title = None if precision is None else f"{game_obj.name}: each cell to ±{100 * precision:g} points (95%)"
         print_table(rates_table(game_obj, summary.to_dict("records"), keys, title=title))
+        if seat_rows:
+            seats = grid_summary(seat_rows, keys + ["seat"])
+            print_table(seat_table(seats.to_dict("records"), keys))
+            if directory is not None:
+                write_via(os.path.join(directory, "seats.csv"), lambda tmp: seats.to_csv(tmp, index=False))
         if directory is not None:
             if not summary_only:   # read back batch by batch (a cell played to precision is one run per batch)
                 frames = (runner.simulate(game_obj, stop - start, progress=False, first_game=start,
@@ -102,6 +111,16 @@ def simulate_command(game, chunk_size, summary_only, precision, max_games, grid:
                 click.echo(f"wrote {os.path.join(directory, 'summary.csv')}", err=True)
             else:
                 click.echo(f"wrote {written:,} games to {os.path.join(directory, 'games.parquet')}", err=True)
+
+
+def cell_seat_rates(game, result, players: int, summary_only: bool):
+    """The win rate of every seat of one cell (``stats.seat_rates``), from its frame or its summary."""
+    from cursedsim import stats
+    if summary_only:
+        counts, n = result.histogram(game.seat_column), result.n
+    else:
+        counts, n = result[game.seat_column].value_counts(), len(result)
+    return stats.seat_rates({int(seat): int(games) for seat, games in counts.items()}, n, players)
 
 
 @dataclass(frozen=True)

@@ -97,6 +97,21 @@ def rates_table(game, rows: list[dict[str, Any]], keys: list[str], title: str | 
     return table
 
 
+def seat_table(rows: list[dict[str, Any]], keys: list[str]):
+    """The win rate of each seat per cell (rows of ``stats.seat_rates`` with the cell's ``keys``): the
+    rate with its 95% interval and its excess over the fair share 1/players, in points."""
+    from rich.table import Table
+    table = Table(*keys, "seat", "games", "wins % [95% CI]", "vs fair share, points [95% CI]",
+                  title="Win rate by seat (seat 0 starts)")
+    for column in table.columns[len(keys):]:
+        column.justify = "right"
+    for row in rows:
+        excess = {"diff": row["excess"], "ci_low": row["excess_low"], "ci_high": row["excess_high"]}
+        table.add_row(*[key_cell(row[key]) for key in keys], str(row["seat"]), f"{row['n']:,}", rate_cell(row),
+                      diff_cell(excess))
+    return table
+
+
 def _minimum_width(table) -> int:
     """The narrowest the table prints with every column at its ``min_width`` (``_set_minimums``)."""
     from rich.console import Console
@@ -182,4 +197,4 @@ def print_table(table, optional: Sequence[str] = ()) -> None:
 
 
 __all__ = ["OPTIONAL", "diff_cell", "fit_table", "key_cell", "mean_se_cell", "measure_cells", "measure_headers",
-           "p_value_cell", "pp", "print_table", "rate_cell", "rates_table"]
+           "p_value_cell", "pp", "print_table", "rate_cell", "rates_table", "seat_table"]

@@ -125,8 +125,8 @@ class RuleOptions:
     mugging_take: how Mugging's card is taken: "blind" (drawn uniformly from the victim's hand, the deck
         stream) or "chosen" (the mugger looks at the hand and its policy picks: a D_TAKE decision).
     focus_seat: where the ``focus`` side sits: "rotate" (game i: seat i % players, so every seat is
-        measured equally) or a seat "0"-"5" (seat 0 starts: "The youngest player starts"); an integer is
-        taken as its string. Not a rule: how one strategy is measured against the field.
+        measured equally) or a seat "0"-"5" (a string, as the command line gives it; seat 0 starts: "The
+        youngest player starts"). Not a rule: how one strategy is measured against the field.
     without_card: study option: "none", or the name of a card kind of the deck left out of it (what one
         kind is worth, paired with the full deck).
     """
@@ -145,8 +145,6 @@ class RuleOptions:
     without_card: str = "none"
 
     def __post_init__(self) -> None:
-        if isinstance(self.focus_seat, int) and not isinstance(self.focus_seat, bool):
-            object.__setattr__(self, "focus_seat", str(self.focus_seat))
         check_fields(self, CHOICES, INT_RANGES, skip=STR_FIELDS + ("without_card",))
         if not isinstance(self.without_card, str) or not self.without_card:
             raise OptionError(f"option 'without_card' must be 'none' or a card kind of the deck, "
