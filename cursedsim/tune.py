@@ -87,7 +87,11 @@ DEFAULT_SPACES: dict[tuple[str, str], dict[str, Any]] = {
         "shield_due": (0, 3),
         "smoke_due": (1, 5),
         "scroll_due": (2, 6),
-    },
+    },    # Cursed Gifts (any side): the parameters' whole meaningful ranges, not a scan: a gauge eliminates at 10,
+    # so healing starts at a total of 1-9; the reconstructed deck's plain gifts are 1-5 points; a hand
+    # rarely holds more than 2 ripostes.
+    **{("gifts", name): {"heal_at": (1, 9), "riposte_min": (1, 5), "heal_first": [0, 1], "keep": (0, 2)}
+       for name in ("leader", "weakest_link", "spread", "defensive")},
 }
 
 
