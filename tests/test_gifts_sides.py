@@ -13,6 +13,7 @@ import pytest
 import cursedsim
 from cursedsim.errors import OptionError, UnknownPolicyError
 from cursedsim.games.gifts.deck import DEFAULT_DECK, load_deck
+from cursedsim.games.gifts.rules import decode_elimination_order
 
 from test_cli import assert_one_line_error, run
 
@@ -95,6 +96,10 @@ def test_replay_plays_the_row_the_kernel_played():
         seats = header.split("policies ")[1].split(" · ")[0].split(", ")
         assert seats[int(frame["focus_seat"][index])] == "defensive" and seats.count("random") == 3
         assert header.endswith(f"won by seat {int(frame['winner_seat'][index])}")
+        order = decode_elimination_order(int(frame["elimination_order"][index]))
+        assert log.splitlines()[-1].endswith(f"game over: seat {int(frame['winner_seat'][index])} wins; eliminated "
+                                             f"in order: seats {', '.join(map(str, order))}")
+        assert len(order) == 3
 
 
 # ---------------------------------------------------------------- command line

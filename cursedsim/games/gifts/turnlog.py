@@ -35,6 +35,13 @@ def _line(text: str):
     return render
 
 
+def _end_line(e) -> str:
+    """``game over: seat 2 wins; eliminated in order: seats 1, 3, 0`` (seats, not cards)."""
+    order = ", ".join(str(seat) for seat in e["eliminated"]) or "none"
+    result = "unfinished (turn cap)" if e["unfinished"] else f"seat {e['winner']} wins"
+    return f"turn {e['turn']:>3} · {e['actor']}: game over: {result}; eliminated in order: seats {order}"
+
+
 EVENTS = {
     "setup": EventKind("rule", ("players", "deck", "policies", "options"),
                        "7 cards dealt to each seat from a shuffled deck", lambda e: None),
@@ -53,7 +60,7 @@ EVENTS = {
     "mourning": EventKind("seat", ("discarded", "drawn"), "Day of mourning: Useless Gifts out, as many cards in",
                           _line("Day of mourning {cards}: discards {discarded}, draws {drawn}")),
     "remove": EventKind("seat", ("gift",), "Emergency Ifren discards a gift of the player's gauge",
-                        _line("Emergency Ifren {cards} discards {gift}")),
+                        _line("plays {cards} and discards {gift} from its gauge")),
     "heal": EventKind("seat", ("healed",), "antidotes heal gifts of exactly their total",
                       _line("heals {healed} with {cards}")),
     "riposte": EventKind("seat", ("answers",), "a RIPOSTE answers the last card played",
@@ -69,7 +76,7 @@ EVENTS = {
     "eliminated": EventKind("rule", ("seat",), "a seat is eliminated; its cards go into the draw pile",
                             _line("seat {seat} is eliminated; {cards} go into the draw pile")),
     "end": EventKind("rule", ("winner", "unfinished", "eliminated"), "the game ends",
-                     _line("game over: winner {winner}, unfinished {unfinished}, eliminated {eliminated}")),
+                     lambda e: _end_line(e)),
 }
 
 
