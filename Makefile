@@ -49,6 +49,8 @@ results: $(TEST_STAMP)
 	$(BIN)/cursedsim report cursed --out results/cursed/report
 	$(BIN)/python experiments/covens_balance.py
 	$(BIN)/cursedsim report covens --out results/covens/report
+	$(BIN)/python experiments/gifts_balance.py
+	$(BIN)/cursedsim report gifts --out results/gifts/report
 
 # execute notebooks/*.ipynb and store them with their outputs (tests/test_notebooks.py checks they are fresh)
 notebooks: $(TEST_STAMP)
