@@ -1,21 +1,34 @@
 """The numba kernel of Cursed Gifts: the reference engine's rules (``reference.py``, docs/rules/gifts.md)
 over flat numpy state, one compiled call per chunk of games, game by game identical to the reference.
 
-State (allocated once per chunk, reset per game; cards are the deck's copies 0..n-1):
+State (``state.py``, allocated once per chunk, reset per game; cards are the deck's copies 0..n-1): the
+tuple ``G = (cd, st, bits, params)`` every step function takes.
 
-- ``hands[seat]``: the hand as a bit set of cards (W uint64 words), read in ascending card order as the
-  reference keeps its hands sorted; ``handn[seat]`` hand sizes;
-- ``pile[:npile]`` (the last is the top) and ``disc[:ndisc]`` (the Septic Discard in order of arrival);
-- gauge entries named by their first card ``key``: ``eseat[key]`` (-1: no entry), ``evalue[key]`` (value
-  with its Tricks), ``ecards[key, :elen[key]]`` (the gift or the bonus's two Useless Gifts, then the Tricks
-  in the order they landed); ``gkeys[seat]`` each gauge's keys as a bit set; ``gtotal[seat]``;
-- ``sc``: the game's scalars (SC_* slots); ``streams``: row 0 the deck stream, row 1 + seat the seats'
-  policy streams (xoshiro256** states of ``cursedsim.rng``).
+- ``cd`` (int64, N_CD x n): the deck's ``type``, ``value``, ``flags``, ``effect``, ``kind`` per copy
+  (``Deck.arrays()``);
+- ``st`` (int64): every integer of the game at the ``ST_*`` offsets: the scalars (cards played this
+  turn, gift given, pile and discard sizes, counters, the card being answered), the rule options, each
+  seat's policy id, hand size, gauge total and whether it is in; the draw pile (the last is the top) and
+  the Septic Discard (in order of arrival); gauge entries named by their first card ``key`` (seat, value
+  with its Tricks, cards: the gift or the bonus's two Useless Gifts, then the Tricks in landing order);
+  the legal list of the decision asked and scratch lists;
+- ``bits`` (uint64, N_BROWS x W): each hand and each gauge's entry keys as card bit sets (read in
+  ascending card order, as the reference keeps its hands sorted), the card sets by role (``MK_*``), the
+  main decision's playable set, and the xoshiro256** states of the deck stream and of each seat's policy
+  stream (``cursedsim.rng``);
+- ``params`` (float64, seats x N_PARAMS): each seat's policy parameters.
 
-The deck enters as the int64 arrays of ``Deck.arrays()`` (``type``, ``value``, ``flags``, ``effect``),
-the rule options as the int64 array of ``option_array`` (slot i = the i-th RuleOptions field after
-``deck``). Every policy decision is checked against the legal set: an illegal one is recorded (the
-first, as an error code) and replaced by the first legal action; ``run_chunk`` raises a RunError.
+The deck enters as the int64 arrays of ``Deck.arrays()``; the rule options as the int64 array of
+``option_array`` (slot i = the i-th RuleOptions rule field after ``deck``). Every policy decision is
+checked against the legal set: an illegal one is recorded (the first, as an error code) and replaced by
+the first legal action; ``run_chunk`` raises a RunError.
+
+Speed: the main decision's legal cards are a bit set built from the masks in a few word operations
+(antidotes checked one by one, only when the hand holds some and the gauge is not empty), so the
+policies choose a card without a legal list; four arrays instead of twenty-five make each remaining call
+(``decide``, ``respond``, ``eliminate``, draws and shuffles) cheap; the card steps, each called from one
+place, are inlined into the turn; a shuffle keeps the stream's state in registers. ``decide`` stays a
+call: inlined at its dozen call sites it would make the first compile several minutes long.
 """
 
 from __future__ import annotations
@@ -24,7 +37,7 @@ import numpy as np
 from numba import njit, uint64
 
 from cursedsim.bits import ONE, ZERO, count, lowest, nth
-from cursedsim.rng import seed_tuple
+from cursedsim.rng import below_t, seed_tuple
 
 from cursedsim.errors import OptionError, PlayersError, RunError, UnknownPolicyError
 from cursedsim.games.gifts import effects as E
@@ -62,53 +75,12 @@ def option_array(options: R.RuleOptions | None) -> np.ndarray:
                      R.MUGGING_TAKE.index(o.mugging_take)], np.int64)
 
 
-# ---------------------------------------------------------------- scalars of a game
-
-SC_PLAYED = 0
-SC_GIFT_GIVEN = 1
-SC_NPILE = 2
-SC_NDISC = 3
-SC_OVER = 4
-SC_WINNER = 5
-SC_ERR = 6
-SC_RIPOSTES = 7
-SC_CACARMAS = 8
-SC_BONUS = 9
-SC_COUNTS = 10            # 5 slots: played cards by type (effects.TYPE_NAMES)
-SC_NELIM = 15
-SC_ELIM = 16
-SC_TURN = 17
-SC_UNFINISHED = 18
-SC_TARGET = 19
-SC_PCARD = 20
-SC_PADDS = 21
-SC_PLAYERS = 22
-SC_DEALT = 23             # the kinds dealt to the focus seat (bit mask)
-N_SC = 24
-
 EFFECTIVE = 0
 CANCELLED = 1
 RETURNED = 2
 NO_ERROR = 0
-MAX_ENTRY_CARDS = 16
-
-
-# ---------------------------------------------------------------- the state tuple
-
-#: Slots of the state tuple ``G`` every step function takes (arrays allocated once per chunk).
-G_TYPE, G_VALUE, G_FLAGS, G_EFFECT = 0, 1, 2, 3          # the deck: Deck.arrays() per copy
-G_HANDS = 4        # (MAX_PLAYERS, W) uint64: each hand as a card bit set
-G_HANDN = 5        # hand sizes
-G_PILE, G_DISC = 6, 7
-G_ESEAT, G_EVALUE, G_ECARDS, G_ELEN = 8, 9, 10, 11       # gauge entries by key card
-G_GTOTAL, G_ALIVE, G_SC, G_STREAMS = 12, 13, 14, 15
-G_GKEYS = 16       # (MAX_PLAYERS, W) uint64: each gauge's entry keys as a bit set
-G_LEGAL, G_PIDS, G_PARAMS = 17, 18, 19
-G_CHAIN, G_EXTRA, G_HEALED = 20, 21, 22                  # scratch lists
-G_MASKS = 23       # (N_MASKS, W) uint64: card sets by role (policies.MK_*)
-G_BITS = 24        # scratch bit set (W words)
-
-W = pol.W
+W = S.W
+OPT = S.ST_OPTS
 
 
 # ---------------------------------------------------------------- plumbing
@@ -117,132 +89,160 @@ W = pol.W
 @njit(cache=True, inline="always")
 def below(G, n):
     """A uniform integer in [0, n) from the deck stream."""
-    return pol.below(G[G_STREAMS], S.STREAM_DECK, n)
+    return pol.below(G[2], S.STREAM_DECK, n)
 
 
 @njit(cache=True, inline="always")
-def add_bit(sets, row, c):
-    sets[row, c >> 6] |= ONE << uint64(c & 63)
+def add_bit(bits, row, c):
+    bits[row, c >> 6] |= ONE << uint64(c & 63)
 
 
 @njit(cache=True, inline="always")
-def clear_bit(sets, row, c):
-    sets[row, c >> 6] &= ~(ONE << uint64(c & 63))
+def clear_bit(bits, row, c):
+    bits[row, c >> 6] &= ~(ONE << uint64(c & 63))
 
 
 @njit(cache=True, _nrt=False)
 def shuffle_pile(G):
     """Fisher-Yates over the draw pile: i from n-1 down to 1, j = below(i+1), swap."""
-    pile, sc = G[G_PILE], G[G_SC]
-    for i in range(sc[SC_NPILE] - 1, 0, -1):
-        j = below(G, i + 1)
-        pile[i], pile[j] = pile[j], pile[i]
+    st, bits = G[1], G[2]
+    row = S.B_STREAM + S.STREAM_DECK
+    r = (bits[row, 0], bits[row, 1], bits[row, 2], bits[row, 3])
+    for i in range(st[S.ST_NPILE] - 1, 0, -1):
+        j, r = below_t(r, i + 1)
+        a, b = S.ST_PILE + i, S.ST_PILE + j
+        st[a], st[b] = st[b], st[a]
+    bits[row, 0] = r[0]
+    bits[row, 1] = r[1]
+    bits[row, 2] = r[2]
+    bits[row, 3] = r[3]
 
 
 @njit(cache=True, inline="always")
-def to_discard(G, c):
-    disc, sc = G[G_DISC], G[G_SC]
-    disc[sc[SC_NDISC]] = c
-    sc[SC_NDISC] += 1
+def to_discard(st, c):
+    st[S.ST_DISC + st[S.ST_NDISC]] = c
+    st[S.ST_NDISC] += 1
 
 
 @njit(cache=True, inline="always")
 def take_from_hand(G, seat, c):
-    clear_bit(G[G_HANDS], seat, c)
-    G[G_HANDN][seat] -= 1
+    clear_bit(G[2], S.B_HAND + seat, c)
+    G[1][S.ST_HANDN + seat] -= 1
 
 
 @njit(cache=True, inline="always")
 def put_in_hand(G, seat, c):
-    add_bit(G[G_HANDS], seat, c)
-    G[G_HANDN][seat] += 1
+    add_bit(G[2], S.B_HAND + seat, c)
+    G[1][S.ST_HANDN + seat] += 1
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def draw_card(G, seat):
     """The top card of the pile into ``seat``'s hand; an empty pile first takes the Septic Discard,
     shuffled. -1 when both are empty."""
-    pile, disc, sc = G[G_PILE], G[G_DISC], G[G_SC]
-    if sc[SC_NPILE] == 0 and sc[SC_NDISC] > 0:
-        for i in range(sc[SC_NDISC]):
-            pile[i] = disc[i]
-        sc[SC_NPILE] = sc[SC_NDISC]
-        sc[SC_NDISC] = 0
+    st = G[1]
+    if st[S.ST_NPILE] == 0 and st[S.ST_NDISC] > 0:
+        for i in range(st[S.ST_NDISC]):
+            st[S.ST_PILE + i] = st[S.ST_DISC + i]
+        st[S.ST_NPILE] = st[S.ST_NDISC]
+        st[S.ST_NDISC] = 0
         shuffle_pile(G)
-    if sc[SC_NPILE] == 0:
+    if st[S.ST_NPILE] == 0:
         return -1
-    sc[SC_NPILE] -= 1
-    c = pile[sc[SC_NPILE]]
+    st[S.ST_NPILE] -= 1
+    c = st[S.ST_PILE + st[S.ST_NPILE]]
     put_in_hand(G, seat, c)
     return c
 
 
 @njit(cache=True, inline="always")
 def useless_count(G, seat):
-    return pol.count_in(G[G_HANDS], seat, G[G_MASKS], pol.MK_USELESS)
+    return pol.count_in(G[2], S.B_HAND + seat, S.MK_USELESS)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, inline="always")
+def record_error(st, kind, a):
+    if st[S.ST_ERR] == NO_ERROR:
+        st[S.ST_ERR] = 1 + kind * S.N_ACTIONS + (a % S.N_ACTIONS if a >= 0 else 0)
+
+
+@njit(cache=True, inline="always")
 def ask(G, kind, seat, nl):
-    """The seat's policy decides among ``legal[:nl]``; an illegal choice is recorded and replaced."""
-    sc, legal = G[G_SC], G[G_LEGAL]
-    a = pol.decide(G[G_PIDS][seat], G[G_PARAMS][seat], kind, seat, sc[SC_PLAYERS], legal, nl, G[G_STREAMS],
-                   G[G_TYPE], G[G_VALUE], G[G_FLAGS], G[G_EFFECT], G[G_HANDS], G[G_MASKS], G[G_HANDN],
-                   G[G_GTOTAL], G[G_EVALUE], sc[SC_TARGET], sc[SC_PCARD], sc[SC_PADDS])
+    """The seat's policy decides among the legal list ``st[ST_LEGAL:][:nl]``; an illegal choice is
+    recorded and replaced."""
+    st = G[1]
+    a = pol.decide(kind, seat, nl, G)
     for i in range(nl):
-        if legal[i] == a:
+        if st[S.ST_LEGAL + i] == a:
             return a
-    if sc[SC_ERR] == NO_ERROR:
-        sc[SC_ERR] = 1 + kind * S.N_ACTIONS + (a % S.N_ACTIONS if a >= 0 else 0)
-    return legal[0]
+    record_error(st, kind, a)
+    return st[S.ST_LEGAL]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, inline="always")
+def list_set(G, row, offset):
+    """The members of the set ``bits[row]`` as the legal list of actions ``offset + card``; its length."""
+    st, bits = G[1], G[2]
+    nl = 0
+    for w in range(W):
+        m = bits[row, w]
+        while m != ZERO:
+            st[S.ST_LEGAL + nl] = offset + w * 64 + lowest(m)
+            nl += 1
+            m &= m - ONE
+    return nl
+
+
+@njit(cache=True, inline="always")
 def gauge_reach(G, seat, skip, healed):
-    """Subset sums of ``seat``'s entry values as a bit set, leaving out entry ``skip`` and the entries
-    in the bit set ``healed`` (W words)."""
-    gkeys, evalue = G[G_GKEYS], G[G_EVALUE]
+    """Subset sums of ``seat``'s entry values as a bit set, leaving out entry ``skip`` and, when
+    ``healed``, the entries in the scratch set."""
+    st, bits = G[1], G[2]
     reach = np.int64(1)
     for w in range(W):
-        m = gkeys[seat, w] & ~healed[w]
+        m = bits[S.B_GAUGE + seat, w]
+        if healed:
+            m &= ~bits[S.B_SCRATCH, w]
         while m != ZERO:
             k = w * 64 + lowest(m)
             m &= m - ONE
             if k != skip:
-                reach |= reach << evalue[k]
+                reach |= reach << st[S.ST_EVALUE + k]
     return reach
 
 
-@njit(cache=True, _nrt=False, inline="always")
-def heal_feasible(reach, base, extra, nextra, budget):
-    """Whether a heal of total ``base`` plus at most ``budget`` of the antidote values ``extra[:nextra]``
-    hits a subset sum of the gauge exactly."""
+@njit(cache=True, inline="always")
+def heal_feasible(st, reach, base, nextra, budget):
+    """Whether a heal of total ``base`` plus at most ``budget`` of the antidote values
+    ``st[ST_EXTRA:][:nextra]`` hits a subset sum of the gauge exactly."""
     if (reach >> base) & 1:
         return True
+    X = S.ST_EXTRA
     if budget >= 1:
         for i in range(nextra):
-            if (reach >> (base + extra[i])) & 1:
+            if (reach >> (base + st[X + i])) & 1:
                 return True
     if budget >= 2:
         for i in range(nextra):
             for j in range(i + 1, nextra):
-                if (reach >> (base + extra[i] + extra[j])) & 1:
+                if (reach >> (base + st[X + i] + st[X + j])) & 1:
                     return True
     return False
 
 
-@njit(cache=True, _nrt=False, inline="always")
-def hand_antidotes(G, seat, without, extra):
-    """Antidote values (positive) of ``seat``'s hand in card order, card ``without`` left out."""
-    cv, hands, masks = G[G_VALUE], G[G_HANDS], G[G_MASKS]
+@njit(cache=True, inline="always")
+def hand_antidotes(G, seat, without):
+    """Antidote values (positive) of ``seat``'s hand in card order into ``st[ST_EXTRA:]``, card
+    ``without`` left out; their number."""
+    cd, st, bits = G[0], G[1], G[2]
     n = 0
     for w in range(W):
-        m = hands[seat, w] & masks[pol.MK_ANTIDOTE, w]
+        m = bits[S.B_HAND + seat, w] & bits[S.B_MASK + S.MK_ANTIDOTE, w]
         while m != ZERO:
             c = w * 64 + lowest(m)
             m &= m - ONE
             if c != without:
-                extra[n] = -cv[c]
+                st[S.ST_EXTRA + n] = -cd[S.CD_VALUE, c]
                 n += 1
     return n
 
@@ -250,232 +250,235 @@ def hand_antidotes(G, seat, without, extra):
 # ---------------------------------------------------------------- elimination and gauges
 
 
-@njit(cache=True, _nrt=False, inline="always")
-def finish(G, winner, unfinished):
-    sc = G[G_SC]
-    sc[SC_WINNER] = winner
-    sc[SC_UNFINISHED] = unfinished
-    sc[SC_OVER] = 1
+@njit(cache=True, inline="always")
+def finish(st, winner, unfinished):
+    st[S.ST_WINNER] = winner
+    st[S.ST_UNFINISHED] = unfinished
+    st[S.ST_OVER] = 1
 
 
 @njit(cache=True, _nrt=False)
-def eliminate(G, seat, opts):
+def eliminate(G, seat):
     """The player's gauge and hand go into the draw pile (options), the pile shuffled; last one wins."""
-    hands, handn, pile, eseat, ecards, elen, gtotal, alive, sc, gkeys, masks, bits = \
-        G[G_HANDS], G[G_HANDN], G[G_PILE], G[G_ESEAT], G[G_ECARDS], G[G_ELEN], G[G_GTOTAL], G[G_ALIVE], \
-        G[G_SC], G[G_GKEYS], G[G_MASKS], G[G_BITS]
-    alive[seat] = 0
-    sc[SC_ELIM] += (seat + 1) * R.ELIM_BASE ** sc[SC_NELIM]
-    sc[SC_NELIM] += 1
+    st, bits = G[1], G[2]
+    st[S.ST_ALIVE + seat] = 0
+    st[S.ST_ELIM] += (seat + 1) * R.ELIM_BASE ** st[S.ST_NELIM]
+    st[S.ST_NELIM] += 1
+    sc = S.B_SCRATCH
     for w in range(W):
-        bits[w] = ZERO
+        bits[sc, w] = ZERO
     for w in range(W):
-        m = gkeys[seat, w]
+        m = bits[S.B_GAUGE + seat, w]
         while m != ZERO:
             k = w * 64 + lowest(m)
             m &= m - ONE
-            for i in range(elen[k]):
-                c = ecards[k, i]
-                bits[c >> 6] |= ONE << uint64(c & 63)
-            eseat[k] = -1
-        gkeys[seat, w] = ZERO
-    gifts_only = opts[OPT_ELIMINATED_HAND] != HAND_ALL
+            base = S.ST_ECARDS + k * S.MAX_ENTRY_CARDS
+            for i in range(st[S.ST_ELEN + k]):
+                c = st[base + i]
+                bits[sc, c >> 6] |= ONE << uint64(c & 63)
+            st[S.ST_ESEAT + k] = -1
+        bits[S.B_GAUGE + seat, w] = ZERO
+    gifts_only = st[OPT + OPT_ELIMINATED_HAND] != HAND_ALL
     for w in range(W):
-        m = hands[seat, w]
+        m = bits[S.B_HAND + seat, w]
         if gifts_only:
-            rest = m & ~masks[pol.MK_GIFT, w]
-            m &= masks[pol.MK_GIFT, w]
+            gifts = bits[S.B_MASK + S.MK_GIFT, w]
+            rest = m & ~gifts
+            m &= gifts
             while rest != ZERO:
-                to_discard(G, w * 64 + lowest(rest))
+                to_discard(st, w * 64 + lowest(rest))
                 rest &= rest - ONE
-        bits[w] |= m
-        hands[seat, w] = ZERO
-    handn[seat] = 0
-    gtotal[seat] = 0
-    shuffle = opts[OPT_ELIMINATED_CARDS] == SHUFFLE_PILE
+        bits[sc, w] |= m
+        bits[S.B_HAND + seat, w] = ZERO
+    st[S.ST_HANDN + seat] = 0
+    st[S.ST_GTOTAL + seat] = 0
+    shuffle = st[OPT + OPT_ELIMINATED_CARDS] == SHUFFLE_PILE
     for w in range(W):
-        m = bits[w]
+        m = bits[sc, w]
         while m != ZERO:
             c = w * 64 + lowest(m)
             m &= m - ONE
+            n = st[S.ST_NPILE]
             if shuffle:
-                pile[sc[SC_NPILE]] = c
+                st[S.ST_PILE + n] = c
             else:
-                p = below(G, sc[SC_NPILE] + 1)
-                for i in range(sc[SC_NPILE], p, -1):
-                    pile[i] = pile[i - 1]
-                pile[p] = c
-            sc[SC_NPILE] += 1
+                p = below(G, n + 1)
+                for i in range(n, p, -1):
+                    st[S.ST_PILE + i] = st[S.ST_PILE + i - 1]
+                st[S.ST_PILE + p] = c
+            st[S.ST_NPILE] = n + 1
     if shuffle:
         shuffle_pile(G)
     left = 0
     last = -1
-    for s in range(sc[SC_PLAYERS]):
-        if alive[s]:
+    for s in range(st[S.ST_PLAYERS]):
+        if st[S.ST_ALIVE + s]:
             left += 1
             last = s
     if left == 1:
-        finish(G, last, 0)
+        finish(st, last, 0)
 
 
 @njit(cache=True, inline="always")
-def check_elimination(G, seat, opts):
-    if G[G_ALIVE][seat] and G[G_GTOTAL][seat] >= R.GAUGE_LIMIT:
-        eliminate(G, seat, opts)
+def check_elimination(G, seat):
+    st = G[1]
+    if st[S.ST_ALIVE + seat] and st[S.ST_GTOTAL + seat] >= R.GAUGE_LIMIT:
+        eliminate(G, seat)
 
 
-@njit(cache=True, _nrt=False, inline="always")
-def land_gift(G, seat, key, second, base, opts):
+@njit(cache=True, inline="always")
+def land_gift(G, seat, key, second, base):
     """A new gauge entry (``second``: the bonus's other Useless Gift, -1), then the elimination check."""
-    eseat, evalue, ecards, elen, gtotal = G[G_ESEAT], G[G_EVALUE], G[G_ECARDS], G[G_ELEN], G[G_GTOTAL]
-    eseat[key] = seat
-    add_bit(G[G_GKEYS], seat, key)
-    evalue[key] = base
-    ecards[key, 0] = key
-    elen[key] = 1
+    st = G[1]
+    st[S.ST_ESEAT + key] = seat
+    add_bit(G[2], S.B_GAUGE + seat, key)
+    st[S.ST_EVALUE + key] = base
+    cards = S.ST_ECARDS + key * S.MAX_ENTRY_CARDS
+    st[cards] = key
+    st[S.ST_ELEN + key] = 1
     if second >= 0:
-        ecards[key, 1] = second
-        elen[key] = 2
-    gtotal[seat] += base
-    check_elimination(G, seat, opts)
+        st[cards + 1] = second
+        st[S.ST_ELEN + key] = 2
+    st[S.ST_GTOTAL + seat] += base
+    check_elimination(G, seat)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, inline="always")
 def drop_entry(G, key):
     """Remove an entry from its gauge; its cards to the Septic Discard (gift(s), then Tricks)."""
-    eseat, evalue, ecards, elen, gtotal = G[G_ESEAT], G[G_EVALUE], G[G_ECARDS], G[G_ELEN], G[G_GTOTAL]
-    seat = eseat[key]
-    gtotal[seat] -= evalue[key]
-    clear_bit(G[G_GKEYS], seat, key)
-    eseat[key] = -1
-    for i in range(elen[key]):
-        to_discard(G, ecards[key, i])
+    st = G[1]
+    seat = st[S.ST_ESEAT + key]
+    st[S.ST_GTOTAL + seat] -= st[S.ST_EVALUE + key]
+    clear_bit(G[2], S.B_GAUGE + seat, key)
+    st[S.ST_ESEAT + key] = -1
+    cards = S.ST_ECARDS + key * S.MAX_ENTRY_CARDS
+    for i in range(st[S.ST_ELEN + key]):
+        to_discard(st, st[cards + i])
 
 
 # ---------------------------------------------------------------- answering: ripostes and Cacarma
 
 
 @njit(cache=True, _nrt=False)
-def play_cacarma(G, seat, card, opts):
+def play_cacarma(G, seat, card):
     """The three lowest Useless Gifts discarded as an answer."""
-    ct, hands, masks, sc = G[G_TYPE], G[G_HANDS], G[G_MASKS], G[G_SC]
+    cd, st, bits = G[0], G[1], G[2]
     used = 0
     for w in range(W):
-        m = hands[seat, w] & masks[pol.MK_USELESS, w]
+        m = bits[S.B_HAND + seat, w] & bits[S.B_MASK + S.MK_USELESS, w]
         while m != ZERO and used < R.CACARMA_USELESS:
             c = w * 64 + lowest(m)
             m &= m - ONE
             take_from_hand(G, seat, c)
-            to_discard(G, c)
+            to_discard(st, c)
             used += 1
-    sc[SC_CACARMAS] += 1
-    sc[SC_COUNTS + E.USELESS] += R.CACARMA_USELESS
-    if opts[OPT_CACARMA] == CACARMA_RETURN and card >= 0 and ct[card] == E.GIFT:
+    st[S.ST_CACARMAS] += 1
+    st[S.ST_COUNTS + E.USELESS] += R.CACARMA_USELESS
+    if st[OPT + OPT_CACARMA] == CACARMA_RETURN and card >= 0 and cd[S.CD_TYPE, card] == E.GIFT:
         return RETURNED
     return CANCELLED
 
 
-@njit(cache=True, inline="always")
-def set_pending(G, card, adds):
-    G[G_SC][SC_PCARD] = card
-    G[G_SC][SC_PADDS] = adds
-
-
 @njit(cache=True, _nrt=False)
-def respond(G, card, by, target, kind, adds, inevitable, opts):
+def respond(G, card, by, target, kind, adds, inevitable):
     """The target's window to answer (ripostes, Cacarma; chains with the option)."""
     if inevitable:
         return EFFECTIVE
-    hands, masks, sc, legal, chain = G[G_HANDS], G[G_MASKS], G[G_SC], G[G_LEGAL], G[G_CHAIN]
+    st, bits = G[1], G[2]
     nchain = 0
     responder, other = target, by
-    mk = pol.MK_ANSWERS_DEFENSE if kind == E.DEFENSE else pol.MK_ANSWERS_ATTACK
-    set_pending(G, card, adds)
+    mk = S.MK_ANSWERS_DEFENSE if kind == E.DEFENSE else S.MK_ANSWERS_ATTACK
+    st[S.ST_PCARD] = card
+    st[S.ST_PADDS] = adds
     while True:
         nl = 0
         for w in range(W):
-            m = hands[responder, w] & masks[mk, w]
+            m = bits[S.B_HAND + responder, w] & bits[S.B_MASK + mk, w]
             while m != ZERO:
-                legal[nl] = S.A_PLAY + w * 64 + lowest(m)
+                st[S.ST_LEGAL + nl] = S.A_PLAY + w * 64 + lowest(m)
                 nl += 1
                 m &= m - ONE
         if nchain == 0 and (kind == E.GIFT or kind == E.TRICK) and useless_count(G, responder) >= R.CACARMA_USELESS:
-            legal[nl] = S.A_CACARMA
+            st[S.ST_LEGAL + nl] = S.A_CACARMA
             nl += 1
         if nl == 0:
             break
-        legal[nl] = S.A_PASS
+        st[S.ST_LEGAL + nl] = S.A_PASS
         nl += 1
         a = ask(G, S.D_RESPOND, responder, nl)
         if a == S.A_PASS:
             break
         if a == S.A_CACARMA:
-            return play_cacarma(G, responder, card, opts)
+            return play_cacarma(G, responder, card)
         riposte = a - S.A_PLAY
         take_from_hand(G, responder, riposte)
-        sc[SC_COUNTS + E.DEFENSE] += 1
-        sc[SC_RIPOSTES] += 1
-        chain[nchain] = riposte
+        st[S.ST_COUNTS + E.DEFENSE] += 1
+        st[S.ST_RIPOSTES] += 1
+        st[S.ST_CHAIN + nchain] = riposte
         nchain += 1
-        if opts[OPT_RIPOSTE_CHAINS] == 0:
+        if st[OPT + OPT_RIPOSTE_CHAINS] == 0:
             break
-        mk = pol.MK_ANSWERS_DEFENSE
+        mk = S.MK_ANSWERS_DEFENSE
         responder, other = other, responder
-        set_pending(G, riposte, 0)
+        st[S.ST_PCARD] = riposte
+        st[S.ST_PADDS] = 0
     for i in range(nchain):
-        to_discard(G, chain[i])
+        to_discard(st, st[S.ST_CHAIN + i])
     return EFFECTIVE if nchain % 2 == 0 else CANCELLED
 
 
 # ---------------------------------------------------------------- cards played on your turn
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, inline="always")
 def choose_target(G, seat, need):
     """D_TARGET among the other living seats (``need``: 0 any, 1 with a gift in the gauge, 2 with a
     card in hand)."""
-    alive, handn, gtotal, sc, legal = G[G_ALIVE], G[G_HANDN], G[G_GTOTAL], G[G_SC], G[G_LEGAL]
+    st = G[1]
     nl = 0
-    for s in range(sc[SC_PLAYERS]):
-        if s != seat and alive[s] and (need == 0 or (need == 1 and gtotal[s] > 0) or (need == 2 and handn[s] > 0)):
-            legal[nl] = S.A_SEAT + s
+    for s in range(st[S.ST_PLAYERS]):
+        if s != seat and st[S.ST_ALIVE + s] and (need == 0 or (need == 1 and st[S.ST_GTOTAL + s] > 0)
+                                                 or (need == 2 and st[S.ST_HANDN + s] > 0)):
+            st[S.ST_LEGAL + nl] = S.A_SEAT + s
             nl += 1
     target = ask(G, S.D_TARGET, seat, nl) - S.A_SEAT
-    sc[SC_TARGET] = target
+    st[S.ST_TARGET] = target
     return target
 
 
-@njit(cache=True, _nrt=False)
-def give_cursed_gift(G, seat, card, opts):
-    cv, cf, sc, legal = G[G_VALUE], G[G_FLAGS], G[G_SC], G[G_LEGAL]
-    sc[SC_GIFT_GIVEN] = 1
+@njit(cache=True, _nrt=False, inline="always")
+def give_cursed_gift(G, seat, card):
+    cd, st = G[0], G[1]
+    st[S.ST_GIFT_GIVEN] = 1
     target = choose_target(G, seat, 0)
-    inevitable = (cf[card] & E.INEVITABLE) != 0
-    if inevitable and opts[OPT_CACARMA_VS_INEVITABLE]:
+    value = cd[S.CD_VALUE, card]
+    inevitable = (cd[S.CD_FLAGS, card] & E.INEVITABLE) != 0
+    if inevitable and st[OPT + OPT_CACARMA_VS_INEVITABLE]:
         result = EFFECTIVE
         if useless_count(G, target) >= R.CACARMA_USELESS:
-            set_pending(G, card, cv[card])
-            legal[0] = S.A_CACARMA
-            legal[1] = S.A_PASS
+            st[S.ST_PCARD] = card
+            st[S.ST_PADDS] = value
+            st[S.ST_LEGAL] = S.A_CACARMA
+            st[S.ST_LEGAL + 1] = S.A_PASS
             if ask(G, S.D_RESPOND, target, 2) == S.A_CACARMA:
-                result = play_cacarma(G, target, card, opts)
+                result = play_cacarma(G, target, card)
     else:
-        result = respond(G, card, seat, target, E.GIFT, cv[card], inevitable, opts)
+        result = respond(G, card, seat, target, E.GIFT, value, inevitable)
     if result == EFFECTIVE:
-        land_gift(G, target, card, -1, cv[card], opts)
+        land_gift(G, target, card, -1, value)
     elif result == RETURNED:
-        land_gift(G, seat, card, -1, cv[card], opts)
+        land_gift(G, seat, card, -1, value)
     else:
-        to_discard(G, card)
+        to_discard(st, card)
 
 
-@njit(cache=True, _nrt=False)
-def give_bonus_gift(G, seat, opts):
-    hands, masks, sc = G[G_HANDS], G[G_MASKS], G[G_SC]
+@njit(cache=True, _nrt=False, inline="always")
+def give_bonus_gift(G, seat):
+    st, bits = G[1], G[2]
     first = -1
     second = -1
     for w in range(W):
-        m = hands[seat, w] & masks[pol.MK_USELESS, w]
+        m = bits[S.B_HAND + seat, w] & bits[S.B_MASK + S.MK_USELESS, w]
         while m != ZERO and second < 0:
             c = w * 64 + lowest(m)
             m &= m - ONE
@@ -485,404 +488,394 @@ def give_bonus_gift(G, seat, opts):
                 second = c
     take_from_hand(G, seat, first)
     take_from_hand(G, seat, second)
-    sc[SC_PLAYED] += R.BONUS_GIFT_USELESS
-    sc[SC_COUNTS + E.USELESS] += R.BONUS_GIFT_USELESS
-    sc[SC_BONUS] += 1
-    if opts[OPT_BONUS_IS_THE_GIFT]:
-        sc[SC_GIFT_GIVEN] = 1
+    st[S.ST_PLAYED] += R.BONUS_GIFT_USELESS
+    st[S.ST_COUNTS + E.USELESS] += R.BONUS_GIFT_USELESS
+    st[S.ST_BONUS] += 1
+    if st[OPT + OPT_BONUS_IS_THE_GIFT]:
+        st[S.ST_GIFT_GIVEN] = 1
     target = choose_target(G, seat, 0)
-    land_gift(G, target, first, second, R.BONUS_GIFT_VALUE, opts)
+    land_gift(G, target, first, second, R.BONUS_GIFT_VALUE)
 
 
-@njit(cache=True, _nrt=False)
-def raise_gift(G, seat, card, opts):
-    cv, evalue, ecards, elen, gtotal, legal, gkeys = \
-        G[G_VALUE], G[G_EVALUE], G[G_ECARDS], G[G_ELEN], G[G_GTOTAL], G[G_LEGAL], G[G_GKEYS]
+@njit(cache=True, _nrt=False, inline="always")
+def raise_gift(G, seat, card):
+    cd, st = G[0], G[1]
     target = choose_target(G, seat, 1)
-    nl = 0
-    for w in range(W):
-        m = gkeys[target, w]
-        while m != ZERO:
-            legal[nl] = S.A_PICK + w * 64 + lowest(m)
-            nl += 1
-            m &= m - ONE
+    nl = list_set(G, S.B_GAUGE + target, S.A_PICK)
     key = ask(G, S.D_GIFT, seat, nl) - S.A_PICK
-    if respond(G, card, seat, target, E.TRICK, cv[card], False, opts) == EFFECTIVE:
-        ecards[key, elen[key]] = card
-        elen[key] += 1
-        evalue[key] += cv[card]
-        gtotal[target] += cv[card]
-        check_elimination(G, target, opts)
+    value = cd[S.CD_VALUE, card]
+    if respond(G, card, seat, target, E.TRICK, value, False) == EFFECTIVE:
+        st[S.ST_ECARDS + key * S.MAX_ENTRY_CARDS + st[S.ST_ELEN + key]] = card
+        st[S.ST_ELEN + key] += 1
+        st[S.ST_EVALUE + key] += value
+        st[S.ST_GTOTAL + target] += value
+        check_elimination(G, target)
     else:
-        to_discard(G, card)
+        to_discard(st, card)
 
 
-@njit(cache=True, _nrt=False)
-def mugging(G, seat, card, opts):
-    hands, handn, legal = G[G_HANDS], G[G_HANDN], G[G_LEGAL]
+@njit(cache=True, _nrt=False, inline="always")
+def mugging(G, seat, card):
+    st, bits = G[1], G[2]
     target = choose_target(G, seat, 2)
-    nl = 0
-    for w in range(W):
-        m = hands[seat, w]
-        while m != ZERO:
-            legal[nl] = S.A_PICK + w * 64 + lowest(m)
-            nl += 1
-            m &= m - ONE
+    nl = list_set(G, S.B_HAND + seat, S.A_PICK)
     cost = ask(G, S.D_DISCARD, seat, nl) - S.A_PICK
     take_from_hand(G, seat, cost)
-    pay_now = opts[OPT_MUGGING_COST] == COST_ALWAYS
+    pay_now = st[OPT + OPT_MUGGING_COST] == COST_ALWAYS
     if pay_now:
-        to_discard(G, cost)
+        to_discard(st, cost)
     taken = -1
-    if respond(G, card, seat, target, E.TRICK, 0, False, opts) == EFFECTIVE and handn[target] > 0:
-        if opts[OPT_MUGGING_TAKE] == TAKE_BLIND:
-            k = below(G, handn[target])
+    if respond(G, card, seat, target, E.TRICK, 0, False) == EFFECTIVE and st[S.ST_HANDN + target] > 0:
+        if st[OPT + OPT_MUGGING_TAKE] == TAKE_BLIND:
+            k = below(G, st[S.ST_HANDN + target])
             for w in range(W):
-                m = hands[target, w]
+                m = bits[S.B_HAND + target, w]
                 c = count(m)
                 if k < c:
                     taken = w * 64 + nth(m, k)
                     break
                 k -= c
         else:
-            nl = 0
-            for w in range(W):
-                m = hands[target, w]
-                while m != ZERO:
-                    legal[nl] = S.A_PICK + w * 64 + lowest(m)
-                    nl += 1
-                    m &= m - ONE
+            nl = list_set(G, S.B_HAND + target, S.A_PICK)
             taken = ask(G, S.D_TAKE, seat, nl) - S.A_PICK
         take_from_hand(G, target, taken)
     if not pay_now:
         if taken >= 0:
-            to_discard(G, cost)
+            to_discard(st, cost)
         else:
             put_in_hand(G, seat, cost)
     if taken >= 0:
         put_in_hand(G, seat, taken)
-    to_discard(G, card)
+    to_discard(st, card)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def day_of_mourning(G, seat, card):
-    hands, masks = G[G_HANDS], G[G_MASKS]
+    st, bits = G[1], G[2]
     used = 0
     for w in range(W):
-        m = hands[seat, w] & masks[pol.MK_USELESS, w]
+        m = bits[S.B_HAND + seat, w] & bits[S.B_MASK + S.MK_USELESS, w]
         while m != ZERO:
             c = w * 64 + lowest(m)
             m &= m - ONE
             take_from_hand(G, seat, c)
-            to_discard(G, c)
+            to_discard(st, c)
             used += 1
     for _ in range(used):
         draw_card(G, seat)
-    to_discard(G, card)
+    to_discard(st, card)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def remove_gift(G, seat, card):
-    gkeys, legal = G[G_GKEYS], G[G_LEGAL]
-    nl = 0
-    for w in range(W):
-        m = gkeys[seat, w]
-        while m != ZERO:
-            legal[nl] = S.A_PICK + w * 64 + lowest(m)
-            nl += 1
-            m &= m - ONE
+    nl = list_set(G, S.B_GAUGE + seat, S.A_PICK)
     key = ask(G, S.D_REMOVE, seat, nl) - S.A_PICK
     drop_entry(G, key)
-    to_discard(G, card)
+    to_discard(G[1], card)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def antidote(G, seat, card):
     """Antidotes (up to 3, each one card of the turn) heal gauge entries of exactly their total."""
-    cv, hands, masks, gkeys, evalue, sc, legal, heal, bits, extra, healed = \
-        G[G_VALUE], G[G_HANDS], G[G_MASKS], G[G_GKEYS], G[G_EVALUE], G[G_SC], G[G_LEGAL], G[G_CHAIN], \
-        G[G_BITS], G[G_EXTRA], G[G_HEALED]
+    cd, st, bits = G[0], G[1], G[2]
+    sc = S.B_SCRATCH
     for w in range(W):
-        bits[w] = ZERO
-    heal[0] = card
+        bits[sc, w] = ZERO
+    st[S.ST_CHAIN] = card
     nheal = 1
-    total = -cv[card]
+    total = -cd[S.CD_VALUE, card]
+    reach = gauge_reach(G, seat, -1, False)
     while True:
-        reach = gauge_reach(G, seat, -1, bits)
         exact = (reach >> total) & 1
-        left = R.CARDS_PER_TURN - sc[SC_PLAYED]
+        left = R.CARDS_PER_TURN - st[S.ST_PLAYED]
         nl = 0
         if left >= 1 and nheal < R.MAX_ANTIDOTES:
             budget = min(left - 1, R.MAX_ANTIDOTES - nheal - 1)
             for w in range(W):
-                m = hands[seat, w] & masks[pol.MK_ANTIDOTE, w]
+                m = bits[S.B_HAND + seat, w] & bits[S.B_MASK + S.MK_ANTIDOTE, w]
                 while m != ZERO:
                     c = w * 64 + lowest(m)
                     m &= m - ONE
-                    nextra = hand_antidotes(G, seat, c, extra)
-                    if heal_feasible(reach, total - cv[c], extra, nextra, budget):
-                        legal[nl] = S.A_PLAY + c
+                    nextra = hand_antidotes(G, seat, c)
+                    if heal_feasible(st, reach, total - cd[S.CD_VALUE, c], nextra, budget):
+                        st[S.ST_LEGAL + nl] = S.A_PLAY + c
                         nl += 1
         if nl == 0:
             break
         if exact:
-            legal[nl] = S.A_PASS
+            st[S.ST_LEGAL + nl] = S.A_PASS
             nl += 1
         a = ask(G, S.D_ANTIDOTE, seat, nl)
         if a == S.A_PASS:
             break
         c = a - S.A_PLAY
         take_from_hand(G, seat, c)
-        heal[nheal] = c
+        st[S.ST_CHAIN + nheal] = c
         nheal += 1
-        total -= cv[c]
-        sc[SC_PLAYED] += 1
-        sc[SC_COUNTS + E.ANTIDOTE] += 1
+        total -= cd[S.CD_VALUE, c]
+        st[S.ST_PLAYED] += 1
+        st[S.ST_COUNTS + E.ANTIDOTE] += 1
     left_to_heal = total
     nhealed = 0
     while left_to_heal > 0:
         nl = 0
         for w in range(W):
-            m = gkeys[seat, w] & ~bits[w]
+            m = bits[S.B_GAUGE + seat, w] & ~bits[sc, w]
             while m != ZERO:
                 k = w * 64 + lowest(m)
                 m &= m - ONE
-                if evalue[k] <= left_to_heal and (gauge_reach(G, seat, k, bits) >> (left_to_heal - evalue[k])) & 1:
-                    legal[nl] = S.A_PICK + k
+                v = st[S.ST_EVALUE + k]
+                if v <= left_to_heal and (gauge_reach(G, seat, k, True) >> (left_to_heal - v)) & 1:
+                    st[S.ST_LEGAL + nl] = S.A_PICK + k
                     nl += 1
         key = ask(G, S.D_HEAL, seat, nl) - S.A_PICK
-        bits[key >> 6] |= ONE << uint64(key & 63)
-        healed[nhealed] = key
+        bits[sc, key >> 6] |= ONE << uint64(key & 63)
+        st[S.ST_HEALED + nhealed] = key
         nhealed += 1
-        left_to_heal -= evalue[key]
+        left_to_heal -= st[S.ST_EVALUE + key]
     for i in range(nhealed):
-        drop_entry(G, healed[i])
+        drop_entry(G, st[S.ST_HEALED + i])
     for i in range(nheal):
-        to_discard(G, heal[i])
+        to_discard(st, st[S.ST_CHAIN + i])
 
 
 # ---------------------------------------------------------------- turns
 
 
-@njit(cache=True, _nrt=False, inline="always")
-def main_legal(G, seat, opts):
-    """The cards ``seat`` may play now, the bonus, and A_END (ascending)."""
-    ce, cv, hands, handn, gtotal, alive, sc, legal, extra, bits = \
-        G[G_EFFECT], G[G_VALUE], G[G_HANDS], G[G_HANDN], G[G_GTOTAL], G[G_ALIVE], G[G_SC], G[G_LEGAL], \
-        G[G_EXTRA], G[G_BITS]
-    nl = 0
-    left = R.CARDS_PER_TURN - sc[SC_PLAYED]
+@njit(cache=True, inline="always")
+def main_playable(G, seat):
+    """The cards ``seat`` may play now as the set ``bits[B_PLAYABLE]`` and whether the bonus is legal
+    (``ST_BONUS_OK``); A_END is always legal."""
+    cd, st, bits = G[0], G[1], G[2]
+    left = R.CARDS_PER_TURN - st[S.ST_PLAYED]
     useless = useless_count(G, seat)
+    hand = S.B_HAND + seat
     if left >= 1:
         others = False
         gauged = False
         holding = False
-        for s in range(sc[SC_PLAYERS]):
-            if s != seat and alive[s]:
+        for s in range(st[S.ST_PLAYERS]):
+            if s != seat and st[S.ST_ALIVE + s]:
                 others = True
-                gauged = gauged or gtotal[s] > 0
-                holding = holding or handn[s] > 0
-        reach = np.int64(-1)
+                gauged = gauged or st[S.ST_GTOTAL + s] > 0
+                holding = holding or st[S.ST_HANDN + s] > 0
+        give = others and st[S.ST_GIFT_GIVEN] == 0
+        mug = holding and st[S.ST_HANDN + seat] >= 2
+        remove = st[S.ST_GTOTAL + seat] > 0
+        antidotes = False
         for w in range(W):
-            m = hands[seat, w]
-            while m != ZERO:
-                c = w * 64 + lowest(m)
-                m &= m - ONE
-                e = ce[c]
-                ok = False
-                if e == E.E_GIFT or e == E.E_GOLDEN_GIFT:
-                    ok = sc[SC_GIFT_GIVEN] == 0 and others
-                elif e == E.E_ANTIDOTE:
-                    if reach < 0:
-                        for x in range(W):
-                            bits[x] = ZERO
-                        reach = gauge_reach(G, seat, -1, bits)
-                    nextra = hand_antidotes(G, seat, c, extra)
-                    ok = heal_feasible(reach, -cv[c], extra, nextra, min(left - 1, R.MAX_ANTIDOTES - 1))
-                elif e == E.E_RAISE_GIFT:
-                    ok = gauged
-                elif e == E.E_MUGGING:
-                    ok = holding and handn[seat] >= 2
-                elif e == E.E_DAY_OF_MOURNING:
-                    ok = useless > 0
-                elif e == E.E_REMOVE_GIFT:
-                    ok = gtotal[seat] > 0
-                if ok:
-                    legal[nl] = S.A_PLAY + c
-                    nl += 1
-    if left >= R.BONUS_GIFT_USELESS and useless >= R.BONUS_GIFT_USELESS and not (
-            opts[OPT_BONUS_IS_THE_GIFT] and sc[SC_GIFT_GIVEN]):
-        legal[nl] = S.A_BONUS
-        nl += 1
-    legal[nl] = S.A_END
-    nl += 1
-    return nl
+            m = ZERO
+            if give:
+                m |= bits[S.B_MASK + S.MK_GIFT, w]
+            if gauged:
+                m |= bits[S.B_MASK + S.MK_RAISE, w]
+            if mug:
+                m |= bits[S.B_MASK + S.MK_MUGGING, w]
+            if useless > 0:
+                m |= bits[S.B_MASK + S.MK_MOURNING, w]
+            if remove:
+                m |= bits[S.B_MASK + S.MK_REMOVE, w]
+            bits[S.B_PLAYABLE, w] = bits[hand, w] & m
+            antidotes = antidotes or (bits[hand, w] & bits[S.B_MASK + S.MK_ANTIDOTE, w]) != ZERO
+        if antidotes and remove:     # an empty gauge has nothing to heal
+            reach = gauge_reach(G, seat, -1, False)
+            budget = min(left - 1, R.MAX_ANTIDOTES - 1)
+            for w in range(W):
+                m = bits[hand, w] & bits[S.B_MASK + S.MK_ANTIDOTE, w]
+                while m != ZERO:
+                    c = w * 64 + lowest(m)
+                    m &= m - ONE
+                    nextra = hand_antidotes(G, seat, c)
+                    if heal_feasible(st, reach, -cd[S.CD_VALUE, c], nextra, budget):
+                        bits[S.B_PLAYABLE, w] |= ONE << uint64(c & 63)
+    else:
+        for w in range(W):
+            bits[S.B_PLAYABLE, w] = ZERO
+    st[S.ST_BONUS_OK] = left >= R.BONUS_GIFT_USELESS and useless >= R.BONUS_GIFT_USELESS and not (
+        st[OPT + OPT_BONUS_IS_THE_GIFT] and st[S.ST_GIFT_GIVEN])
 
 
-@njit(cache=True, _nrt=False)
-def take_turn(G, seat, opts):
+@njit(cache=True, inline="always")
+def ask_main(G, seat):
+    """The seat's policy's main decision, checked against the playable set (an illegal one is recorded
+    and replaced by the first legal action)."""
+    st, bits = G[1], G[2]
+    a = pol.decide_main(seat, G)
+    if a == S.A_END:
+        return a
+    if a == S.A_BONUS:
+        if st[S.ST_BONUS_OK]:
+            return a
+    elif S.A_PLAY <= a < S.A_SEAT and (bits[S.B_PLAYABLE, a >> 6] >> uint64(a & 63)) & ONE != ZERO:
+        return a
+    record_error(st, S.D_MAIN, a)
+    for w in range(W):
+        if bits[S.B_PLAYABLE, w] != ZERO:
+            return S.A_PLAY + w * 64 + lowest(bits[S.B_PLAYABLE, w])
+    return S.A_BONUS if st[S.ST_BONUS_OK] else S.A_END
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def take_turn(G, seat):
     """Up to 3 cards, then A_END; False when the player was eliminated (or the game ended) in it."""
-    ct, ce, alive, sc = G[G_TYPE], G[G_EFFECT], G[G_ALIVE], G[G_SC]
+    cd, st = G[0], G[1]
     while True:
-        nl = main_legal(G, seat, opts)
-        a = ask(G, S.D_MAIN, seat, nl)
+        main_playable(G, seat)
+        a = ask_main(G, seat)
         if a == S.A_END:
             return True
         if a == S.A_BONUS:
-            give_bonus_gift(G, seat, opts)
+            give_bonus_gift(G, seat)
         else:
             card = a - S.A_PLAY
             take_from_hand(G, seat, card)
-            sc[SC_PLAYED] += 1
-            sc[SC_COUNTS + ct[card]] += 1
-            e = ce[card]
+            st[S.ST_PLAYED] += 1
+            st[S.ST_COUNTS + cd[S.CD_TYPE, card]] += 1
+            e = cd[S.CD_EFFECT, card]
             if e == E.E_GIFT or e == E.E_GOLDEN_GIFT:
-                give_cursed_gift(G, seat, card, opts)
+                give_cursed_gift(G, seat, card)
             elif e == E.E_ANTIDOTE:
                 antidote(G, seat, card)
             elif e == E.E_RAISE_GIFT:
-                raise_gift(G, seat, card, opts)
+                raise_gift(G, seat, card)
             elif e == E.E_MUGGING:
-                mugging(G, seat, card, opts)
+                mugging(G, seat, card)
             elif e == E.E_DAY_OF_MOURNING:
                 day_of_mourning(G, seat, card)
             elif e == E.E_REMOVE_GIFT:
                 remove_gift(G, seat, card)
-        sc[SC_PCARD] = -1
-        sc[SC_PADDS] = 0
-        sc[SC_TARGET] = -1
-        if sc[SC_OVER] or not alive[seat]:
+        st[S.ST_PCARD] = -1
+        st[S.ST_PADDS] = 0
+        st[S.ST_TARGET] = -1
+        if st[S.ST_OVER] or not st[S.ST_ALIVE + seat]:
             return False
 
 
 @njit(cache=True, _nrt=False)
-def play_game(G, seed, index, players, opts, fs, ck):
-    """Deal game ``index`` of run ``seed`` and play it to its end in the state ``G`` (``fs``: the focus
-    seat, whose dealt kinds ``ck`` go to SC_DEALT)."""
-    hands, handn, pile, eseat, gtotal, alive, sc, streams, gkeys = \
-        G[G_HANDS], G[G_HANDN], G[G_PILE], G[G_ESEAT], G[G_GTOTAL], G[G_ALIVE], G[G_SC], G[G_STREAMS], G[G_GKEYS]
-    n = pile.shape[0]
-    for i in range(N_SC):
-        sc[i] = 0
-    sc[SC_WINNER] = -1
-    sc[SC_TARGET] = -1
-    sc[SC_PCARD] = -1
-    sc[SC_PLAYERS] = players
+def play_game(G, seed, index, players, fs, n):
+    """Deal game ``index`` of run ``seed`` (``n`` cards) and play it to its end in the state ``G``
+    (``fs``: the focus seat, whose dealt kinds go to ST_DEALT)."""
+    cd, st, bits = G[0], G[1], G[2]
+    for i in range(S.N_SCALARS):
+        st[i] = 0
+    st[S.ST_WINNER] = -1
+    st[S.ST_TARGET] = -1
+    st[S.ST_PCARD] = -1
+    st[S.ST_PLAYERS] = players
     for row in range(1 + players):
         s = seed_tuple(seed, index, row)
         for w in range(4):
-            streams[row, w] = s[w]
+            bits[S.B_STREAM + row, w] = s[w]
     for c in range(n):
-        eseat[c] = -1
-        pile[c] = c
+        st[S.ST_ESEAT + c] = -1
+        st[S.ST_PILE + c] = c
     for s in range(players):
-        handn[s] = 0
-        gtotal[s] = 0
-        alive[s] = 1
+        st[S.ST_HANDN + s] = 0
+        st[S.ST_GTOTAL + s] = 0
+        st[S.ST_ALIVE + s] = 1
         for w in range(W):
-            hands[s, w] = ZERO
-            gkeys[s, w] = ZERO
-    sc[SC_NPILE] = n
+            bits[S.B_HAND + s, w] = ZERO
+            bits[S.B_GAUGE + s, w] = ZERO
+    st[S.ST_NPILE] = n
     shuffle_pile(G)
     for _ in range(R.HAND_AT_SETUP):
         for s in range(players):
-            sc[SC_NPILE] -= 1
-            put_in_hand(G, s, pile[sc[SC_NPILE]])
+            st[S.ST_NPILE] -= 1
+            put_in_hand(G, s, st[S.ST_PILE + st[S.ST_NPILE]])
     dealt = np.int64(0)
     for w in range(W):
-        m = hands[fs, w]
+        m = bits[S.B_HAND + fs, w]
         while m != ZERO:
-            dealt |= np.int64(1) << ck[w * 64 + lowest(m)]
+            dealt |= np.int64(1) << cd[S.CD_KIND, w * 64 + lowest(m)]
             m &= m - ONE
-    sc[SC_DEALT] = dealt
+    st[S.ST_DEALT] = dealt
     current = 0
+    max_turns = st[OPT + OPT_MAX_TURNS]
     while True:
-        if sc[SC_TURN] >= opts[OPT_MAX_TURNS]:
-            finish(G, -1, 1)
+        if st[S.ST_TURN] >= max_turns:
+            finish(st, -1, 1)
             return
-        sc[SC_TURN] += 1
-        sc[SC_PLAYED] = 0
-        sc[SC_GIFT_GIVEN] = 0
+        st[S.ST_TURN] += 1
+        st[S.ST_PLAYED] = 0
+        st[S.ST_GIFT_GIVEN] = 0
         seat = current
-        ended = take_turn(G, seat, opts)
-        if sc[SC_OVER]:
+        ended = take_turn(G, seat)
+        if st[S.ST_OVER]:
             return
-        if ended and alive[seat]:
+        if ended and st[S.ST_ALIVE + seat]:
             draw_card(G, seat)
         s = (seat + 1) % players
-        while not alive[s]:
+        while not st[S.ST_ALIVE + s]:
             s = (s + 1) % players
         current = s
 
 
 @njit(cache=True)
-def play_chunk(seed, start, count, players, opts, ct, cv, cf, ce, ck, masks, focus_id, focus_params, field_id,
-               field_params, focus_seat, out_i32, out_i16, out_focus, out_dealt):
-    """Play games start .. start+count-1; fill ``out_i32`` (count x 4: winner, turns, elimination order,
-    unfinished), ``out_i16`` (count x 8: played by type, ripostes, cacarmas, bonus gifts), ``out_focus``
-    and ``out_dealt`` (the kinds ``ck`` dealt to the focus seat, a bit mask). Returns (game offset, error
-    code) of the first illegal decision, else (0, 0)."""
-    n = ct.shape[0]
-    hands = np.zeros((R.MAX_PLAYERS, W), np.uint64)
-    handn = np.zeros(R.MAX_PLAYERS, np.int64)
-    pile = np.empty(n, np.int64)
-    disc = np.empty(n, np.int64)
-    eseat = np.empty(n, np.int64)
-    evalue = np.zeros(n, np.int64)
-    ecards = np.zeros((n, MAX_ENTRY_CARDS), np.int64)
-    elen = np.zeros(n, np.int64)
-    gtotal = np.zeros(R.MAX_PLAYERS, np.int64)
-    alive = np.zeros(R.MAX_PLAYERS, np.int64)
-    sc = np.zeros(N_SC, np.int64)
-    streams = np.zeros((1 + R.MAX_PLAYERS, 4), np.uint64)
-    gkeys = np.zeros((R.MAX_PLAYERS, W), np.uint64)
-    legal = np.zeros(S.N_ACTIONS, np.int64)
-    pids = np.zeros(R.MAX_PLAYERS, np.int64)
+def play_chunk(seed, start, count, players, opts, cd, masks, focus_id, focus_params, field_id, field_params,
+               focus_seat, out):
+    """Play games start .. start+count-1; fill ``out`` (count x 15: winner, turns, elimination order,
+    unfinished, played by type (5), ripostes, cacarmas, bonus gifts, focus seat, the kinds dealt to the
+    focus seat). Returns (game offset, error code) of the first illegal decision, else (0, 0)."""
+    n = cd.shape[1]
+    st = np.zeros(S.N_ST, np.int64)
+    bits = np.zeros((S.N_BROWS, W), np.uint64)
     params = np.zeros((R.MAX_PLAYERS, pol.N_PARAMS), np.float64)
-    chain = np.zeros(n, np.int64)
-    extra = np.zeros(n, np.int64)
-    healed = np.zeros(n, np.int64)
-    bits = np.zeros(W, np.uint64)
-    G = (ct, cv, cf, ce, hands, handn, pile, disc, eseat, evalue, ecards, elen, gtotal, alive, sc, streams, gkeys,
-         legal, pids, params, chain, extra, healed, masks, bits)
+    for i in range(opts.shape[0]):
+        st[OPT + i] = opts[i]
+    for r in range(S.N_MASKS):
+        for w in range(W):
+            bits[S.B_MASK + r, w] = masks[r, w]
+    G = (cd, st, bits, params)
     for g in range(count):
         index = start + g
         fs = index % players if focus_seat < 0 else focus_seat
         for s in range(players):
             if s == fs:
-                pids[s] = focus_id
+                st[S.ST_PID + s] = focus_id
                 params[s, :] = focus_params
             else:
-                pids[s] = field_id
+                st[S.ST_PID + s] = field_id
                 params[s, :] = field_params
-        play_game(G, seed, index, players, opts, fs, ck)
-        if sc[SC_ERR] != NO_ERROR:
-            return g, sc[SC_ERR]
-        out_i32[g, 0] = sc[SC_WINNER]
-        out_i32[g, 1] = sc[SC_TURN]
-        out_i32[g, 2] = sc[SC_ELIM]
-        out_i32[g, 3] = sc[SC_UNFINISHED]
+        play_game(G, seed, index, players, fs, n)
+        if st[S.ST_ERR] != NO_ERROR:
+            return g, st[S.ST_ERR]
+        out[g, 0] = st[S.ST_WINNER]
+        out[g, 1] = st[S.ST_TURN]
+        out[g, 2] = st[S.ST_ELIM]
+        out[g, 3] = st[S.ST_UNFINISHED]
         for k in range(5):
-            out_i16[g, k] = sc[SC_COUNTS + k]
-        out_i16[g, 5] = sc[SC_RIPOSTES]
-        out_i16[g, 6] = sc[SC_CACARMAS]
-        out_i16[g, 7] = sc[SC_BONUS]
-        out_focus[g] = fs
-        out_dealt[g] = sc[SC_DEALT]
+            out[g, 4 + k] = st[S.ST_COUNTS + k]
+        out[g, 9] = st[S.ST_RIPOSTES]
+        out[g, 10] = st[S.ST_CACARMAS]
+        out[g, 11] = st[S.ST_BONUS]
+        out[g, 12] = fs
+        out[g, 13] = st[S.ST_DEALT]
     return 0, NO_ERROR
 
 
 def card_masks(arr: dict[str, np.ndarray]) -> np.ndarray:
-    """The (N_MASKS, W) uint64 card sets by role (policies.MK_*) of a deck's arrays."""
-    masks = np.zeros((pol.N_MASKS, W), np.uint64)
+    """The (N_MASKS, W) uint64 card sets by role (state.MK_*) of a deck's arrays."""
+    masks = np.zeros((S.N_MASKS, W), np.uint64)
     riposte = (arr["flags"] & E.RIPOSTE) != 0
-    members = {pol.MK_USELESS: arr["type"] == E.USELESS, pol.MK_ANTIDOTE: arr["effect"] == E.E_ANTIDOTE,
-               pol.MK_RIPOSTE: riposte, pol.MK_ANSWERS_ATTACK: riposte & (arr["effect"] == E.E_RIPOSTE_CANCEL),
-               pol.MK_ANSWERS_DEFENSE: riposte & (arr["effect"] == E.E_CANCEL_DEFENSE), pol.MK_GIFT: arr["type"] == E.GIFT}
+    effect = arr["effect"]
+    members = {S.MK_USELESS: arr["type"] == E.USELESS, S.MK_ANTIDOTE: effect == E.E_ANTIDOTE,
+               S.MK_RIPOSTE: riposte, S.MK_ANSWERS_ATTACK: riposte & (effect == E.E_RIPOSTE_CANCEL),
+               S.MK_ANSWERS_DEFENSE: riposte & (effect == E.E_CANCEL_DEFENSE), S.MK_GIFT: arr["type"] == E.GIFT,
+               S.MK_RAISE: effect == E.E_RAISE_GIFT, S.MK_MUGGING: effect == E.E_MUGGING,
+               S.MK_MOURNING: effect == E.E_DAY_OF_MOURNING, S.MK_REMOVE: effect == E.E_REMOVE_GIFT}
     for row, member in members.items():
         for c in np.flatnonzero(member):
             masks[row, c >> 6] |= np.uint64(1) << np.uint64(c & 63)
     return masks
+
+
+def card_data(arr: dict[str, np.ndarray]) -> np.ndarray:
+    """The (N_CD, copies) int64 card facts of a deck's arrays (state.CD_* rows)."""
+    cd = np.zeros((S.N_CD, arr["type"].shape[0]), np.int64)
+    for row, key in ((S.CD_TYPE, "type"), (S.CD_VALUE, "value"), (S.CD_FLAGS, "flags"), (S.CD_EFFECT, "effect"),
+                     (S.CD_KIND, "kind")):
+        cd[row] = arr[key]
+    return cd
 
 
 # ---------------------------------------------------------------- Python entry
@@ -927,23 +920,17 @@ def run_chunk(seed: int, start: int, count: int, players: int, options, focus_id
         spec = next(s for s in P.POLICIES.values() if s.policy_id == pid)
         vectors.append(pol.params_array(spec.param_vector() if params is None else params))
     arr = deck.arrays()
-    out_i32 = np.zeros((count, 4), np.int64)
-    out_i16 = np.zeros((count, 8), np.int64)
-    out_focus = np.zeros(count, np.int64)
-    out_dealt = np.zeros(count, np.int64)
+    out = np.zeros((count, 14), np.int64)
     game, err = play_chunk(np.uint64(seed), np.int64(start), np.int64(count), np.int64(players), opts,
-                           arr["type"], arr["value"], arr["flags"], arr["effect"], arr["kind"], card_masks(arr),
-                           np.int64(ids[0]), vectors[0], np.int64(ids[1]), vectors[1], np.int64(focus_seat),
-                           out_i32, out_i16, out_focus, out_dealt)
+                           card_data(arr), card_masks(arr), np.int64(ids[0]), vectors[0], np.int64(ids[1]),
+                           vectors[1], np.int64(focus_seat), out)
     if err != NO_ERROR:
         kind, action = divmod(int(err) - 1, S.N_ACTIONS)
         raise RunError(f"game {start + int(game)} of seed {seed}: a policy chose {S.action_name(action)!r} "
                        f"(action {action}), which is not legal at decision {S.DECISION_NAMES[kind]!r}")
-    cols = {"winner_seat": out_i32[:, 0], "turns": out_i32[:, 1], "elimination_order": out_i32[:, 2],
-            "unfinished": out_i32[:, 3]}
-    names = [f"played_{k}" for k in R.KIND_NAMES] + ["ripostes", "cacarmas", "bonus_gifts"]
-    cols.update({name: out_i16[:, k] for k, name in enumerate(names)})
-    cols["focus_dealt"] = out_dealt
-    out = {column: cols[column].astype(dtype) for column, dtype in R.OUTCOME_DTYPES.items()}
-    out["focus_seat"] = out_focus.astype(np.int8)
-    return out
+    names = ["winner_seat", "turns", "elimination_order", "unfinished"] + [f"played_{k}" for k in R.KIND_NAMES] + \
+        ["ripostes", "cacarmas", "bonus_gifts", "focus_seat", "focus_dealt"]
+    cols = {name: out[:, k] for k, name in enumerate(names)}
+    result = {column: cols[column].astype(dtype) for column, dtype in R.OUTCOME_DTYPES.items()}
+    result["focus_seat"] = out[:, 12].astype(np.int8)
+    return result

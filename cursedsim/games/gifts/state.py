@@ -67,3 +67,81 @@ def action_name(action: int) -> str:
     if A_PICK <= action < A_BONUS:
         return f"pick {action - A_PICK}"
     return {A_BONUS: "bonus", A_CACARMA: "cacarma", A_PASS: "pass", A_END: "end"}.get(action, f"? {action}")
+
+
+# ---------------------------------------------------------------- the kernel's flat state
+
+#: The numba kernel (``kernel.py``) and its policies (``policies.py``) keep a game in three arrays,
+#: allocated once per chunk: ``cd`` (int64, N_CD x copies: the deck's facts per copy), ``st`` (int64:
+#: every integer of the game at the ST_* offsets) and ``bits`` (uint64, N_BROWS x W: card bit sets and
+#: the random streams). W words of 64 bits hold a set of MAX_COPIES cards.
+W = 4
+CD_TYPE, CD_VALUE, CD_FLAGS, CD_EFFECT, CD_KIND = range(5)
+N_CD = 5
+
+#: Card sets by role (rows B_MASK + MK_*), built from the deck by ``kernel.card_masks``.
+MK_USELESS = 0
+MK_ANTIDOTE = 1
+MK_RIPOSTE = 2          # any card with the RIPOSTE flag
+MK_ANSWERS_ATTACK = 3   # RIPOSTE cards that answer a gift or a Trick (riposte_cancel)
+MK_ANSWERS_DEFENSE = 4  # RIPOSTE cards that answer a Defense (cancel_defense)
+MK_GIFT = 5             # Cursed Gifts (effects gift, golden_gift)
+MK_RAISE = 6
+MK_MUGGING = 7
+MK_MOURNING = 8
+MK_REMOVE = 9
+N_MASKS = 10
+
+#: Rows of ``bits``: each hand, each gauge's entry keys, the masks, a scratch set, the main decision's
+#: playable cards, and the xoshiro256** states of the random streams (row B_STREAM + stream: 0 the deck,
+#: 1 + seat the seats' policies; 4 words each).
+B_HAND = 0
+B_GAUGE = B_HAND + MAX_PLAYERS
+B_MASK = B_GAUGE + MAX_PLAYERS
+B_SCRATCH = B_MASK + N_MASKS
+B_PLAYABLE = B_SCRATCH + 1
+B_STREAM = B_PLAYABLE + 1
+N_BROWS = B_STREAM + 1 + MAX_PLAYERS
+
+#: Offsets in ``st``: the game's scalars first (reset per game), then the options, the seats' policy ids,
+#: per-seat arrays, the card arrays (pile, Septic Discard, gauge entries by key card), the legal list and
+#: scratch lists.
+ST_PLAYED = 0
+ST_GIFT_GIVEN = 1
+ST_NPILE = 2
+ST_NDISC = 3
+ST_OVER = 4
+ST_WINNER = 5
+ST_ERR = 6
+ST_RIPOSTES = 7
+ST_CACARMAS = 8
+ST_BONUS = 9
+ST_COUNTS = 10           # 5 slots: played cards by type (effects.TYPE_NAMES)
+ST_NELIM = 15
+ST_ELIM = 16
+ST_TURN = 17
+ST_UNFINISHED = 18
+ST_TARGET = 19
+ST_PCARD = 20
+ST_PADDS = 21
+ST_PLAYERS = 22
+ST_DEALT = 23            # the kinds dealt to the focus seat (bit mask)
+ST_BONUS_OK = 24         # the main decision: A_BONUS legal
+N_SCALARS = 32
+ST_OPTS = 32             # the rule options (kernel.option_array), 16 slots
+ST_PID = 48              # + seat: the seat's policy id
+ST_HANDN = 56            # + seat
+ST_GTOTAL = 64           # + seat
+ST_ALIVE = 72            # + seat
+ST_PILE = 80             # the draw pile (top last)
+ST_DISC = ST_PILE + MAX_COPIES          # the Septic Discard in order of arrival
+ST_ESEAT = ST_DISC + MAX_COPIES         # + key: the seat of the entry (-1 none)
+ST_EVALUE = ST_ESEAT + MAX_COPIES       # + key: its value with its Tricks
+ST_ELEN = ST_EVALUE + MAX_COPIES        # + key: its cards
+ST_LEGAL = ST_ELEN + MAX_COPIES         # the legal actions of a decision
+ST_CHAIN = ST_LEGAL + N_ACTIONS         # scratch lists
+ST_EXTRA = ST_CHAIN + MAX_COPIES
+ST_HEALED = ST_EXTRA + MAX_COPIES
+MAX_ENTRY_CARDS = 16
+ST_ECARDS = ST_HEALED + MAX_COPIES      # + key * MAX_ENTRY_CARDS: the entry's cards in landing order
+N_ST = ST_ECARDS + MAX_COPIES * MAX_ENTRY_CARDS
