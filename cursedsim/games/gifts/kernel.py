@@ -137,16 +137,23 @@ def put_in_hand(G, seat, c):
 
 
 @njit(cache=True, _nrt=False)
+def refill_pile(G):
+    """The Septic Discard becomes the draw pile, shuffled."""
+    st = G[1]
+    for i in range(st[S.ST_NDISC]):
+        st[S.ST_PILE + i] = st[S.ST_DISC + i]
+    st[S.ST_NPILE] = st[S.ST_NDISC]
+    st[S.ST_NDISC] = 0
+    shuffle_pile(G)
+
+
+@njit(cache=True, inline="always")
 def draw_card(G, seat):
     """The top card of the pile into ``seat``'s hand; an empty pile first takes the Septic Discard,
     shuffled. -1 when both are empty."""
     st = G[1]
     if st[S.ST_NPILE] == 0 and st[S.ST_NDISC] > 0:
-        for i in range(st[S.ST_NDISC]):
-            st[S.ST_PILE + i] = st[S.ST_DISC + i]
-        st[S.ST_NPILE] = st[S.ST_NDISC]
-        st[S.ST_NDISC] = 0
-        shuffle_pile(G)
+        refill_pile(G)
     if st[S.ST_NPILE] == 0:
         return -1
     st[S.ST_NPILE] -= 1
@@ -379,11 +386,26 @@ def play_cacarma(G, seat, card):
     return CANCELLED
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always")
 def respond(G, card, by, target, kind, adds, inevitable):
-    """The target's window to answer (ripostes, Cacarma; chains with the option)."""
+    """The target's window to answer (ripostes, Cacarma; chains with the option): EFFECTIVE at once when
+    the card is INEVITABLE or the target holds no answer (no call), else ``answer_window``."""
     if inevitable:
         return EFFECTIVE
+    bits = G[2]
+    mk = S.MK_ANSWERS_DEFENSE if kind == E.DEFENSE else S.MK_ANSWERS_ATTACK
+    held = ZERO
+    for w in range(W):
+        held |= bits[S.B_HAND + target, w] & bits[S.B_MASK + mk, w]
+    if held == ZERO and not ((kind == E.GIFT or kind == E.TRICK)
+                             and useless_count(G, target) >= R.CACARMA_USELESS):
+        return EFFECTIVE
+    return answer_window(G, card, by, target, kind, adds)
+
+
+@njit(cache=True, _nrt=False)
+def answer_window(G, card, by, target, kind, adds):
+    """The window of ``respond`` when the target holds an answer."""
     st, bits = G[1], G[2]
     nchain = 0
     responder, other = target, by
@@ -441,7 +463,14 @@ def choose_target(G, seat, need):
                                                  or (need == 2 and st[S.ST_HANDN + s] > 0)):
             st[S.ST_LEGAL + nl] = S.A_SEAT + s
             nl += 1
-    target = ask(G, S.D_TARGET, seat, nl) - S.A_SEAT
+    a = pol.decide_target(seat, nl, G)
+    for i in range(nl):
+        if st[S.ST_LEGAL + i] == a:
+            break
+    else:
+        record_error(st, S.D_TARGET, a)
+        a = st[S.ST_LEGAL]
+    target = a - S.A_SEAT
     st[S.ST_TARGET] = target
     return target
 

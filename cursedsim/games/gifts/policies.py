@@ -159,6 +159,23 @@ def target_score(pid, seat, s, st):
 
 
 @njit(cache=True, inline="always")
+def decide_target(seat, nl, G):
+    """D_TARGET (also inlined where the kernel asks it): the best legal seat by ``target_score``."""
+    cd, st, bits, params = G
+    pid = st[S.ST_PID + seat]
+    L = S.ST_LEGAL
+    if pid == P.RANDOM:
+        return st[L + below(bits, S.STREAM_POLICY + seat, nl)]
+    best = st[L]
+    best_k = target_score(pid, seat, best - S.A_SEAT, st)
+    for i in range(1, nl):
+        k = target_score(pid, seat, st[L + i] - S.A_SEAT, st)
+        if k < best_k:
+            best, best_k = st[L + i], k
+    return best
+
+
+@njit(cache=True, inline="always")
 def take_key(c, cd):
     """``reference_policies.take_rank`` as one integer (lower first): class, then -|value|, then id."""
     if (cd[S.CD_FLAGS, c] & E.RIPOSTE) != 0:
@@ -180,16 +197,10 @@ def decide(kind, seat, nl, G):
     cd, st, bits, params = G
     pid = st[S.ST_PID + seat]
     L = S.ST_LEGAL
+    if kind == S.D_TARGET:
+        return decide_target(seat, nl, G)
     if pid == P.RANDOM:
         return st[L + below(bits, S.STREAM_POLICY + seat, nl)]
-    if kind == S.D_TARGET:
-        best = st[L]
-        best_k = target_score(pid, seat, best - S.A_SEAT, st)
-        for i in range(1, nl):
-            k = target_score(pid, seat, st[L + i] - S.A_SEAT, st)
-            if k < best_k:
-                best, best_k = st[L + i], k
-        return best
     if kind == S.D_GIFT or kind == S.D_HEAL or kind == S.D_REMOVE:
         best = st[L]
         best_v = st[S.ST_EVALUE + best - S.A_PICK]
