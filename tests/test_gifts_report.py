@@ -3,7 +3,8 @@ those of direct simulations of the same games (seat rates add up to the games, i
 estimates, the first player's advantage and the seat moves are paired game by game, the deck without a
 card kind is paired with the full deck on the same game indices), the reconstructed deck's label is in
 the header and every table, the sensitivity decks load back from their files, and the readings quote
-the numbers they read."""
+the numbers they read. With ``--deck FILE`` every run plays that deck and the report names it; a broken
+file fails at once with the validator's line; runs of another deck are never resumed."""
 
 from __future__ import annotations
 
@@ -362,3 +363,164 @@ def test_the_experiment_script_gives_the_reports_tables(small, tmp_path, monkeyp
         assert entry["verdict"] == table.loc[int(players), "verdict"]
     for name in ("seat_win_rates", "policy_matrix"):
         assert (tmp_path / f"{name}.png").stat().st_size > 1000
+
+
+# ---------------------------------------------------------------- another deck (--deck FILE)
+
+DECK_GAMES = 40
+
+
+def _my_deck(path: Path, *, name: str = "my-deck", first_count: int = 9, reconstructed: bool = False) -> Path:
+    """The default deck file with another name, its ``reconstructed`` flag, the first card kind renamed
+    ("Small Gift") and its count changed: a different deck (label, kinds and counts)."""
+    text = gifts_deck.DEFAULT_DECK.read_text(encoding="utf-8")
+    first = deck_of().cards[0]
+    text = re.sub(r'^name = ".*"$', f'name = "{name}"', text, count=1, flags=re.M)
+    text = re.sub(r"^reconstructed = \w+$", f"reconstructed = {'true' if reconstructed else 'false'}", text,
+                  count=1, flags=re.M)
+    block = text.index(f'name = "{first.name}"')
+    head, tail = text[:block], text[block:]
+    tail = tail.replace(f'name = "{first.name}"', 'name = "Small Gift"', 1)
+    tail = re.sub(rf"^count = {first.count}\b", f"count = {first_count}", tail, count=1, flags=re.M)
+    path.write_text(head + tail, encoding="utf-8")
+    deck = load_deck(path)
+    assert deck.cards[0].name == "Small Gift" and deck.cards[0].count == first_count
+    return path
+
+
+def _deck_report(out: Path, deck: Path, **kwargs):
+    return report("gifts", out, n_games=DECK_GAMES, seed=SMALL_SEED, n_jobs=1, progress=False, tuned=None,
+                  deck=deck, **kwargs)
+
+
+def _run_decks(runs: Path) -> dict[str, set[str]]:
+    """Run directory (relative) -> the deck labels its frame played."""
+    return {str(path.parent.relative_to(runs)): set(pd.read_parquet(path, columns=["deck"])["deck"].astype(str))
+            for path in runs.rglob("games.parquet")}
+
+
+def test_a_report_on_another_deck_plays_it_everywhere_and_names_it(tmp_path):
+    import json
+    path = _my_deck(tmp_path / "my_deck.toml")
+    mine = load_deck(path)
+    kinds = tuple(card.name for card in mine.cards)
+    out = tmp_path / "report"
+    result = _deck_report(out, path)
+    data = result.data
+    assert data.deck_label == mine.label != deck_of().label and not data.deck_reconstructed
+    assert data.deck_file == str(path.resolve()) and data.plan.deck == str(path.resolve())
+    # figure 5's kinds are the deck's (the renamed one in, the default's first kind out)
+    assert data.plan.cards == kinds and "Small Gift" in kinds and deck_of().cards[0].name not in kinds
+    assert set(data.removal["card"]) == set(kinds) and list(data.dealt["card"]) == list(kinds)
+    assert set(data.removal["deck_without"]) == {mine.without(k).label for k in kinds}
+    # every table names the deck played; the sensitivity decks are scaled from it
+    for name, table in data.tables.items():
+        if name not in ("deck_sensitivity", "deck_counts"):
+            assert (table["deck"] == mine.label).all() and not table["deck_reconstructed"].any(), name
+    sens = data.deck_sensitivity
+    assert sens["deck"].iloc[0] == mine.label and sens["file"].iloc[0] == str(path.resolve())
+    assert all(label.startswith("my-deck-scaled-") for label in sens["deck"].iloc[1:])
+    first = data.deck_counts[data.deck_counts["card"] == "Small Gift"]
+    assert len(first) == PLAN.deck_variants and (first["default_count"] == 9).all()
+    for file in sens["file"].iloc[1:]:
+        assert load_deck(out / file).name.startswith("my-deck-scaled-")
+    # every run played it, with options {"deck": path}; the runs' marker holds its label and file
+    runs = out / "runs"
+    played = _run_decks(runs)
+    assert len(played) == data.plan.run_count
+    for folder, labels in played.items():
+        if folder.startswith(("seats", "focus_seat", "matrix")):
+            assert labels == {mine.label}, folder
+            assert json.loads((runs / folder / "run.json").read_text())["options"]["deck"] == str(path.resolve())
+    marker = json.loads((runs / "report-runs.json").read_text())
+    assert marker["settings"] == {"deck": mine.label, "deck_file": str(path.resolve())}
+    seats = pd.read_parquet(runs / "seats" / "p4" / "games.parquet", columns=["turns", "winner_seat"])
+    direct = cursedsim.simulate("gifts", DECK_GAMES, players=4, policy="leader", seed=SMALL_SEED, progress=False,
+                                options={"deck": str(path)})
+    np.testing.assert_array_equal(seats["turns"], direct["turns"])
+    # the documents name it, with its file and flag
+    header = (out / "report.md").read_text().split("## Recommendations")[0]
+    assert mine.label in header and "not marked reconstructed" in header and str(path.resolve()) in header
+    assert f"--deck {path}" in (out / "report.md").read_text()
+    assert mine.label in result.recommendations["title"] and "reconstructed" not in result.recommendations["title"]
+
+
+def test_a_broken_deck_file_fails_at_once_with_the_validators_line(tmp_path, capsys):
+    from cursedsim.cli import main
+    from cursedsim.errors import CursedsimError
+    path = _my_deck(tmp_path / "broken.toml")
+    path.write_text(path.read_text().replace('effect = "mugging"', 'effect = "muging"'))
+    with pytest.raises(gifts_deck.DeckError) as error:
+        _deck_report(tmp_path / "report", path)
+    message = str(error.value)
+    assert "line " in message and "field 'effect'" in message and "muging" in message and "\n" not in message
+    assert not (tmp_path / "report").exists()   # nothing written, nothing played
+    for game, deck, expected in (("gifts", path, message), ("cursed", tmp_path / "any.toml", "only the gifts")):
+        try:
+            main(["report", game, "--out", str(tmp_path / "cli"), "--games", "10", "--jobs", "1", "--no-progress",
+                  "--tuned", "none", "--deck", str(deck)])
+            status = 0
+        except SystemExit as exit:
+            status = exit.code
+        err = capsys.readouterr().err
+        assert status == 2 and err.strip().count("\n") == 0 and expected in err, err
+        assert not (tmp_path / "cli").exists()
+    with pytest.raises(CursedsimError, match="only the gifts report takes a deck"):
+        report("cursed", tmp_path / "cursed", n_games=10, n_jobs=1, progress=False, tuned=None, deck=path)
+
+
+def test_resuming_with_another_deck_replays_every_run(tmp_path):
+    import os
+    path = _my_deck(tmp_path / "deck.toml", first_count=9)
+    out = tmp_path / "report"
+    first = _deck_report(out, path)
+    runs = out / "runs"
+    # the same file rewritten with another count: same path, another label; nothing of the first deck stays
+    _my_deck(path, first_count=5)
+    second = load_deck(path)
+    assert second.label != first.data.deck_label
+    again = _deck_report(out, path)
+    assert again.data.deck_label == second.label
+    played = _run_decks(runs)
+    assert len(played) == again.data.plan.run_count
+    assert not any(first.data.deck_label in labels for labels in played.values())
+    assert played["seats/p4"] == {second.label}
+    old_variants = set(first.data.deck_sensitivity["deck"].iloc[1:])
+    assert not old_variants & set().union(*played.values())
+    assert {p.name for p in (out / "decks").glob("*.toml")} == {os.path.basename(f) for f in
+                                                               again.data.deck_sensitivity["file"].iloc[1:]}
+    direct = cursedsim.simulate("gifts", DECK_GAMES, players=4, policy="leader", seed=SMALL_SEED, progress=False,
+                                options={"deck": str(path)})
+    seats = pd.read_parquet(runs / "seats" / "p4" / "games.parquet", columns=["turns"])
+    np.testing.assert_array_equal(seats["turns"], direct["turns"])
+    # the same deck again resumes every run (nothing replayed); another file path replays
+    stamps = {p: p.stat().st_mtime_ns for p in runs.rglob("games.parquet")}
+    _deck_report(out, path)
+    assert {p: p.stat().st_mtime_ns for p in runs.rglob("games.parquet")} == stamps
+    copy = tmp_path / "copy.toml"
+    copy.write_text(path.read_text())
+    _deck_report(out, copy)
+    assert all(p.stat().st_mtime_ns != stamps[p] for p in stamps)
+
+
+def test_runs_key_their_folder_on_the_settings(tmp_path):
+    """Runs with other settings (another deck's label) empty the run folder; without settings the marker
+    is as before."""
+    import json
+
+    from cursedsim.report.data import RUNS_MARKER, Runs
+    from cursedsim.runner import resolve_game
+    game = resolve_game("gifts")
+
+    def runs(settings):
+        return Runs(game, str(tmp_path), n_games=10, seed=1, n_jobs=1, settings=settings)
+
+    folder = Path(runs(None).folder)
+    assert "settings" not in json.loads((folder / RUNS_MARKER).read_text())
+    runs({"deck": "a@1"})
+    (folder / "kept").mkdir()
+    runs({"deck": "a@1"})
+    assert (folder / "kept").is_dir()   # the same settings resume
+    runs({"deck": "b@2"})
+    assert not (folder / "kept").exists()   # other settings: replaced
+    assert json.loads((folder / RUNS_MARKER).read_text())["settings"] == {"deck": "b@2"}

@@ -34,14 +34,17 @@ from cursedsim.report import DEFAULT_GAMES, DEFAULT_JOBS, DEFAULT_SEED, TUNED_DE
 @click.option("--tuned", default=TUNED_DEFAULT, metavar="FILE",
               help="Tuned parameters (`cursedsim tune --out`) played next to the built-in policies; 'none' for "
                    "none [default: results/GAME/tuned.json of the repository, when there is one].")
+@click.option("--deck", metavar="FILE", default=None,
+              help="A deck file (TOML or JSON) every run plays instead of the default deck; only the gifts report "
+                   "takes one.")
 @click.option("--no-progress", is_flag=True, help="No progress bar.")
-def report_command(game, out, n_games, seed, n_jobs, runs_dir, no_keep_runs, policies, tuned, no_progress):
+def report_command(game, out, n_games, seed, n_jobs, runs_dir, no_keep_runs, policies, tuned, deck, no_progress):
     """Simulate GAME's balance report and write it (Markdown and self-contained HTML) into --out."""
     from cursedsim.console import make_console
     from cursedsim.report import report
 
     tuned = None if tuned.strip().lower() == "none" else tuned
-    _check_input(game, out, n_games, seed, n_jobs, runs_dir)
+    _check_input(game, out, n_games, seed, n_jobs, runs_dir, deck)
     console = make_console()
 
     def log(message: str) -> None:
@@ -49,7 +52,8 @@ def report_command(game, out, n_games, seed, n_jobs, runs_dir, no_keep_runs, pol
             click.echo(f"report: {message}", err=True)
 
     result = report(game, out, n_games=n_games, seed=seed, n_jobs=n_jobs, progress=False if no_progress else None,
-                    log=log, runs_dir=runs_dir, keep_runs=not no_keep_runs, policies=policies, tuned=tuned)
+                    log=log, runs_dir=runs_dir, keep_runs=not no_keep_runs, policies=policies, tuned=tuned,
+                    deck=deck)
     recommendations = recommendations_table(result)
     if recommendations is not None:
         console.print(recommendations)
@@ -61,17 +65,20 @@ def report_command(game, out, n_games, seed, n_jobs, runs_dir, no_keep_runs, pol
                f"{result.data.games_played:,} games; {runs}) in {result.seconds:.0f} s", err=True)
 
 
-def _check_input(game: str, out: str, n_games: int, seed: int, n_jobs: int, runs_dir: str | None) -> None:
-    """Everything the report needs, checked before it writes anything: the game has a report, the
+def _check_input(game: str, out: str, n_games: int, seed: int, n_jobs: int, runs_dir: str | None,
+                 deck: str | None = None) -> None:
+    """Everything the report needs, checked before it writes anything: the game has a report, the deck
+    file (if any) is one its game takes (the validator's one-line error naming field and line), the
     settings are valid, its runs fit in memory (a paired comparison holds up to four frames) and a
     report can be written into ``out`` (a folder, not a file; created and writable), with its runs in
     ``runs_dir`` (a folder apart from the report's files)."""
     from cursedsim import runner
-    from cursedsim.report.data import ReportError, check_settings, runs_folder
+    from cursedsim.report.data import ReportError, check_settings, report_deck, runs_folder
     from cursedsim.report.registry import report_for
     from cursedsim.rundir import check_out, check_output_file
 
     report_for(game)
+    report_deck(runner.resolve_game(game), deck)
     check_settings(n_games, seed, n_jobs)
     runner.check_memory(runner.resolve_game(game), n_games, copies=4, what="the report's runs")
     try:

@@ -70,7 +70,7 @@ def report(game: str, out: str | os.PathLike, *, n_games: int = DEFAULT_GAMES, s
            n_jobs: int = DEFAULT_JOBS, progress: bool | None = None,
            log: Callable[[str], Any] | None = None, command: str | None = None,
            runs_dir: str | os.PathLike | None = None, keep_runs: bool = True, policies: Sequence[str] = (),
-           tuned: str | os.PathLike | None = TUNED_DEFAULT) -> Report:
+           tuned: str | os.PathLike | None = TUNED_DEFAULT, deck: str | os.PathLike | None = None) -> Report:
     """Simulate, draw and write the balance report of ``game`` into the folder ``out``.
 
     ``n_games`` games per cell (every policy x setting the game's report varies), all with
@@ -81,7 +81,10 @@ def report(game: str, out: str | os.PathLike, *, n_games: int = DEFAULT_GAMES, s
     ``policies``: more policies played next to the built-in ones (names or ``"name:param=value"``);
     ``tuned``: a tuned-parameters file (``cursedsim tune --out``) whose policies join too, with their
     parameters per player count; the default is the repository's ``results/<game>/tuned.json`` when it
-    exists, None for none. Writes ``report.md``, ``report.html``, ``figures/*.png`` and ``tables/*.csv``.
+    exists, None for none. ``deck``: a deck file every run plays instead of the default deck (only a
+    game with a deck option: gifts); a bad file fails with the validator's one-line error before
+    anything is written or played, and runs of another deck are never resumed. Writes ``report.md``,
+    ``report.html``, ``figures/*.png`` and ``tables/*.csv``.
     """
     from cursedsim.errors import RunError
     from cursedsim.report import data, figures, writer
@@ -98,6 +101,10 @@ def report(game: str, out: str | os.PathLike, *, n_games: int = DEFAULT_GAMES, s
     except RunError as error:
         raise data.ReportError(str(error)) from None
     runs = data.runs_folder(out, runs_dir)
+    deck_file = None
+    if deck is not None:   # the game takes a deck and the file is one, before anything is written or played
+        from cursedsim.runner import resolve_game
+        deck_file = data.report_deck(resolve_game(game_report.game), deck)
     tuned_file = _tuned_file(game_report.game, tuned)
     policies = _policy_specs(policies)
     if tuned_file or policies:   # a bad file or policy fails before anything is written or played
@@ -108,12 +115,14 @@ def report(game: str, out: str | os.PathLike, *, n_games: int = DEFAULT_GAMES, s
                                  data.ReportChoices(policies=policies, tuned_file=tuned_file), side)
     os.makedirs(out, exist_ok=True)
     with ReportProgress(enabled=want_bar(progress, n_games * 100), log=log) as tracker:   # ~100 runs a report
-        choices = data.ReportChoices(runs_dir=runs_dir, policies=policies, tuned_file=tuned_file, tracker=tracker)
+        choices = data.ReportChoices(runs_dir=runs_dir, policies=policies, tuned_file=tuned_file, tracker=tracker,
+                                     deck=deck_file)
         report_data = game_report.collect(out, n_games=n_games, seed=seed, n_jobs=n_jobs, progress=False,
                                           log=tracker.message, choices=choices)
     (log or (lambda message: None))("figures and documents")
     drawn = figures.make_figures(report_data, game_report.figures)
-    command = command or _command(game_report.game, out, n_games, seed, runs_dir, policies, tuned, tuned_file)
+    command = command or _command(game_report.game, out, n_games, seed, runs_dir, policies, tuned, tuned_file,
+                                  None if deck is None else os.fspath(deck))
     recommendations = game_report.recommendations(report_data) if game_report.recommendations else None
     context = {**game_report.context(report_data, out=out, command=command), "recommendations": recommendations}
     written = writer.write_report(out, context, drawn, report_data.tables, game_report.table_notes)
@@ -151,10 +160,11 @@ def _policy_specs(policies: Any) -> tuple[str, ...]:
 
 
 def _command(game: str, out: str, n_games: int, seed: int, runs_dir: str | None, policies: Sequence[str],
-             tuned: Any, tuned_file: str | None) -> str:
+             tuned: Any, tuned_file: str | None, deck: str | None = None) -> str:
     """The command line that makes this report again."""
     parts = [f"cursedsim report {game} --out {out} --games {n_games} --seed {seed}"]
     parts += [f"--runs-dir {runs_dir}"] if runs_dir else []
+    parts += [f"--deck {deck}"] if deck else []
     parts += [f"--policy {p}" for p in policies]
     if tuned is None:
         parts.append("--tuned none")

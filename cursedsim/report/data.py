@@ -2,8 +2,8 @@
 resumable, replaced when the settings or sources change), a :class:`Runs` helper that plays every run
 of a report through :func:`cursedsim.simulate` or :func:`cursedsim.compare.compare` with the report's
 one seed (common random numbers; a game of sides passes ``side=``/``others=`` or a policy per side
-through), counts them and shows them on the report's one progress bar, what
-the user adds to a report's plan (:class:`ReportChoices`: more policies, a tuned-parameters file), the
+through), counts them and shows them on the report's one progress bar, what the user adds to a
+report's plan (:class:`ReportChoices`: more policies, a tuned-parameters file, a deck file), the
 policies a report plays (:class:`ReportPolicy`), the fields every report's data has
 (:class:`ReportData`) and the paired reductions of one run against another on the same games.
 
@@ -75,13 +75,15 @@ class ReportChoices:
     runs_dir: the folder of the run directories (None: ``<out>/runs``); policies: policies added next
     to the built-in ones (names, also a plugin's, or ``"name:param=value,..."``); tuned_file: a file of
     tuned parameters (``cursedsim tune --out``; its policies join as ``"<policy> (tuned)"``), or None;
-    tracker: the report's one progress bar (None: no bar).
+    tracker: the report's one progress bar (None: no bar); deck: a deck file every run plays instead of
+    the game's default deck (a game with a ``deck`` option; checked by :func:`report_deck`), or None.
     """
 
     runs_dir: str | None = None
     policies: tuple[str, ...] = ()
     tuned_file: str | None = None
     tracker: ReportProgress | None = None
+    deck: str | None = None
 
 
 @dataclass(frozen=True)
@@ -211,6 +213,31 @@ def report_policies(game: Any, builtin: Sequence[str], choices: ReportChoices | 
     return result
 
 
+def report_deck(game: Any, deck: Any) -> str | None:
+    """The deck file a report plays instead of ``game``'s default deck, as an absolute path (None: no
+    deck given), checked before anything is played: ``game`` has a ``deck`` option (otherwise a
+    ReportError naming the reports that take one) and the file is a valid deck (the game's own
+    validator raises its one-line error naming the field and the line)."""
+    from cursedsim.runner import option_kinds
+    if deck is None:
+        return None
+    if not isinstance(deck, (str, os.PathLike)) or not os.fspath(deck).strip():
+        raise ReportError(f"a report's deck must be a deck file path, got {deck!r}")
+    if "deck" not in option_kinds(game.options_type):
+        raise ReportError(f"only the {' and '.join(_decked_reports()) or 'gifts'} report takes a deck (--deck FILE); "
+                          f"{game.name} has no deck option")
+    given = os.fspath(deck)   # checked as given, so that the error names the file as the user wrote it
+    game.option_columns(game.make_options({"deck": given}), game.default_players or game.min_players)
+    return os.path.abspath(given)
+
+
+def _decked_reports() -> list[str]:
+    """The games whose report takes a deck file (their rule options have a ``deck``)."""
+    from cursedsim.report.registry import REPORTS
+    from cursedsim.runner import option_kinds, resolve_game
+    return [name for name in REPORTS if "deck" in option_kinds(resolve_game(name).options_type)]
+
+
 def _side_entries(game: Any, entries: Sequence[str], side: str | None) -> list[str]:
     """The ``--policy`` entries of ``side`` (``hunter=mine:x=1`` -> ``mine:x=1``); all of them for a
     single-side game."""
@@ -292,12 +319,15 @@ class Runs:
     report's one progress bar (``choices.tracker``; the runs themselves show none).
 
     Creating it prepares the run folder (see :func:`prepare_runs`); check the plan before. ``total``:
-    the runs the plan plays (for "run k of N").
+    the runs the plan plays (for "run k of N"). ``settings``: what else every run depends on that its
+    run directory is not keyed on (e.g. the deck played: its ``name@digest`` and file), kept in the run
+    folder's marker under ``settings``: runs of other settings are replaced, never resumed.
     """
 
     def __init__(self, game: Any, out: str, *, n_games: int, seed: int, n_jobs: int,
                  progress: bool | None = None, log: Callable[[str], Any] | None = None,
-                 choices: ReportChoices | None = None, total: int | None = None) -> None:
+                 choices: ReportChoices | None = None, total: int | None = None,
+                 settings: Mapping[str, Any] | None = None) -> None:
         from cursedsim import __version__
         from cursedsim.numba_cache import source_digest
         choices = choices or ReportChoices()
@@ -311,8 +341,10 @@ class Runs:
         self.code = source_digest(game.name)
         self.started = time.perf_counter()
         self.count = 0
-        self.folder = prepare_runs(out, {"game": game.name, "n_games": n_games, "seed": seed,
-                                         "version": __version__, "code": self.code}, choices.runs_dir)
+        marker = {"game": game.name, "n_games": n_games, "seed": seed, "version": __version__, "code": self.code}
+        if settings:   # a marker without settings stays as it was (its runs still resume)
+            marker["settings"] = json.loads(json.dumps(dict(settings)))
+        self.folder = prepare_runs(out, marker, choices.runs_dir)
         self.tracker.begin(total or 0, n_games)
 
     def _played(self, path: str, runs: int, label: str, play: Callable[[], Any]) -> Any:
@@ -426,5 +458,5 @@ def difference_of_differences(changes: Mapping[str, np.ndarray], reference: str 
 
 __all__ = ["ALPHA", "RUNS_DIR", "RUNS_MARKER", "TUNED_SUFFIX", "ReportChoices", "ReportData", "ReportError",
            "ReportPolicy", "Runs", "check_settings", "concat", "default_tuned_file", "difference_of_differences",
-           "games_changed", "load_tuned", "paired_win_change", "prepare_runs", "remove_runs", "report_policies",
-           "run_name", "runs_folder", "with_holm"]
+           "games_changed", "load_tuned", "paired_win_change", "prepare_runs", "remove_runs", "report_deck",
+           "report_policies", "run_name", "runs_folder", "with_holm"]

@@ -1,10 +1,11 @@
 """The Cursed Gifts balance report (seats as sides: one ``focus`` seat against the ``field``), on the
-reconstructed deck named in every table: win rate by seat at 2-6 players with the first player's advantage
-(and one strategy moved from seat to seat, paired on the same deals), game length, the policy matrix
-focus x field, what each card kind is worth (dealt or not, and removed from the deck), and the
-sensitivity to the reconstructed counts (``data``: plan and simulations, ``reduce``: frames to rows,
-``decks``: the scaled deck files, ``figures``: the six figures with their readings, ``content``:
-summary, settings and table notes, ``recommend``: the recommendations shown first)."""
+reconstructed default deck or a deck file (``--deck FILE``, ``ReportChoices.deck``), named in every
+table: win rate by seat at 2-6 players with the first player's advantage (and one strategy moved from
+seat to seat, paired on the same deals), game length, the policy matrix focus x field, what each card
+kind is worth (dealt or not, and removed from the deck), and the sensitivity to the deck's counts
+(``data``: plan and simulations, ``reduce``: frames to rows, ``decks``: the scaled deck files,
+``figures``: the six figures with their readings, ``content``: summary, settings and table notes,
+``recommend``: the recommendations shown first)."""
 
 from __future__ import annotations
 

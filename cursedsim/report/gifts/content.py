@@ -1,6 +1,7 @@
 """The words and tables of the Cursed Gifts report: the summary (every seat's win rate at every player
-count), the settings, the intro and the notes on the CSV tables. The deck is a reconstruction: the
-intro, the settings and the summary say so and give its label ``name@digest``."""
+count), the settings, the intro and the notes on the CSV tables. The default deck is a reconstruction:
+the intro, the settings and the summary say so and give its label ``name@digest``; a deck given with
+``--deck`` is named with its file and its own ``reconstructed`` flag."""
 
 from __future__ import annotations
 
@@ -62,10 +63,9 @@ def summary_text(data: GiftsData, *, compact: bool = False) -> dict[str, Any]:
         none = seats.loc[(players, -1)]
         rows.append([str(players)] + cells + [f"{100 * none['rate']:.{digits}f}"])
     note = (f"Win rate (%) of each seat (seat 0 starts) with {plan.seat_policy} at every seat, with its Wilson 95% "
-            f"interval; {data.n_games:,} games per player count (seed {data.seed}), played on the reconstructed deck "
-            f"{data.deck_label} (counts and values chosen, not the publisher's card list).")
+            f"interval; {data.n_games:,} games per player count (seed {data.seed}), played on {data.deck_text}.")
     return {"heading": "Summary: win rate by seat and player count",
-            "title": f"{data.title}: win % by seat ({data.deck_label}, reconstructed)", "columns": columns,
+            "title": f"{data.title}: win % by seat ({data.deck_tag})", "columns": columns,
             "rows": rows, "labels": 1, "note": note}
 
 
@@ -74,33 +74,38 @@ def build_context(data: GiftsData, *, out: str, command: str) -> dict[str, Any]:
     from cursedsim.report.gifts.decks import DECKS_DIR, factor_text
     plan = data.plan
     focus, field = plan.focus_pair
-    reconstructed = "a reconstruction (counts and values chosen, not the publisher's card list)" \
-        if data.deck_reconstructed else "the deck file given"
     settings = content.provenance(data, plan.game) + [
-        ("deck", f"{data.deck_label}: {reconstructed}; every table names it (column deck)"),
+        ("deck", f"{data.deck_text}; every run plays it, every table names it (columns deck, deck_reconstructed)"),
         ("player counts", ", ".join(map(str, plan.players)) + f" (figures 1-3); {plan.matrix_players} for figures 4-6"),
         ("seats", f"{plan.seat_policy} at every seat (figures 1, 3, 5, 6); {focus} focus in a {field} field with the "
                   "focus fixed at each seat in turn (figure 2)"),
         ("policy matrix", f"every focus policy ({', '.join(plan.policies)}) against every field policy "
                           f"({', '.join(plan.fields)}) at {plan.matrix_players} players, focus seat rotating"),
-        ("card kinds", f"without_card = each of the {len(plan.cards)} kinds of the default deck, paired against the "
+        ("card kinds", f"without_card = each of the {len(plan.cards)} kinds of the deck played, paired against the "
                        "full deck (figure 5)"),
         ("deck sensitivity", f"{plan.deck_variants} decks with {factor_text()}, written to {DECKS_DIR}/ (figure 6)"),
         ("intervals", "95%: Wilson for win rates, paired t for differences on the same games, Welch for the dealt/not "
                       "dealt groups; Holm over each figure's comparisons"),
     ]
     tested = {"focus_seat": "rotate, 0-5 (figures 2-4)", "without_card": "each card kind (figure 5)",
-              "deck": f"{plan.deck_variants} scaled decks (figure 6)"}
+              "deck": f"{plan.deck_variants} scaled decks (figure 6)" if data.deck_file == "default" else
+                      f"{data.deck_file} (every run) and {plan.deck_variants} decks scaled from it (figure 6)"}
     options = content.option_rows(data, tested)
+    if data.deck_file == "default":
+        played = (f"Every game is played on the reconstructed deck {data.deck_label}: the real card list is not "
+                  "public, so counts and values are documented choices (docs/rules/gifts.md), and figure 6 measures "
+                  "how much they matter.")
+    else:
+        played = (f"Every game is played on {data.deck_text}, given with --deck; figure 6 measures how much its "
+                  "counts matter.")
     intro = (f"Does the first player of {data.title} win too often, how long do games last, which strategy wins "
              "against which, what is each card worth, and how much do the answers depend on the deck's make-up? "
-             f"Every game is played on the reconstructed deck {data.deck_label}: the real card list is not public, "
-             "so counts and values are documented choices (docs/rules/gifts.md), and figure 6 measures how much "
-             f"they matter. {data.games_played:,} simulated games, summarised in six figures; each comes with its "
+             f"{played} {data.games_played:,} simulated games, summarised in six figures; each comes with its "
              "reading.")
+    counts = "reconstructed counts" if data.deck_reconstructed else "deck's counts"
     return content.context(data, out=out, command=command, intro=intro, settings=settings,
                            summary=summary_text(data), options=options, rules_doc=plan.rules_doc,
-                           rules_note="figure 6 measures how much the reconstructed counts matter")
+                           rules_note=f"figure 6 measures how much the {counts} matter")
 
 
 __all__ = ["TABLE_NOTES", "build_context", "summary_table", "summary_text"]

@@ -12,8 +12,11 @@ from the same random stream (the same deal, when the deck is the same):
 5. K decks whose counts are scaled at random (``decks.py``), written into the report's ``decks/`` and
    played with ``leader`` at 4 players.
 
-The deck is a reconstruction: every table carries its label (``name@digest``) and whether it is
-reconstructed.
+The default deck is a reconstruction: every table carries its label (``name@digest``) and whether it is
+reconstructed. Another deck file (``cursedsim report gifts --deck FILE``, ``ReportChoices.deck``) is
+played by every run instead (option ``deck``): the card kinds of 4 are that deck's, the scaled decks of
+5 are scaled from it, and the run folder's marker holds its label and file, so runs of another deck
+are replaced, never resumed.
 """
 
 from __future__ import annotations
@@ -51,8 +54,8 @@ class Plan:
     figures 4-5); focus_pair: (focus, field) of the rotation-paired measure (figure 2); policies: every
     focus policy against every field policy (``fields``; the same list unless policies were added to one
     side) at ``matrix_players`` players (figure 3); card_players: the player count of the card values and
-    the deck sensitivity; cards: the card kinds of the default deck (each removed once); deck_variants:
-    how many scaled decks (figure 5).
+    the deck sensitivity; cards: the card kinds of the plan's deck (each removed once); deck_variants:
+    how many scaled decks (figure 5); deck: the deck every run plays ("default" or a deck file).
     """
 
     game: str
@@ -66,6 +69,7 @@ class Plan:
     cards: tuple[str, ...]
     deck_variants: int
     rules_doc: str = ""
+    deck: str = "default"
 
     @property
     def run_count(self) -> int:
@@ -74,16 +78,36 @@ class Plan:
                 + self.deck_variants)
 
 
-def make_plan() -> Plan:
-    """The report's plan from the game as it is now (the default deck's card kinds, every policy)."""
+def make_plan(deck: str = "default") -> Plan:
+    """The report's plan from the game as it is now (every card kind of ``deck``, "default" or a deck
+    file; every policy)."""
     from cursedsim.games.gifts import rules
-    from cursedsim.games.gifts.deck import deck_of
     from cursedsim.games.gifts.policy_specs import POLICIES
     policies = tuple(POLICIES)
     return Plan(game="gifts", players=tuple(range(rules.MIN_PLAYERS, rules.MAX_PLAYERS + 1)), seat_policy="leader",
                 focus_pair=("defensive", "leader"), policies=policies, fields=policies, matrix_players=4,
-                card_players=4, cards=tuple(card.name for card in deck_of().cards), deck_variants=SENSITIVITY_DECKS,
-                rules_doc="docs/rules/gifts.md")
+                card_players=4, cards=_kinds(_load(deck)), deck_variants=SENSITIVITY_DECKS,
+                rules_doc="docs/rules/gifts.md", deck=deck)
+
+
+def _load(deck: str) -> Any:
+    """The Deck of ``deck`` ("default" or a file), read now (a DeckError names the field and line)."""
+    from cursedsim.games.gifts.deck import load_deck
+    return load_deck(None if deck == "default" else deck)
+
+
+def _kinds(deck: Any) -> tuple[str, ...]:
+    return tuple(card.name for card in deck.cards)
+
+
+def plan_for_deck(plan: Plan, deck: str) -> Plan:
+    """``plan`` playing ``deck`` ("default" or a deck file) instead of its own deck: a plan removing
+    every kind of its deck removes every kind of ``deck`` (a plan choosing some kinds keeps them;
+    ``check_plan`` then checks that ``deck`` has them)."""
+    if deck == plan.deck:
+        return plan
+    every = plan.cards == _kinds(_load(plan.deck))
+    return dataclasses.replace(plan, deck=deck, cards=_kinds(_load(deck)) if every else plan.cards)
 
 
 PLAN = make_plan()
@@ -94,7 +118,8 @@ class GiftsData(ReportData):
     """The numbers behind every figure of the Cursed Gifts report (small frames; see ``collect``)."""
 
     plan: Plan
-    #: the default deck: its ``name@digest`` label and whether it is a reconstruction
+    #: the deck every run played: its ``name@digest`` label and whether it is a reconstruction (the file's
+    #: ``reconstructed`` flag)
     deck_label: str
     deck_reconstructed: bool
     #: per (players, seat): wins, rate with Wilson interval, fair share; seat -1: games without a winner
@@ -120,6 +145,29 @@ class GiftsData(ReportData):
     deck_sensitivity: pd.DataFrame
     #: per (deck, card): the count in the variant, the default count and the factor drawn
     deck_counts: pd.DataFrame
+    #: the deck file played ("default": the game's reconstructed default deck)
+    deck_file: str = "default"
+
+    @property
+    def deck_word(self) -> str:
+        """How the figures name the deck the scaled ones are drawn from: ``default`` or ``base``."""
+        return "default" if self.deck_file == "default" else "base"
+
+    @property
+    def deck_tag(self) -> str:
+        """``name@digest, reconstructed`` (or only the label when the file does not say so): for titles."""
+        return f"{self.deck_label}, reconstructed" if self.deck_reconstructed else self.deck_label
+
+    @property
+    def deck_text(self) -> str:
+        """The deck in words: its label, file and whether it is a reconstruction."""
+        if self.deck_file == "default":
+            return (f"the reconstructed default deck {self.deck_label} (counts and values chosen, not the "
+                    "publisher's card list)")
+        if self.deck_reconstructed:
+            return (f"the deck {self.deck_label} of {self.deck_file}, marked reconstructed (counts and values "
+                    "chosen, not the publisher's card list)")
+        return f"the deck {self.deck_label} of {self.deck_file}, not marked reconstructed (reconstructed = false)"
 
     def __post_init__(self) -> None:
         tables = {"seat_win_rates": self.seats, "first_player_advantage": self.first_player,
@@ -143,15 +191,15 @@ def _labelled(table: pd.DataFrame, label: str, reconstructed: bool) -> pd.DataFr
 # ---------------------------------------------------------------- checks
 
 def check_plan(game_obj: Any, plan: Plan) -> None:
-    """Every policy, player count and card kind of the plan exists (a bad plan fails before anything is
-    played)."""
-    from cursedsim.games.gifts.deck import deck_of
+    """Every policy, player count and card kind of the plan exists, its deck file is valid (a bad plan
+    or deck fails before anything is played)."""
+    deck = _load(plan.deck)   # a DeckError names the field and line
     for name in (plan.seat_policy, *plan.focus_pair, *plan.policies):
         game_obj.policy(name, "focus")
     for players in (*plan.players, plan.matrix_players, plan.card_players):
         game_obj.check_players(players)
     for card in plan.cards:
-        deck_of("default", card)   # a DeckError names the kinds
+        deck.without(card)   # a DeckError names the kinds
     if plan.card_players not in plan.players:
         raise ReportError(f"card_players ({plan.card_players}) must be one of the plan's player counts {plan.players}")
     if plan.deck_variants < 0:
@@ -172,11 +220,13 @@ def played_policies(game_obj: Any, plan: Plan, choices: ReportChoices | None) ->
 
 # ---------------------------------------------------------------- collect
 
-def _matrix_run(focus: ReportPolicy, field: ReportPolicy, players: int) -> dict[str, Any]:
-    """``Runs.simulate``'s path and arguments for one cell of the matrix."""
+def _matrix_run(focus: ReportPolicy, field: ReportPolicy, players: int,
+                options: dict[str, Any] | None = None) -> dict[str, Any]:
+    """``Runs.simulate``'s path and arguments for one cell of the matrix (``options``: the deck's)."""
     params = {side: p.params_at(players) for side, p in (("focus", focus), ("field", field)) if p.params_at(players)}
     return {"path": os.path.join("matrix", f"p{players}", f"{focus.run_name(players)}-{field.run_name(players)}"),
-            "players": players, "policy": {"focus": focus.policy, "field": field.policy}, "params": params or None}
+            "players": players, "policy": {"focus": focus.policy, "field": field.policy}, "params": params or None,
+            "options": options or None}
 
 
 def _slug(name: str) -> str:
@@ -189,21 +239,28 @@ def collect(out: str, *, n_games: int, seed: int, n_jobs: int, progress: bool | 
             choices: ReportChoices | None = None) -> GiftsData:
     """Play every run of the plan (``n_games`` games each, one ``seed``) with run directories under the
     run folder, write the sensitivity decks into ``<out>/decks/`` and reduce the runs to the tables of
-    :class:`GiftsData`."""
+    :class:`GiftsData`. ``choices.deck``: a deck file every run plays instead of the plan's deck (its
+    card kinds removed one at a time, the sensitivity decks scaled from it)."""
     from cursedsim.games.gifts.deck import deck_of
     from cursedsim.runner import resolve_game
 
     game_obj = resolve_game(plan.game)
     n_games, seed = check_settings(n_games, seed, n_jobs)
+    if choices is not None and choices.deck is not None:
+        plan = plan_for_deck(plan, os.path.abspath(os.fspath(choices.deck)))
     check_plan(game_obj, plan)
     played = played_policies(game_obj, plan, choices)
     plan = dataclasses.replace(plan, policies=tuple(p.label for p in played["focus"]),
                                fields=tuple(p.label for p in played["field"]))
     log = log or (lambda message: None)
-    base = deck_of()
+    base = _load(plan.deck)   # read now: the file as it is, not as this process read it before
+    deck_of.cache_clear()   # the runs' decks too (a file rewritten since, e.g. a scaled deck of another base)
+    # every run plays the plan's deck (the default deck's runs keep their options: they resume as before)
+    on_deck: dict[str, Any] = {} if plan.deck == "default" else {"deck": plan.deck}
     variants = decks.write_variants(out, base, plan.deck_variants, seed)
     runs = Runs(game_obj, out, n_games=n_games, seed=seed, n_jobs=n_jobs, progress=progress, log=log,
-                choices=choices, total=plan.run_count)
+                choices=choices, total=plan.run_count,
+                settings={"deck": base.label, "deck_file": plan.deck})
     rows: dict[str, list[dict[str, Any]]] = {key: [] for key in (
         "seats", "first_player", "focus_seats", "lengths", "length_summary", "matrix", "dealt", "removal",
         "deck_sensitivity", "deck_counts")}
@@ -216,8 +273,9 @@ def collect(out: str, *, n_games: int, seed: int, n_jobs: int, progress: bool | 
     log(f"seats: {len(plan.players)} runs of {n_games:,} games with {plan.seat_policy} at every seat")
     defaults: dict[int, pd.DataFrame] = {}
     for players in plan.players:
-        frame = simulate(os.path.join("seats", f"p{players}"), players=players, policy=plan.seat_policy)
-        _check_deck(frame, base.label, "the default runs")
+        frame = simulate(os.path.join("seats", f"p{players}"), players=players, policy=plan.seat_policy,
+                         options=on_deck or None)
+        _check_deck(frame, base.label, f"the runs on {plan.deck}")
         rows["seats"] += reduce.seat_rows(frame, players)
         rows["first_player"] += reduce.first_player_rows(frame, players)
         rows["lengths"] += reduce.length_rows(frame, players)
@@ -228,7 +286,8 @@ def collect(out: str, *, n_games: int, seed: int, n_jobs: int, progress: bool | 
     log(f"focus at each seat: {sum(plan.players)} runs of {n_games:,} games ({focus} in a {field} field)")
     for players in plan.players:
         frames = {seat: simulate(os.path.join("focus_seat", f"p{players}", f"s{seat}"), players=players,
-                                 policy={"focus": focus, "field": field}, options={"focus_seat": str(seat)})
+                                 policy={"focus": focus, "field": field},
+                                 options={"focus_seat": str(seat), **on_deck})
                   for seat in range(players)}
         rows["focus_seats"] += reduce.focus_seat_rows(frames, players, focus, field)
         del frames
@@ -238,7 +297,7 @@ def collect(out: str, *, n_games: int, seed: int, n_jobs: int, progress: bool | 
     log(f"policy matrix: {len(plan.policies) * len(plan.fields)} runs of {n_games:,} games at {p} players")
     for focus_policy in played["focus"]:
         for field_policy in played["field"]:
-            frame = simulate(**_matrix_run(focus_policy, field_policy, p))
+            frame = simulate(**_matrix_run(focus_policy, field_policy, p, on_deck))
             rows["matrix"].append(reduce.matrix_row(frame, p, focus_policy.label, field_policy.label))
 
     # 4. the card kinds: dealt or not (focus_dealt), and the deck without each kind
@@ -250,12 +309,13 @@ def collect(out: str, *, n_games: int, seed: int, n_jobs: int, progress: bool | 
     cards = {card.name: card for card in base.cards}
     for name in plan.cards:
         frame = simulate(os.path.join("without", _slug(name)), players=p, policy=plan.seat_policy,
-                         options={"without_card": name})
+                         options={"without_card": name, **on_deck})
         rows["removal"] += reduce.removal_rows(frame, default, cards[name])
 
     # 5. the scaled decks
     log(f"deck sensitivity: {len(variants)} runs of {n_games:,} games, one per scaled deck")
-    rows["deck_sensitivity"].append(reduce.deck_row(default, base, "(default)", False))
+    base_file = "(default)" if plan.deck == "default" else plan.deck
+    rows["deck_sensitivity"].append(reduce.deck_row(default, base, base_file, False))
     for variant in variants:
         frame = simulate(os.path.join("decks", _slug(variant.deck.label)), players=p, policy=plan.seat_policy,
                          options={"deck": variant.path})
@@ -277,7 +337,7 @@ def collect(out: str, *, n_games: int, seed: int, n_jobs: int, progress: bool | 
         focus_seats=_holm_seats(tables["focus_seats"]), lengths=tables["lengths"],
         length_summary=tables["length_summary"], matrix=tables["matrix"],
         dealt=with_holm(tables["dealt"]) if len(tables["dealt"]) else tables["dealt"], removal=removal,
-        deck_sensitivity=tables["deck_sensitivity"], deck_counts=tables["deck_counts"])
+        deck_sensitivity=tables["deck_sensitivity"], deck_counts=tables["deck_counts"], deck_file=plan.deck)
 
 
 def _holm_seats(table: pd.DataFrame) -> pd.DataFrame:
@@ -297,4 +357,4 @@ def _check_deck(frame: pd.DataFrame, label: str, what: str) -> None:
 
 
 __all__ = ["PLAN", "SENSITIVITY_DECKS", "GiftsData", "Plan", "check_plan", "collect", "make_plan",
-           "played_policies"]
+           "plan_for_deck", "played_policies"]

@@ -1,7 +1,7 @@
 """The Cursed Gifts report's six figures: one function per figure, each returning a
 :class:`~cursedsim.report.figures.ReportFigure` with its reading computed from the numbers it shows.
 Seats are numbered from 0, the first player ("The youngest player starts"); every figure names the
-reconstructed deck it was played with.
+deck it was played with (the reconstructed default deck, or the file given with ``--deck``).
 """
 
 from __future__ import annotations
@@ -331,7 +331,8 @@ def deck_sensitivity(data: GiftsData) -> ReportFigure:
     from cursedsim.report.gifts.decks import factor_text
     plan = data.plan
     table = data.deck_sensitivity.reset_index(drop=True)
-    labels = ["default"] + [f"scaled {i}" for i in range(1, len(table))]
+    word = data.deck_word
+    labels = [word] + [f"scaled {i}" for i in range(1, len(table))]
     figure = new_figure(12.0, 0.3 * len(table) + 1.8)
     axes = figure.subplots(1, 3, sharey=True)
     y = np.arange(len(table))[::-1]
@@ -358,20 +359,25 @@ def deck_sensitivity(data: GiftsData) -> ReportFigure:
     scaled = table.iloc[1:]
     if len(scaled):
         reading = (f"Over {len(scaled)} decks with {factor_text()}, seat 0 wins {pct(scaled['seat0_rate'].min())}-"
-                   f"{pct(scaled['seat0_rate'].max())} (default {pct(default['seat0_rate'])}), games last "
-                   f"{scaled['mean_turns'].min():.1f}-{scaled['mean_turns'].max():.1f} turns on average (default "
+                   f"{pct(scaled['seat0_rate'].max())} ({word} {pct(default['seat0_rate'])}), games last "
+                   f"{scaled['mean_turns'].min():.1f}-{scaled['mean_turns'].max():.1f} turns on average ({word} "
                    f"{default['mean_turns']:.1f}) and {pct(scaled['unfinished'].min())}-"
                    f"{pct(scaled['unfinished'].max())} "
-                   f"are unfinished (default {pct(default['unfinished'])}), at {plan.card_players} players with "
+                   f"are unfinished ({word} {pct(default['unfinished'])}), at {plan.card_players} players with "
                    f"{plan.seat_policy} everywhere.")
     else:
-        reading = f"No scaled decks were played; the default deck's seat 0 wins {pct(default['seat0_rate'])}."
-    about = (f"The default deck is a reconstruction ({data.deck_label}); its counts are our choices. Each scaled "
+        reading = f"No scaled decks were played; the {word} deck's seat 0 wins {pct(default['seat0_rate'])}."
+    if data.deck_file == "default":
+        base = f"The default deck is a reconstruction ({data.deck_label}); its counts are our choices."
+    else:
+        base = f"The base deck is {data.deck_text}."
+    about = (f"{base} Each scaled "
              f"deck has {factor_text()} from a seeded stream; the decks are written as TOML files into the report's "
              "decks/ folder (load one with --deck FILE) and tables/deck_counts.csv lists every count. Each deck "
              f"plays {data.n_games:,} games at {plan.card_players} players with {plan.seat_policy} everywhere; dashed: "
-             "the default's value, dotted: the fair share.")
-    return ReportFigure("deck_sensitivity", "Sensitivity to the reconstructed counts", about, figure, reading)
+             f"the {word} deck's value, dotted: the fair share.")
+    title = "Sensitivity to the reconstructed counts" if data.deck_reconstructed else "Sensitivity to the deck's counts"
+    return ReportFigure("deck_sensitivity", title, about, figure, reading)
 
 
 #: The report's figures, in order.

@@ -1,8 +1,8 @@
 """The Cursed Gifts report's recommendations, shown first: does the first player win too often at each
 player count (seat 0 against the fair share, within a band), how long games last, which strategy wins
 against the rulebook's ``leader`` field and which cell of the matrix is best and worst, which card kind
-matters most, and whether the reconstructed counts change the answers. Numbers first, then one text
-table."""
+matters most, and whether the deck's counts (reconstructed, by default) change the answers. Numbers
+first, then one text table."""
 
 from __future__ import annotations
 
@@ -76,9 +76,11 @@ def recommendations(data: GiftsData) -> dict[str, Any]:
     if len(scaled):
         outside = int(((scaled["seat0_rate"] < default["seat0_ci_low"]) |
                        (scaled["seat0_rate"] > default["seat0_ci_high"])).sum())
-        rows.append(["do the reconstructed counts matter?",
-                     f"{outside} of {len(scaled)} scaled decks put seat 0 outside the default's interval",
-                     "seat 0 win %, scaled decks (default)",
+        word = data.deck_word
+        counts = "reconstructed counts" if data.deck_reconstructed else "deck's counts"
+        rows.append([f"do the {counts} matter?",
+                     f"{outside} of {len(scaled)} scaled decks put seat 0 outside the {word} deck's interval",
+                     f"seat 0 win %, scaled decks ({word})",
                      f"{100 * scaled['seat0_rate'].min():.1f}-{100 * scaled['seat0_rate'].max():.1f} "
                      f"({100 * default['seat0_rate']:.1f})", "-"])
     note = (f"First player: seat 0's win rate with {plan.seat_policy} at every seat minus the fair share 1/players "
@@ -86,8 +88,8 @@ def recommendations(data: GiftsData) -> dict[str, Any]:
             f"the policy matrix at {plan.matrix_players} players, focus seat rotating (figure 4). Card kinds: the deck "
             "without the kind against the full deck on the same games (figure 5). Counts: figure 6. Holm p: "
             f"adjusted over the comparisons of the figure it comes from; below {ALPHA:g} it survives. Every number "
-            f"is on the reconstructed deck {data.deck_label}.")
-    return {"heading": "Recommendations", "title": f"{data.title}: recommendations ({data.deck_label}, reconstructed)",
+            f"is on {data.deck_text}.")
+    return {"heading": "Recommendations", "title": f"{data.title}: recommendations ({data.deck_tag})",
             "columns": ["question", "answer", "measured as", "value [95% CI]", "Holm p"], "rows": rows,
             "labels": 3, "note": note}
 
