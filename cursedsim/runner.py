@@ -821,6 +821,8 @@ class _Run:
         from cursedsim import __version__
         from cursedsim.numba_cache import source_digest
         offset = {"first_game": self.first_game} if self.first_game else {}   # run keys of 0.. runs unchanged
+        if self.game.run_identity is not None:   # e.g. the deck file's digest (games without one: keys unchanged)
+            offset["identity"] = self.game.run_identity(self.options, self.players)
         return _json_value({**offset,
             "game": self.game.name, "n_games": self.n_games, "players": self.players, "policy": self.policy,
             "params": self.overrides, "options": _options_dict(self.game, self.options, self.players),

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import os
+import re
 
 import numpy as np
 import pytest
@@ -151,3 +152,20 @@ def test_bare_and_side_policies_on_the_command_line(capsys):
 def test_a_focus_seat_given_as_a_number_names_the_choices():
     with pytest.raises(OptionError, match=r"takes a string \(one of rotate, 0, 1, 2, 3, 4, 5\), got 2"):
         cursedsim.simulate("gifts", 10, options={"focus_seat": 2}, progress=False)
+
+
+def test_a_run_directory_never_resumes_with_a_rewritten_deck_file(tmp_path):
+    """The deck file's digest is part of the run's identity, and a rewritten file is read again."""
+    from cursedsim.errors import RunError
+    deck = tmp_path / "deck.toml"
+    deck.write_text(DEFAULT_DECK.read_text(encoding="utf-8"), encoding="utf-8")
+    first = cursedsim.simulate("gifts", 100, options={"deck": str(deck)}, out=str(tmp_path / "run"), progress=False)
+    again = cursedsim.simulate("gifts", 100, options={"deck": str(deck)}, out=str(tmp_path / "run"), progress=False)
+    assert again.equals(first)   # the same file resumes
+    deck.write_text(DEFAULT_DECK.read_text(encoding="utf-8").replace("count = 8 ", "count = 9 ", 1), encoding="utf-8")
+    old, new = load_deck().label, load_deck(deck).label
+    assert old != new
+    with pytest.raises(RunError, match=f"identity.deck is '{re.escape(old)}' there but '{re.escape(new)}' now"):
+        cursedsim.simulate("gifts", 100, options={"deck": str(deck)}, out=str(tmp_path / "run"), progress=False)
+    fresh = cursedsim.simulate("gifts", 100, options={"deck": str(deck)}, progress=False)
+    assert set(fresh["deck"]) == {load_deck(deck).label} != set(first["deck"])

@@ -145,6 +145,10 @@ class Game:
     one_policy_all_sides: bool = False
     #: An outcome column holding the winning seat (-1: none), for the win rate of each seat.
     seat_column: str | None = None
+    #: ``(options, players) -> dict``: what the options stand for beyond their values, added to a run's
+    #: identity (``run.json``) so a run never resumes from games of something else: e.g. the digest of the
+    #: deck file an option names (a file rewritten at the same path). None: the option values suffice.
+    run_identity: Callable[[Any, int], dict[str, Any]] | None = None
 
     def __post_init__(self):
         object.__setattr__(self, "sides", tuple(self.sides))

@@ -93,6 +93,12 @@ def option_columns(options: rules.RuleOptions, players: int) -> dict:
     return columns
 
 
+def run_identity(options: rules.RuleOptions, players: int) -> dict:
+    """The deck a run plays, ``name@digest``: a run directory never resumes with a deck file rewritten at the
+    same path."""
+    return {"deck": deck_of(options.deck, options.without_card).label}
+
+
 FOCUS = Side("focus", POLICIES, "leader", "focus_won",
              "One seat (option focus_seat: rotating by default, game i at seat i % players): the strategy "
              "measured against the field.")
@@ -118,4 +124,5 @@ GAME = Game(
     sides=(FOCUS, FIELD),
     seat_column="winner_seat",
     one_policy_all_sides=True,
+    run_identity=run_identity,
 )

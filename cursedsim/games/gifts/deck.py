@@ -188,12 +188,26 @@ def load_deck(path: str | Path | None = None) -> Deck:
     return parse_deck(text, json_format=path.suffix.lower() == ".json", source=str(path))
 
 
-@lru_cache(maxsize=32)
 def deck_of(deck: str = "default", without_card: str = "none") -> Deck:
     """The Deck of the rule options ``deck`` ("default" or a path) and ``without_card`` ("none" or a card
-    kind removed), loaded once per process (a file changed during a run is not read again)."""
-    loaded = load_deck(None if deck == "default" else deck)
+    kind removed). Loaded once per process and file version: the cache is keyed by the file's path,
+    modification time and size, so a file rewritten since is read again (in workers too)."""
+    path = Path(DEFAULT_DECK if deck == "default" else deck)
+    try:
+        stat = path.stat()
+        version = (stat.st_mtime_ns, stat.st_size)
+    except OSError:
+        version = None   # load_deck names the unreadable file
+    return _deck_version(str(path), version, without_card)
+
+
+@lru_cache(maxsize=32)
+def _deck_version(path: str, version: tuple[int, int] | None, without_card: str) -> Deck:
+    loaded = load_deck(path)
     return loaded if without_card == "none" else loaded.without(without_card)
+
+
+deck_of.cache_clear = _deck_version.cache_clear   # type: ignore[attr-defined]
 
 
 def parse_deck(text: str, *, json_format: bool = False, source: str = "<deck>") -> Deck:
