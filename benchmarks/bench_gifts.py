@@ -4,8 +4,9 @@ first result (warm numba cache, and empty cache: the compile). Writes results/be
 
 Run: ``python benchmarks/bench_gifts.py`` (``--games 500000`` by default). Timings are best of
 ``--repeat`` runs, wall clock and CPU time of this process, with the machine's load. Targets (issue 12):
->= 100,000 games/s per core and >= 100x the reference engine. The game is not registered yet, so this
-times the kernel's own ``run_chunk`` (focus and field seats) on the default (reconstructed) deck.
+>= 100,000 games/s per core and >= 100x the reference engine. This times the kernel's own ``run_chunk``
+(focus and field seats, no frame) on the default (reconstructed) deck. The machine may be shared: the
+result keeps the load average before and after, so say how busy it was with every figure.
 """
 
 from __future__ import annotations
