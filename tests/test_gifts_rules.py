@@ -102,6 +102,10 @@ def test_g1_3_two_to_six_players_and_checked_options():
         R.RuleOptions(cacarma="explode")
     with pytest.raises(OptionError, match="max_turns"):
         R.RuleOptions(max_turns=0)
+    with pytest.raises(OptionError, match="mugging_cost.*always, if_taken"):
+        R.RuleOptions(mugging_cost="never")
+    with pytest.raises(OptionError, match="mugging_take.*blind, chosen"):
+        R.RuleOptions(mugging_take=True)
 
 
 # ---------------------------------------------------------------- G2 a turn
