@@ -88,6 +88,20 @@ def points(value: float, sign: bool = True) -> str:
     return text.replace("-0.0", "0.0").replace("+0.0", "0.0")
 
 
+def error_bars(center, low, high) -> np.ndarray:
+    """Error bar lengths (below, above) of intervals around ``center``, never negative (rounding)."""
+    center, low, high = (np.atleast_1d(np.asarray(v, dtype=np.float64)) for v in (center, low, high))
+    return np.clip(np.vstack([center - low, high - center]), 0, None)
+
+
+def join_words(parts) -> str:
+    """``a, b and c`` (``none`` for no parts)."""
+    parts = list(parts)
+    if not parts:
+        return "none"
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
 def weighted_quantile(values: np.ndarray, weights: np.ndarray, q: float) -> float:
     """The ``q`` quantile of ``values`` counted ``weights`` times each."""
     order = np.argsort(values)
@@ -104,4 +118,4 @@ def option_label(name: str, value) -> str:
 
 
 __all__ = ["DPI", "FigureMaker", "PANEL_HEIGHT", "ReportFigure", "TextTable", "color", "make_figures",
-           "new_figure", "option_label", "panels", "pct", "points", "weighted_quantile"]
+           "error_bars", "join_words", "new_figure", "option_label", "panels", "pct", "points", "weighted_quantile"]

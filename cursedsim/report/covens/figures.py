@@ -12,7 +12,8 @@ import pandas as pd
 
 from cursedsim.report.covens.data import CAST_PARAM, CovensData
 from cursedsim.report.data import ALPHA
-from cursedsim.report.figures import ReportFigure, TextTable, new_figure, option_label, panels, pct, points
+from cursedsim.report.figures import (ReportFigure, TextTable, error_bars, join_words, new_figure,
+                                      option_label, panels, pct, points)
 
 #: One colour per town count in every figure of the report.
 TOWN_COLORS = {3: "#1b9e77", 4: "#d95f02", 5: "#7570b3"}
@@ -29,19 +30,6 @@ SMALL_EFFECT = 0.005
 
 def town_color(towns: int) -> str:
     return TOWN_COLORS.get(towns, f"C{towns}")
-
-
-def _join(parts: Sequence[str]) -> str:
-    parts = list(parts)
-    if not parts:
-        return "none"
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
-
-
-def _err(center, low, high) -> np.ndarray:
-    """Error bar lengths (below, above), never negative (rounding)."""
-    center, low, high = (np.atleast_1d(np.asarray(v, dtype=np.float64)) for v in (center, low, high))
-    return np.clip(np.vstack([center - low, high - center]), 0, None)
 
 
 def _offset(k: int, count: int, step: float) -> float:
@@ -94,7 +82,7 @@ def hunter_win_matrix(data: CovensData) -> ReportFigure:
     figure.colorbar(image, ax=list(axes), label="hunter win rate (%)", shrink=0.9)
 
     main = data.matrix[(data.matrix["hunter"] == plan.main[0]) & (data.matrix["town"] == plan.main[1])]
-    main_text = _join([f"{pct(r.hunter_win_rate)} with {r.towns} towns ({100 * r.ci_low:.1f}-{100 * r.ci_high:.1f}%)"
+    main_text = join_words([f"{pct(r.hunter_win_rate)} with {r.towns} towns ({100 * r.ci_low:.1f}-{100 * r.ci_high:.1f}%)"
                        for r in main.sort_values("towns").itertuples()])
     low = data.matrix.loc[data.matrix["hunter_win_rate"].idxmin()]
     high = data.matrix.loc[data.matrix["hunter_win_rate"].idxmax()]
@@ -145,7 +133,7 @@ def skill_effects(data: CovensData) -> ReportFigure:
             d = 100 * cell["diff"].to_numpy()
             kept = cell["survives"].to_numpy(bool)
             c = town_color(towns)
-            ax.errorbar(d, ys, xerr=_err(d, 100 * cell["ci_low"], 100 * cell["ci_high"]), fmt="none", ecolor=c,
+            ax.errorbar(d, ys, xerr=error_bars(d, 100 * cell["ci_low"], 100 * cell["ci_high"]), fmt="none", ecolor=c,
                         capsize=2, label=f"{towns} towns")
             ax.plot(d[kept], ys[kept], "o", ms=5, color=c)
             ax.plot(d[~kept], ys[~kept], "o", ms=5, mfc="white", color=c)
@@ -161,7 +149,7 @@ def skill_effects(data: CovensData) -> ReportFigure:
     def gains(kind: str, better: str, baseline: str, against: str) -> str:
         rows = skill[(skill["kind"] == kind) & (skill["better"] == better) & (skill["baseline"] == baseline)
                      & (skill["against"] == against)].sort_values("towns")
-        return _join([f"{points(r.diff)} points at {r.towns} towns" for r in rows.itertuples()])
+        return join_words([f"{points(r.diff)} points at {r.towns} towns" for r in rows.itertuples()])
 
     hunter_parts = [f"{clever} − {baseline} is {gains('hunter', clever, baseline, coordinated)}"
                     for baseline in plan.hunters if baseline != clever]
@@ -247,7 +235,7 @@ def game_length(data: CovensData) -> ReportFigure:
     main = summary[(summary["hunter"] == plan.main[0]) & (summary["town"] == plan.main[1])].sort_values("towns")
     longest = summary.loc[summary["mean"].idxmax()]
     reading = (f"{pairing(*plan.main)} games last "
-               + _join([f"{r.mean:.2f} rounds on average at {r.towns} towns (median {r.median:g}, 90% within "
+               + join_words([f"{r.mean:.2f} rounds on average at {r.towns} towns (median {r.median:g}, 90% within "
                         f"{r.p90:g})" for r in main.itertuples()])
                + f"; the longest games on average are {pairing(longest['hunter'], longest['town'])} at "
                f"{longest['towns']} towns ({longest['mean']:.2f} rounds), and the longest single game of the report "
@@ -285,7 +273,7 @@ def rituals_value(data: CovensData) -> ReportFigure:
     left.set_ylabel("hunter win rate (%)")
     left.legend(fontsize=8)
     d = 100 * table["diff"].to_numpy()
-    right.errorbar(x, d, yerr=_err(d, 100 * table["ci_low"], 100 * table["ci_high"]), fmt="o", capsize=4,
+    right.errorbar(x, d, yerr=error_bars(d, 100 * table["ci_low"], 100 * table["ci_high"]), fmt="o", capsize=4,
                    color="#e6550d")
     right.axhline(0, color="0.3", lw=1)
     right.set_xticks(x, [f"{t} towns" for t in table["towns"]])
@@ -293,9 +281,9 @@ def rituals_value(data: CovensData) -> ReportFigure:
 
     parts = [f"{points(r.diff)} points at {r.towns} towns ({pct(r.value_default)} → {pct(r.value_option)})"
              for r in table.itertuples()]
-    ritual_wins = _join([f"{pct(r.ritual_default)} of games at {r.towns} towns" for r in table.itertuples()])
+    ritual_wins = join_words([f"{pct(r.ritual_default)} of games at {r.towns} towns" for r in table.itertuples()])
     surviving = int(table["survives"].sum())
-    reading = (f"Without the rituals the hunter ({plan.main[0]}, against {plan.main[1]}) wins {_join(parts)}; "
+    reading = (f"Without the rituals the hunter ({plan.main[0]}, against {plan.main[1]}) wins {join_words(parts)}; "
                f"with them the town wins by a second ritual in {ritual_wins}; {surviving} of "
                f"{len(table)} differences survive Holm's adjustment.")
     about = ("The same games played with the 27-card deck of the rulebook and with the 24-card deck of the "
@@ -334,7 +322,7 @@ def spells_value(data: CovensData) -> ReportFigure:
         d = 100 * cell["diff"].to_numpy()
         kept = cell["survives"].to_numpy(bool)
         c = town_color(towns)
-        right.errorbar(d, ys, xerr=_err(d, 100 * cell["ci_low"], 100 * cell["ci_high"]), fmt="none", ecolor=c,
+        right.errorbar(d, ys, xerr=error_bars(d, 100 * cell["ci_low"], 100 * cell["ci_high"]), fmt="none", ecolor=c,
                        capsize=2)
         right.plot(d[kept], ys[kept], "o", color=c)
         right.plot(d[~kept], ys[~kept], "o", mfc="white", color=c)
@@ -346,7 +334,7 @@ def spells_value(data: CovensData) -> ReportFigure:
     totals = cast.groupby("towns")["per_game"].sum()
     favourite = cast.groupby("spell")["per_game"].mean().idxmax()
     per_spell = not (len(variants) == 1 and variants[0].startswith(CAST_PARAM))
-    cast_text = _join([f"{totals[t]:.2f} spells per game at {t} towns" for t in counts])
+    cast_text = join_words([f"{totals[t]:.2f} spells per game at {t} towns" for t in counts])
     if per_spell:
         best = values.loc[values["diff"].idxmax()]
         value_text = (f"the spell worth most to the town is {best['variant']} at {best['towns']} towns "
@@ -354,7 +342,7 @@ def spells_value(data: CovensData) -> ReportFigure:
     else:
         rows = values.sort_values("towns")
         value_text = ("casting at all is worth "
-                      + _join([f"{points(r.diff)} points at {r.towns} towns" for r in rows.itertuples()])
+                      + join_words([f"{points(r.diff)} points at {r.towns} towns" for r in rows.itertuples()])
                       + f" to the town ({plan.main[1]} with {CAST_PARAM}=1 − {CAST_PARAM}=0, paired)")
     reading = (f"The town ({plan.main[1]}) casts {cast_text}, {favourite} most often; "
                f"{value_text}; {int(values['survives'].sum())} of {len(values)} values survive Holm's adjustment.")
@@ -405,7 +393,7 @@ def rule_sensitivity(data: CovensData) -> ReportFigure:
             changed.append(100 * row["games_changed"])
             kept.append(bool(row["survives"]))
         d, ys, kept = np.array(d), np.array(ys), np.array(kept)
-        left.errorbar(d, ys, xerr=_err(d, lo, hi), fmt="none", capsize=2, ecolor=c, label=f"{towns} towns")
+        left.errorbar(d, ys, xerr=error_bars(d, lo, hi), fmt="none", capsize=2, ecolor=c, label=f"{towns} towns")
         left.plot(d[kept], ys[kept], "o", ms=4, color=c)
         left.plot(d[~kept], ys[~kept], "o", ms=4, mfc="white", color=c)
         right.barh(ys, changed, height=0.24, color=c)
@@ -427,9 +415,9 @@ def rule_sensitivity(data: CovensData) -> ReportFigure:
     small = [reading_label(*r) for r in readings if (_rows_of(table, *r)["diff"].abs() < SMALL_EFFECT).all()]
     none = [reading_label(*r) for r in readings if (_rows_of(table, *r)["games_changed"] == 0).all()]
     surviving = int(table["survives"].sum())
-    reading = (f"The readings that move the hunter's win rate most are {_join(parts)}; {len(small)} of the "
+    reading = (f"The readings that move the hunter's win rate most are {join_words(parts)}; {len(small)} of the "
                f"{n} readings move it by less than {100 * SMALL_EFFECT:.1f} points at every town count"
-               + (f", and {_join(none)} change{'s' if len(none) == 1 else ''} no game at all" if none else "")
+               + (f", and {join_words(none)} change{'s' if len(none) == 1 else ''} no game at all" if none else "")
                + f"; after Holm's adjustment over all {len(table)} effects, {surviving} survive at {ALPHA:g}.")
     about = (f"Every open point of the rules (a named option, see the rules document) was played in each other "
              f"reading on the same games as the default, with {pairing(*data.plan.main)}. Left: the paired "

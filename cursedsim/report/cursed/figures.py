@@ -14,7 +14,8 @@ from cursedsim.report.cursed.data import NO_START, RANDOM_START, CursedData
 from cursedsim.report.cursed.sensitivity import adjusted_reading, holm_table, verdicts
 from cursedsim.report.data import TUNED_SUFFIX
 from cursedsim.palette import policy_color
-from cursedsim.report.figures import ReportFigure, TextTable, new_figure, option_label, panels, pct, points
+from cursedsim.report.figures import (ReportFigure, TextTable, error_bars, join_words, new_figure,
+                                      option_label, panels, pct, points)
 
 #: How each way a game ends reads in a sentence ("the game ends ...") and as a column header.
 END_TEXT = {"eight_souls": "with the winning soul", "pile_empty": "when the draw pile runs out",
@@ -23,12 +24,6 @@ END_HEADERS = {"eight_souls": "won (eight_souls)", "pile_empty": "pile empty (pi
                "final_monster": "final monster (final_monster)"}
 #: Below this many points a rule's change of the win rate is called small.
 SMALL_EFFECT = 0.005
-
-
-def _err(center, low, high) -> np.ndarray:
-    """Error bar lengths (below, above) of intervals around ``center``, never negative (rounding)."""
-    center, low, high = (np.atleast_1d(np.asarray(v, dtype=np.float64)) for v in (center, low, high))
-    return np.clip(np.vstack([center - low, high - center]), 0, None)
 
 
 def policy_label(data: CursedData, policy: str) -> str:
@@ -79,7 +74,7 @@ def win_rate_by_policy(data: CursedData) -> ReportFigure:
         row = rates.loc[policy]
         rate, low, high = 100 * row["win_rate"], 100 * row["ci_low"], 100 * row["ci_high"]
         left.barh(yi, rate, height=0.6, color=policy_color(policy))
-        left.errorbar(rate, yi, xerr=_err(rate, low, high), fmt="none", ecolor="0.2", capsize=3)
+        left.errorbar(rate, yi, xerr=error_bars(rate, low, high), fmt="none", ecolor="0.2", capsize=3)
         left.annotate(f"{rate:.1f}%", (high, yi), xytext=(5, 0), textcoords="offset points", va="center", fontsize=9)
     left.set_yticks(y, [policy_label(data, p) for p in data.labels])
     left.set_xlim(0, 100 * rates["ci_high"].max() * 1.2 + 1)
@@ -89,7 +84,7 @@ def win_rate_by_policy(data: CursedData) -> ReportFigure:
     for yi, policy in zip(y_other, others):
         row = diffs.loc[policy]
         d, low, high = 100 * row["diff"], 100 * row["ci_low"], 100 * row["ci_high"]
-        right.errorbar(d, yi, xerr=_err(d, low, high), fmt="o", capsize=4,
+        right.errorbar(d, yi, xerr=error_bars(d, low, high), fmt="o", capsize=4,
                        color=policy_color(policy))
         right.annotate(f"{d:+.1f}", (d, yi), xytext=(0, 7), textcoords="offset points", ha="center", fontsize=9)
     right.axvline(0, color="0.3", lw=1)
@@ -106,7 +101,7 @@ def win_rate_by_policy(data: CursedData) -> ReportFigure:
     ends = data.ends[data.ends["policy"] == plan.reference].set_index("end")
     lost = [f"{END_TEXT.get(end, end)} ({pct(ends.loc[end, 'share'])})" for end in ends.index if end != "eight_souls"]
     reading = (f"{plan.reference} wins {pct(ref['win_rate'])} of games (95% CI {100 * ref['ci_low']:.1f}-"
-               f"{100 * ref['ci_high']:.1f}%); on the same games {_join(parts)}; {plan.reference}'s other games "
+               f"{100 * ref['ci_high']:.1f}%); on the same games {join_words(parts)}; {plan.reference}'s other games "
                f"end {' or '.join(lost)}.")
     about = (f"Each policy played the same {data.n_games:,} deals (1 player, the rulebook's rules). Left: the "
              f"share of games won with its 95% Wilson interval; right: each policy's paired difference from "
@@ -114,10 +109,6 @@ def win_rate_by_policy(data: CursedData) -> ReportFigure:
              "used and how its games ended.")
     return ReportFigure("win_rate_by_policy", "Win rate by policy", about, figure, reading,
                         tables=[_items_table(data), _ends_table(data)])
-
-
-def _join(parts: list[str]) -> str:
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
 def _items_table(data: CursedData) -> TextTable:
@@ -178,7 +169,7 @@ def souls_distribution(data: CursedData) -> ReportFigure:
     grouped: dict[int, list[str]] = {}
     for policy, mode, value in modes:
         grouped.setdefault(mode, []).append(f"{policy} ({pct(value)})")
-    most = _join([f"{mode} souls with {' and '.join(names)}" for mode, names in grouped.items()])
+    most = join_words([f"{mode} souls with {' and '.join(names)}" for mode, names in grouped.items()])
     short, won = share(ref, top - 1), share(ref, top)
     compared = "more often" if short > won else "less often" if short < won else "as often"
     reading = (f"The most common end is {most}; {ref} falls one soul short of the win ({top - 1} souls) "
@@ -269,12 +260,12 @@ def item_value(data: CursedData) -> ReportFigure:
         offset = (i - (len(policies) - 1) / 2) * 0.25
         ys = np.array([y[s] for s in rows["start"]]) + offset
         rate = 100 * rows["win_rate"].to_numpy()
-        left.errorbar(rate, ys, xerr=_err(rate, 100 * rows["ci_low"], 100 * rows["ci_high"]), fmt="o", ms=4,
+        left.errorbar(rate, ys, xerr=error_bars(rate, 100 * rows["ci_low"], 100 * rows["ci_high"]), fmt="o", ms=4,
                       capsize=2, color=c, label=policy)
         base = table[(table["policy"] == policy) & (table["start"] == RANDOM_START)]["win_rate"].iloc[0]
         left.axvline(100 * base, color=c, ls="--", lw=1)
         d = 100 * rows["diff"].to_numpy()
-        right.errorbar(d, ys, xerr=_err(d, 100 * rows["diff_ci_low"], 100 * rows["diff_ci_high"]), fmt="o", ms=4,
+        right.errorbar(d, ys, xerr=error_bars(d, 100 * rows["diff_ci_low"], 100 * rows["diff_ci_high"]), fmt="o", ms=4,
                        capsize=2, color=c, label=policy)
     right.axvline(0, color="0.3", lw=1)
     left.set_yticks(range(len(ordered)), [names[s] for s in ordered])
@@ -337,7 +328,7 @@ def rule_sensitivity(data: CursedData) -> ReportFigure:
             changed.append(100 * row["games_changed"])
             kept.append(bool(row["survives"]))
         d, lo, hi, ys, kept = np.array(d), np.array(lo), np.array(hi), np.array(ys), np.array(kept)
-        left.errorbar(d, ys, xerr=_err(d, lo, hi), fmt="none", capsize=2, ecolor=c)
+        left.errorbar(d, ys, xerr=error_bars(d, lo, hi), fmt="none", capsize=2, ecolor=c)
         left.plot(d[kept], ys[kept], "o", ms=4, color=c, label=f"{policy} (survives Holm)")
         left.plot(d[~kept], ys[~kept], "o", ms=4, mfc="white", color=c, label=f"{policy} (does not)")
         right.barh(ys, changed, height=0.28, color=c, label=policy)
@@ -385,11 +376,11 @@ def _sensitivity_reading(plan, table: pd.DataFrame) -> str:
 
     small = [label(name, value) for name, value, rows in effects if all(abs(r["diff"]) < SMALL_EFFECT for r in rows)]
     none = [label(name, value) for name, value, rows in effects if all(r["games_changed"] == 0 for r in rows)]
-    text = (f"The readings that move the win rate most are {_join(parts)}; {len(small)} of the "
+    text = (f"The readings that move the win rate most are {join_words(parts)}; {len(small)} of the "
             f"{len(effects)} readings move{'s' if len(small) == 1 else ''} it by less than "
             f"{100 * SMALL_EFFECT:.1f} points with every policy" + (f" ({', '.join(small)})" if small else ""))
     if none:
-        text += f", and {_join(none)} change{'s' if len(none) == 1 else ''} no game at all"
+        text += f", and {join_words(none)} change{'s' if len(none) == 1 else ''} no game at all"
     return text + "."
 
 

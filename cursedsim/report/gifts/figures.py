@@ -13,7 +13,8 @@ import pandas as pd
 
 from cursedsim.report.content import percent_ci, points_ci
 from cursedsim.report.data import ALPHA
-from cursedsim.report.figures import ReportFigure, TextTable, new_figure, panels, pct, points
+from cursedsim.report.figures import (ReportFigure, TextTable, error_bars, join_words, new_figure,
+                                      panels, pct, points)
 from cursedsim.report.gifts.data import GiftsData
 
 #: One colour per player count in every figure of the report.
@@ -25,19 +26,6 @@ VARIANT_COLOR = "#6b6b6b"
 
 def player_color(players: int) -> str:
     return PLAYER_COLORS.get(players, f"C{players}")
-
-
-def _join(parts: Sequence[str]) -> str:
-    parts = list(parts)
-    if not parts:
-        return "none"
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
-
-
-def _err(center, low, high) -> np.ndarray:
-    """Error bar lengths (below, above), never negative (rounding)."""
-    center, low, high = (np.atleast_1d(np.asarray(v, dtype=np.float64)) for v in (center, low, high))
-    return np.clip(np.vstack([center - low, high - center]), 0, None)
 
 
 def deck_note(data: GiftsData) -> str:
@@ -69,7 +57,7 @@ def seat_win_rates(data: GiftsData) -> ReportFigure:
         cell = seats[seats["players"] == players].sort_values("seat")
         r = 100 * cell["rate"].to_numpy()
         ax.bar(cell["seat"], r, color=player_color(players), width=0.7)
-        ax.errorbar(cell["seat"], r, yerr=_err(r, 100 * cell["ci_low"], 100 * cell["ci_high"]), fmt="none",
+        ax.errorbar(cell["seat"], r, yerr=error_bars(r, 100 * cell["ci_low"], 100 * cell["ci_high"]), fmt="none",
                     ecolor="0.2", capsize=3)
         ax.axhline(100 / players, color="0.3", ls="--", lw=1)
         ax.set_xticks(range(players))
@@ -83,9 +71,9 @@ def seat_win_rates(data: GiftsData) -> ReportFigure:
              f"fair share {pct(1 / p)})" for p in plan.players]
     above = [p for p in plan.players if fair.loc[p, "ci_low"] > 0]
     below = [p for p in plan.players if fair.loc[p, "ci_high"] < 0]
-    reading = (f"With {plan.seat_policy} at every seat the first player (seat 0) wins {_join(parts)}; its interval "
-               f"lies above the fair share at {_join([str(p) for p in above]) if above else 'no player count'} and "
-               f"below it at {_join([str(p) for p in below]) if below else 'no player count'}.")
+    reading = (f"With {plan.seat_policy} at every seat the first player (seat 0) wins {join_words(parts)}; its interval "
+               f"lies above the fair share at {join_words([str(p) for p in above]) if above else 'no player count'} and "
+               f"below it at {join_words([str(p) for p in below]) if below else 'no player count'}.")
     rows = []
     for players in plan.players:
         f = fair.loc[players]
@@ -124,14 +112,14 @@ def focus_by_seat(data: GiftsData) -> ReportFigure:
         cell = table[table["players"] == players].sort_values("seat")
         c = player_color(players)
         r = 100 * cell["rate"].to_numpy()
-        left.errorbar(cell["seat"] + 0.06 * (k - 2), r, yerr=_err(r, 100 * cell["ci_low"], 100 * cell["ci_high"]),
+        left.errorbar(cell["seat"] + 0.06 * (k - 2), r, yerr=error_bars(r, 100 * cell["ci_low"], 100 * cell["ci_high"]),
                       fmt="-o", ms=3, color=c, capsize=2, label=f"{players} players")
         left.hlines(100 / players, -0.3, players - 0.7, colors=c, linestyles="dotted", lw=1)
         rest = cell[cell["seat"] > 0]
         d = 100 * rest["diff"].to_numpy()
         kept = rest["survives"].to_numpy(bool)
         x = rest["seat"].to_numpy() + 0.06 * (k - 2)
-        right.errorbar(x, d, yerr=_err(d, 100 * rest["ci_low_diff"], 100 * rest["ci_high_diff"]), fmt="none",
+        right.errorbar(x, d, yerr=error_bars(d, 100 * rest["ci_low_diff"], 100 * rest["ci_high_diff"]), fmt="none",
                        ecolor=c, capsize=2)
         right.plot(x[kept], d[kept], "o", ms=5, color=c)
         right.plot(x[~kept], d[~kept], "o", ms=5, mfc="white", color=c)
@@ -154,7 +142,7 @@ def focus_by_seat(data: GiftsData) -> ReportFigure:
     tested = table[table["seat"] > 0]
     surviving = int(tested["survives"].sum())
     worst = tested.loc[tested["diff"].idxmin()]
-    reading = (f"The {focus} focus in a {field} field wins {_join(parts)}; the largest paired loss against seat 0 is "
+    reading = (f"The {focus} focus in a {field} field wins {join_words(parts)}; the largest paired loss against seat 0 is "
                f"{points(worst['diff'])} points (seat {worst['seat']} at {worst['players']} players), and "
                f"{surviving} of the {len(tested)} seat changes survive Holm's adjustment at {ALPHA:g}.")
     about = (f"One run per fixed focus seat s (option focus_seat = s) on the same seed and game indices, so game "
@@ -188,7 +176,7 @@ def game_length(data: GiftsData) -> ReportFigure:
     ax.legend(fontsize=8)
 
     summary = data.length_summary.sort_values("players")
-    reading = ("Games last " + _join([f"{r.mean:.1f} turns on average at {r.players} players (median {r.median:g}, "
+    reading = ("Games last " + join_words([f"{r.mean:.1f} turns on average at {r.players} players (median {r.median:g}, "
                                       f"80% between {r.p10:g} and {r.p90:g})" for r in summary.itertuples()])
                + f"; {pct(summary['unfinished'].max())} of games at most are unfinished (cap "
                f"{data.option_defaults.get('max_turns')} turns), and the longest game lasted "
@@ -259,7 +247,7 @@ def _card_panel(ax, table: pd.DataFrame, cards: list[str], center: str, low: str
     y = np.arange(len(cards))[::-1]
     t = table.set_index("card").reindex(cards)
     d = scale * t[center].to_numpy(np.float64)
-    ax.errorbar(d, y, xerr=_err(d, scale * t[low].to_numpy(np.float64), scale * t[high].to_numpy(np.float64)),
+    ax.errorbar(d, y, xerr=error_bars(d, scale * t[low].to_numpy(np.float64), scale * t[high].to_numpy(np.float64)),
                 fmt="none", ecolor=color, capsize=2)
     kept = t["survives"].fillna(False).to_numpy(bool) if "survives" in t else np.ones(len(cards), bool)
     ax.plot(d[kept], y[kept], "o", ms=4.5, color=color)
@@ -349,7 +337,7 @@ def deck_sensitivity(data: GiftsData) -> ReportFigure:
         else:
             lo, hi = scale * table[low].to_numpy(np.float64), scale * table[high].to_numpy(np.float64)
         for yi, ci, l, h, color in zip(y, c, lo, hi, colors):
-            ax.errorbar([ci], [yi], xerr=_err(ci, l, h), fmt="o", ms=4.5, color=color, capsize=2)
+            ax.errorbar([ci], [yi], xerr=error_bars(ci, l, h), fmt="o", ms=4.5, color=color, capsize=2)
         ax.axvline(c[0], color=DEFAULT_COLOR, lw=1, ls="--")
         ax.set_xlabel(label, fontsize=8.5)
     axes[0].set_yticks(y, labels, fontsize=8)
