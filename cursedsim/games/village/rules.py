@@ -1,0 +1,310 @@
+"""So, You've Been Cursed. facts as data: the four modes, the sides, the rule options and the planned
+outcome columns.
+
+The rulebook is quoted rule by rule in docs/rules/village.md (V1.1, V1.2, ...); the board is a data file
+(docs/rules/village_board.md) and so are the cards (docs/rules/village_cards.md). Every point the text
+leaves open or where data is missing is a named option of ``RuleOptions`` with a documented default: the
+section "Open points" of docs/rules/village.md gives each its sentence and its reason.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from cursedsim.errors import OptionError
+from cursedsim.games.options import check_fields
+
+# ---------------------------------------------------------------- sides and modes
+
+#: The two sides (issue 13: "Sides `wizard` and `monster`"), in turn order: "the Wizard player taking
+#: the first turn".
+WIZARD = "wizard"
+MONSTER = "monster"
+SIDES = (WIZARD, MONSTER)
+
+#: The automata are policies of their sides (issue 13): the Possessed Wizard and the Rabid Monster.
+AUTOMATON_POLICIES = {WIZARD: "possessed", MONSTER: "rabid"}
+
+
+@dataclass(frozen=True)
+class Mode:
+    """One way to play ("So, You've Been Cursed. can be played as: ...").
+
+    code: our short name (frame column ``mode``); title: the rulebook's name of the game; players: the
+    human players; wizard_automaton / monster_automaton: which side is played by its automaton;
+    board_side: the Village board side facing up ("wizard" or "possessed", by the icon on it: V1.3);
+    town_guard / energy: whether the Town Guard and Energy tiles are used (setup step 7 of the Rabid
+    Monster games: "Town Guard tiles and Energy tiles are not used in this game").
+    """
+
+    code: str
+    title: str
+    players: int
+    wizard_automaton: bool
+    monster_automaton: bool
+    board_side: str
+    town_guard: bool
+    energy: bool
+
+
+DUEL = "duel"
+RABID_MONSTER = "rabid_monster"
+POSSESSED_WIZARD = "possessed_wizard"
+AUTOMATA = "automata"
+
+MODES = {
+    DUEL: Mode(DUEL, "So, You've Been Cursed.", 2, False, False, "wizard", True, True),
+    RABID_MONSTER: Mode(RABID_MONSTER, "So, You've Been Cursed to Be a Rabid Monster", 1, False, True,
+                        "wizard", False, False),
+    POSSESSED_WIZARD: Mode(POSSESSED_WIZARD, "So, You've Been Cursed By a Possessed Wizard", 1, True, False,
+                           "possessed", True, True),
+    AUTOMATA: Mode(AUTOMATA, "So, a Possessed Wizard Was Cursed to Be a Rabid Monster", 0, True, True,
+                   "possessed", False, False),
+}
+MODE_NAMES = tuple(MODES)
+#: Issue 13: the 0-player mode is the default pairing ({"wizard": "possessed", "monster": "rabid"}).
+DEFAULT_MODE = AUTOMATA
+
+
+def mode_of(wizard_automaton: bool, monster_automaton: bool) -> str:
+    """The mode a pairing plays: which side (if any) is its automaton."""
+    for code, mode in MODES.items():
+        if (mode.wizard_automaton, mode.monster_automaton) == (bool(wizard_automaton), bool(monster_automaton)):
+            return code
+    raise AssertionError("unreachable: the four modes cover every pairing")
+
+
+# ---------------------------------------------------------------- turn structure facts
+
+#: "the Wizard takes up to 3 actions"; "To feed, the Monster may take up to 3 actions."
+WIZARD_ACTIONS = 3
+FEEDING_ACTIONS = 3
+#: "Each moving phase can include up to two movements into adjacent locations."
+MOVEMENTS_PER_ACTION = 2
+#: "they draw enough new cards to refill their hand to 4 cards" (Spell and Power hands).
+HAND_SIZE = 4
+#: Rabid Monster games: "Then 4 cards are drawn." / "The Wizard may then select up to 3 of those actions".
+RABID_CARDS_DRAWN = 4
+RABID_CARDS_USED = 3
+#: "Draw 3 cards and place them facing up in a row below the Wizard's board." and 1 next to the Monster board.
+POSSESSED_ACTION_CARDS = 3
+POSSESSED_FEEDING_CARDS = 1
+#: "Randomly draw 20 villagers from the bag" onto houses 1-20.
+HOUSES = 20
+#: "Place 3 Coin tiles on the wallet area of the Wizard board."
+START_COINS = 3
+#: "Place the Panic tile on the first space ("1") of the Panic Track."
+PANIC_START = 1
+#: Quiet Night: "The Panic level is reduced by 2." / "The Curse level is reduced by 1." /
+#: "Two new random villagers arrive".
+QUIET_NIGHT_PANIC = -2
+QUIET_NIGHT_CURSE = -1
+QUIET_NIGHT_ARRIVALS = 2
+#: Energy spending: "2 Energy: ... additional movement", "4 Energy: ... discard an ongoing effect Spell
+#: card", "6 Energy: Reduce Panic by 1."
+ENERGY_EXTRA_MOVEMENT = 2
+ENERGY_DISCARD_SPELL = 4
+ENERGY_REDUCE_PANIC = 6
+#: "Each time that a gate or bridge is crossed, the Wizard must pay 1 coin."
+CROSSING_COST = 1
+#: Market: "they pay 5 coins to buy exactly one ingredient of any type."
+MARKET_PRICE = 5
+
+#: Panic and Curse adjustment at the end of a Feeding turn (2-player table), indexed by the number of
+#: villagers of the most numerous type in the stomach (0-3; more counts as 3): (panic, curse).
+FEEDING_ADJUSTMENT = ((-1, 0), (-1, 0), (1, 1), (2, 2))
+#: The Rabid Monster's table, indexed by the number of villager tokens eaten, any types (0-3).
+RABID_ADJUSTMENT = ((-1, 0), (1, 1), (2, 2), (3, 3))
+
+# ---------------------------------------------------------------- rule options
+
+NIGHT_ARRIVAL_CHOOSER = ("wizard", "monster")
+COIN_CHANGE = ("value", "denominations")
+PANIC_THRESHOLD = ("at_level", "above_level")
+CURSE_START = ("first_space", "off_track")
+UNMATCHED_MEAL = ("panic_down", "no_change")
+FULL_STOMACH = ("keep_eating", "stop")
+GUARD_MOVEMENT_LOSS = ("this_action", "carry_over")
+AUTOMATA_TARGETS = ("rabid_cards", "possessed_cards")
+RABID_PATH = ("roads", "stop_at_villagers")
+RABID_STOP_COUNT = ("tokens", "slots")
+RABID_PASTURE = ("highest_number", "most_sheep")
+RABID_SPENT_ACTIONS = ("use_a_card", "free")
+RABID_GET_BUSY = ("fourth_card", "ignored")
+PW_NEXT_INGREDIENT = ("first_missing", "next_only")
+PW_MIX_COUNTS = ("all_held", "matching")
+PW_FULL_UNMATCHED = ("card_action", "mix_cure")
+PW_STEAL_AMOUNT = ("house_value", "best_expectation")
+PW_ADJACENT_STEAL_SKIP = ("no_adjacent_house", "as_printed")
+PW_BUY_ADJACENT = ("adjacent", "any_district")
+PW_DISTANCE = ("roads", "crossings")
+PW_UNPAID_CROSSING = ("skip", "move_anyway")
+PW_CARD_COUNT = ("at_draw", "at_turn")
+
+CHOICES = {
+    "night_arrival_chooser": NIGHT_ARRIVAL_CHOOSER,
+    "coin_change": COIN_CHANGE,
+    "panic_threshold": PANIC_THRESHOLD,
+    "curse_start": CURSE_START,
+    "unmatched_meal": UNMATCHED_MEAL,
+    "full_stomach": FULL_STOMACH,
+    "guard_movement_loss": GUARD_MOVEMENT_LOSS,
+    "automata_targets": AUTOMATA_TARGETS,
+    "rabid_path": RABID_PATH,
+    "rabid_stop_count": RABID_STOP_COUNT,
+    "rabid_pasture": RABID_PASTURE,
+    "rabid_spent_actions": RABID_SPENT_ACTIONS,
+    "rabid_get_busy": RABID_GET_BUSY,
+    "pw_next_ingredient": PW_NEXT_INGREDIENT,
+    "pw_mix_counts": PW_MIX_COUNTS,
+    "pw_full_unmatched": PW_FULL_UNMATCHED,
+    "pw_steal_amount": PW_STEAL_AMOUNT,
+    "pw_adjacent_steal_skip": PW_ADJACENT_STEAL_SKIP,
+    "pw_buy_adjacent": PW_BUY_ADJACENT,
+    "pw_distance": PW_DISTANCE,
+    "pw_unpaid_crossing": PW_UNPAID_CROSSING,
+    "pw_card_count": PW_CARD_COUNT,
+}
+INT_RANGES = {"max_turns": (1, 100_000)}
+
+
+@dataclass(frozen=True)
+class RuleOptions:
+    """Rule variants of So, You've Been Cursed.; each default is the rulebook's text or, where it is
+    silent or damaged, the reading docs/rules/village.md ("Open points", O1-O27) argues for.
+
+    max_turns: a game still on after this many turns (each side's turn counts one) is ``unfinished``,
+        with no winner (O1; not a rule).
+    night_arrival_chooser: who places a Quiet Night villager whose d20 house is occupied: "wizard" (the
+        arrival rule of the mode's Wizard: the player's choice, or the Possessed Wizard's closest house)
+        or "monster" (the player whose turn it is) (O2).
+    wizard_move_alone: the Wizard may move (paying coins, or an action) without taking an action at the
+        destination; default False: moves are made "to take an action" (O3).
+    coin_change: "value" (coins are a number 0-25; change is always made) or "denominations" (the 5x1 +
+        4x5 tiles are tracked; a payment needs tiles or change in the supply) (O4).
+    plethora_at_market: "A plethora of potions! Ingredients cost 1 coin less." also lowers the Market's
+        price (default True) (O5).
+    panic_threshold: a Panic effect applies from its level on ("at_level") or only above it
+        ("above_level") (O6).
+    curse_start: the Curse tile starts on the first space of the Curse track ("first_space") or beside
+        it like the Cure tile ("off_track") (O7).
+    unmatched_meal: 2-3 villagers in the stomach with no two of one type: Panic -1 ("panic_down", the
+        "0-1" row read on the largest type) or no adjustment ("no_change") (O8).
+    quiet_night_adjusts: "The End of the Monster's Turn" (Panic/Curse adjustment, digesting, refill) also
+        follows a Quiet Night; default False (O9).
+    full_stomach: a fourth meal (extra Feeding action) is allowed with 3 slots full ("keep_eating") or
+        not ("stop") (O10).
+    start_location_visited: the Monster's starting location counts as "visited ... this turn" for Power
+        card requirements (default True) (O11).
+    guard_movement_loss: a -1 Movement Town Guard revealed on an action's last movement: nothing lost
+        ("this_action") or the next action has one movement fewer ("carry_over") (O12).
+    automata_targets: what the Rabid Monster hunts in the 0-player game: the villagers on 3 Rabid
+        Monster cards drawn at the start of its turn ("rabid_cards") or on the Possessed Wizard cards
+        used for the Wizard's actions that turn ("possessed_cards") (O13).
+    rabid_path: the Rabid Monster's "distance of at most 2 roads" is the plain road distance ("roads")
+        or counts only paths not entering an occupied house before the target ("stop_at_villagers") (O14).
+    rabid_stop_count: "until the Monster has eaten at least 3 villagers and / or sheep" counts tokens
+        ("tokens") or stomach slots filled ("slots") (O15).
+    rabid_pasture: the pasture the Rabid Monster's sheep comes from when several adjacent ones hold
+        sheep: "highest_number" (the board's pasture numbering) or "most_sheep" (O16).
+    rabid_spent_actions: against the Rabid Monster, an action spent on a distraction or on moving uses
+        one of the drawn Rabid Monster cards ("use_a_card") or no card ("free") (O17).
+    rabid_get_busy: against the Rabid Monster, "Get busy!" lets the Wizard use the fourth drawn card
+        ("fourth_card") or has no effect ("ignored") (O18).
+    pw_next_ingredient: the ingredient a Possessed Wizard Buy seeks: the first Cure step from the next
+        on whose ingredient it does not hold ("first_missing") or only the next step's ("next_only") (O19).
+    pw_mix_counts: a Possessed Wizard Mix Cure advances the Cure by every ingredient held ("all_held",
+        as printed) or only by those matching the next steps in order ("matching") (O20).
+    pw_full_unmatched: with 3 ingredients that do not match the next steps the Possessed Wizard takes
+        the card action ("card_action") or a Mix Cure ("mix_cure") (O21).
+    pw_steal_amount: the coins a Possessed Wizard Steal declares: the house's number ("house_value") or
+        min(house, 3), the best expected take ("best_expectation") (O22).
+    pw_adjacent_steal_skip: "Steal from adjacent district" is skipped when no adjacent district has an
+        occupied house ("no_adjacent_house") or, as printed, when the current district has none
+        ("as_printed") (O23).
+    pw_buy_adjacent: the card "Buy Ingredient from adjacent district" looks in adjacent districts
+        ("adjacent") or is played as "from any district" ("any_district") (O24).
+    pw_distance: "the closest location" of a Possessed Wizard Buy is counted in roads ("roads") or in
+        district crossings ("crossings") (O25).
+    pw_unpaid_crossing: a Possessed Wizard Steal that cannot pay its crossing is skipped ("skip") or
+        moves anyway spending all coins ("move_anyway") (O26).
+    pw_card_count: the Possessed Wizard's action count follows the cards laid out at the end of its
+        previous turn ("at_draw") or the Panic level at the start of its turn ("at_turn") (O27).
+    """
+
+    max_turns: int = 200
+    night_arrival_chooser: str = "wizard"
+    wizard_move_alone: bool = False
+    coin_change: str = "value"
+    plethora_at_market: bool = True
+    panic_threshold: str = "at_level"
+    curse_start: str = "first_space"
+    unmatched_meal: str = "panic_down"
+    quiet_night_adjusts: bool = False
+    full_stomach: str = "keep_eating"
+    start_location_visited: bool = True
+    guard_movement_loss: str = "this_action"
+    automata_targets: str = "rabid_cards"
+    rabid_path: str = "roads"
+    rabid_stop_count: str = "tokens"
+    rabid_pasture: str = "highest_number"
+    rabid_spent_actions: str = "use_a_card"
+    rabid_get_busy: str = "fourth_card"
+    pw_next_ingredient: str = "first_missing"
+    pw_mix_counts: str = "all_held"
+    pw_full_unmatched: str = "card_action"
+    pw_steal_amount: str = "house_value"
+    pw_adjacent_steal_skip: str = "no_adjacent_house"
+    pw_buy_adjacent: str = "adjacent"
+    pw_distance: str = "roads"
+    pw_unpaid_crossing: str = "skip"
+    pw_card_count: str = "at_draw"
+
+    def __post_init__(self) -> None:
+        check_fields(self, CHOICES, INT_RANGES)
+
+
+OPTION_NAMES = tuple(f.name for f in dataclasses.fields(RuleOptions))
+BOOL_OPTIONS = tuple(name for name in OPTION_NAMES if name not in CHOICES and name not in INT_RANGES)
+
+
+def options_from(**values) -> RuleOptions:
+    """RuleOptions from keyword values; an unknown name is an OptionError naming the valid ones."""
+    unknown = sorted(set(values) - set(OPTION_NAMES))
+    if unknown:
+        raise OptionError(f"unknown village option {unknown[0]!r}; valid options: {', '.join(OPTION_NAMES)}")
+    return RuleOptions(**values)
+
+
+# ---------------------------------------------------------------- outcomes (issue 13, item 6)
+
+#: Villager types in component order (Farmer 7, Hunter 6, Woodcutter 5, Butcher 4, Merchant 3, Noble 2)
+#: and the sheep: the ``eaten_<kind>`` columns.
+EATEN_KINDS = ("farmer", "hunter", "woodcutter", "butcher", "merchant", "noble", "sheep")
+#: Panic effects by what they do (the two board sides name them differently): ``extra_action`` = "Get
+#: busy!" / "Maximum Possession!", ``stay_inside`` = "Stay inside!" (both sides), ``cheaper_ingredients``
+#: = "A plethora of potions!" (Wizard side), ``extra_feeding_card`` = "Possession intensifies!"
+#: (Possessed Wizard side). ``fired_<effect>``: Wizard turns in which it applied; ``first_<effect>``:
+#: the first such turn (0 = never).
+PANIC_EFFECTS = ("extra_action", "stay_inside", "cheaper_ingredients", "extra_feeding_card")
+
+#: ``winner``: index into SIDES, -1 when unfinished; ``mode``: index into MODE_NAMES.
+NO_WINNER = -1
+OUTCOME_DTYPES = {
+    "winner": "int8",
+    "mode": "int8",
+    "turns": "int32",
+    "unfinished": "bool",
+    "cure": "int8",
+    "curse": "int8",
+    "panic": "int8",
+    "coins_stolen": "int16",
+    **{f"eaten_{kind}": "int16" for kind in EATEN_KINDS},
+    **{f"fired_{effect}": "int16" for effect in PANIC_EFFECTS},
+    **{f"first_{effect}": "int32" for effect in PANIC_EFFECTS},
+    "quiet_nights": "int16",
+}
+OUTCOME_COLUMNS = tuple(OUTCOME_DTYPES)
+#: Integer-coded outcome columns and their category names (the frame shows them as categoricals).
+OUTCOME_CATEGORIES = {"winner": SIDES, "mode": MODE_NAMES}
