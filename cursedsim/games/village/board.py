@@ -1,0 +1,914 @@
+"""Board files of So, You've Been Cursed.: load a TOML (or JSON) village board, validate it against every
+constraint the rulebook and the component facts fix, and freeze it as a ``Board`` with a name, a
+``reconstructed`` flag, a digest and flat int64 arrays for the engines.
+
+Nothing of the real board is public (the road graph, the districts, house values and prices, pastures,
+the Cure track's ingredients and the track lengths), so the board is a data file; the default one
+(``data/default_board.toml``) is a reconstruction. Every constraint is named (``CONSTRAINTS``) and
+documented with the sentence it rests on in docs/rules/village_board.md. Every error names the file, the
+bad field and its line (found in the raw text by key: tomllib and json give no positions) and, where
+there is a choice, the valid choices.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import tomllib
+from collections import deque
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+
+import numpy as np
+
+from cursedsim.errors import OptionError
+from cursedsim.games.village import components as C
+
+SCHEMA = 1
+DEFAULT_BOARD = Path(__file__).with_name("data") / "default_board.toml"
+TOP_KEYS = ("schema", "name", "reconstructed", "description", "district", "location", "road", "pasture",
+            "panic", "cure", "curse")
+REQUIRED_TOP = ("schema", "name", "district", "location", "road", "pasture", "panic", "cure", "curse")
+DISTRICT_KEYS = ("id", "name", "note")
+LOCATION_KEYS = ("id", "kind", "district", "number", "coins", "price", "note")
+LOCATION_KINDS = ("house", "laboratory", "market", "junction")
+ROAD_KEYS = ("a", "b", "kind", "note")
+#: a road inside a district is a street; a road between districts crosses a wall (gate) or a river (bridge)
+ROAD_KINDS = ("street", "gate", "bridge")
+PASTURE_KEYS = ("id", "sheep", "next_to", "note")
+PANIC_KEYS = ("length", "start")
+CURE_KEYS = ("sequence",)
+CURSE_KEYS = ("length", "start")
+#: house coin values: at least 1 (an occupied house lets the Wizard declare "at least 1 coin"), at most the
+#: 6 of the d6 (a declared number is beaten only by a higher roll).
+COINS_MIN, COINS_MAX = 1, C.D6
+#: track bounds: long enough for the rulebook's rules, short enough for a game to end.
+CURE_MIN, CURE_MAX = 3, 30
+CURSE_MIN, CURSE_MAX = 3, 30
+PANIC_MIN = 9          # "After level 9, all effects apply": level 9 exists
+PANIC_MAX = 20
+#: the Rabid Monster looks 2 and 3 roads away; a board on which 3 roads reach everything has no far houses.
+MIN_DIAMETER = 4
+#: "A Market worth reaching": at most this many district crossings from the Laboratory.
+MARKET_MAX_CROSSINGS = 1
+
+#: The named constraints every board meets (docs/rules/village_board.md gives each its source).
+CONSTRAINTS: tuple[str, ...] = (
+    "twenty_numbered_houses", "one_laboratory", "one_market", "house_coins_in_range", "house_price_1_to_4",
+    "roads_join_known_locations", "border_roads_are_gates_or_bridges", "twelve_border_roads",
+    "board_connected", "districts_connected_inside", "at_least_two_districts", "pastures_hold_sheep",
+    "sheep_within_supply", "distances_2_and_3_matter", "market_worth_reaching", "panic_track",
+    "cure_track", "curse_track",
+)
+
+
+class BoardError(OptionError):
+    """A board file that cannot be read or breaks a constraint; the message names the field and line."""
+
+
+@dataclass(frozen=True)
+class District:
+    id: str
+    name: str
+
+
+@dataclass(frozen=True)
+class Location:
+    """A space the token can stand on: a house (numbered 1-20, with coin value and ingredient price), the
+    Laboratory, the Market, or a road junction (no house)."""
+
+    id: str
+    kind: str
+    district: str
+    number: int = 0
+    coins: int = 0
+    price: int = 0
+
+
+@dataclass(frozen=True)
+class Road:
+    a: str
+    b: str
+    kind: str
+
+    @property
+    def border(self) -> bool:
+        return self.kind != "street"
+
+
+@dataclass(frozen=True)
+class Pasture:
+    id: str
+    sheep: int
+    next_to: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class PanicTrack:
+    """One Village board side's Panic track: levels ``start``..``length`` and the level each effect starts
+    at (``effects`` in the order of ``components.PANIC_EFFECTS[side]``)."""
+
+    length: int
+    start: int
+    effects: tuple[tuple[str, int], ...]
+
+
+@dataclass(frozen=True)
+class Sides:
+    """The tracks of one mode: the Village board side's Panic track, the Wizard board side's Cure track
+    (the ingredient of each space above the start, bottom to top) and the Monster board side's Curse track."""
+
+    mode: str
+    panic: PanicTrack
+    cure: tuple[str, ...]
+    curse_length: int
+    curse_start: int
+
+
+@dataclass(frozen=True)
+class Board:
+    """A validated village board. ``digest``: 12 hex of the sha256 of the canonical content; ``label``:
+    ``name@digest``, the frames' ``board`` column."""
+
+    name: str
+    reconstructed: bool
+    districts: tuple[District, ...]
+    locations: tuple[Location, ...]
+    roads: tuple[Road, ...]
+    pastures: tuple[Pasture, ...]
+    panic: tuple[tuple[str, PanicTrack], ...]           # (village side, track)
+    cure: tuple[tuple[str, tuple[str, ...]], ...]       # (wizard side, ingredient sequence)
+    curse: tuple[tuple[str, int, int], ...]             # (monster side, length, start)
+    source: str = ""
+
+    def canonical(self) -> str:
+        """The content the digest covers, as canonical JSON (source path, descriptions, notes and comments
+        excluded; order of districts, locations, roads and pastures kept: it numbers the arrays)."""
+        return json.dumps({
+            "schema": SCHEMA, "name": self.name, "reconstructed": self.reconstructed,
+            "district": [[d.id, d.name] for d in self.districts],
+            "location": [[l.id, l.kind, l.district, l.number, l.coins, l.price] for l in self.locations],
+            "road": [[r.a, r.b, r.kind] for r in self.roads],
+            "pasture": [[p.id, p.sheep, list(p.next_to)] for p in self.pastures],
+            "panic": [[s, t.length, t.start, [list(e) for e in t.effects]] for s, t in self.panic],
+            "cure": [[s, list(q)] for s, q in self.cure],
+            "curse": [list(c) for c in self.curse]}, sort_keys=True, separators=(",", ":"))
+
+    @cached_property
+    def digest(self) -> str:
+        return hashlib.sha256(self.canonical().encode()).hexdigest()[:12]
+
+    @property
+    def label(self) -> str:
+        return f"{self.name}@{self.digest}"
+
+    # ------------------------------------------------------------ lookups
+
+    @cached_property
+    def index(self) -> dict[str, int]:
+        """Location id -> location index (file order)."""
+        return {loc.id: i for i, loc in enumerate(self.locations)}
+
+    def house(self, number: int) -> int:
+        """The location index of house ``number`` (1-20)."""
+        return int(self.arrays()["house_location"][number])
+
+    @cached_property
+    def laboratory(self) -> int:
+        return next(i for i, l in enumerate(self.locations) if l.kind == "laboratory")
+
+    @cached_property
+    def market(self) -> int:
+        return next(i for i, l in enumerate(self.locations) if l.kind == "market")
+
+    def sides(self, mode: str) -> Sides:
+        """The tracks ``mode`` plays with (components.MODE_SIDES); a BoardError names the modes."""
+        if mode not in C.MODE_SIDES:
+            raise BoardError(f"unknown mode {mode!r}; valid modes: {', '.join(C.MODES)}")
+        village, wizard, monster = C.MODE_SIDES[mode]
+        curse = next(c for c in self.curse if c[0] == monster)
+        return Sides(mode, dict(self.panic)[village], dict(self.cure)[wizard], curse[1], curse[2])
+
+    # ------------------------------------------------------------ arrays
+
+    def arrays(self, mode: str | None = None) -> dict[str, np.ndarray]:
+        """Flat int64 arrays (read-only) for a compiled kernel; locations, roads and pastures numbered in
+        file order. With ``mode``, also that mode's tracks (``sides``). Keys:
+
+        - ``kind[n]`` (LOCATION_KINDS index), ``district[n]`` (district index), ``house_number[n]`` (0 off
+          houses), ``coins[n]``, ``price[n]`` (0 off houses), ``house_location[21]`` (house number ->
+          location; [0] = -1), ``laboratory[1]``, ``market[1]``;
+        - roads: ``road_a[r]``, ``road_b[r]``, ``road_kind[r]`` (ROAD_KINDS index), ``road_border[r]`` (0/1),
+          ``guard_slot[r]`` (0-11 on the border roads in file order, -1 off them);
+        - adjacency as CSR: neighbours of location i are ``adj[adj_start[i]:adj_start[i+1]]`` (sorted),
+          over road ``adj_road[...]``;
+        - ``distance[n, n]`` in roads (breadth-first), ``district_crossings[d, d]`` (fewest gates and
+          bridges between two districts: the Wizard's carriage fare), ``district_adjacent[d, d]`` (0/1);
+        - pastures: ``pasture_sheep[p]``, CSR ``pasture_next[pasture_next_start[p]:...]`` (locations next
+          to pasture p) and ``location_pastures[location_pastures_start[i]:...]`` (pastures next to i);
+        - with mode: ``cure_sequence[k]`` (components.INGREDIENTS index), ``curse_length``, ``curse_start``,
+          ``panic_length``, ``panic_start``, ``panic_effect_from[3]`` (in components.PANIC_EFFECTS order).
+        """
+        out = dict(self._map_arrays)
+        if mode is not None:
+            s = self.sides(mode)
+            extra = {"cure_sequence": [C.INGREDIENTS.index(i) for i in s.cure],
+                     "curse_length": [s.curse_length], "curse_start": [s.curse_start],
+                     "panic_length": [s.panic.length], "panic_start": [s.panic.start],
+                     "panic_effect_from": [lvl for _, lvl in s.panic.effects]}
+            for key, value in extra.items():
+                arr = np.array(value, np.int64)
+                arr.setflags(write=False)
+                out[key] = arr
+        return out
+
+    @cached_property
+    def _map_arrays(self) -> dict[str, np.ndarray]:
+        n = len(self.locations)
+        idx = self.index
+        dist_of = {d.id: k for k, d in enumerate(self.districts)}
+        a = {"kind": [LOCATION_KINDS.index(l.kind) for l in self.locations],
+             "district": [dist_of[l.district] for l in self.locations],
+             "house_number": [l.number for l in self.locations],
+             "coins": [l.coins for l in self.locations],
+             "price": [l.price for l in self.locations]}
+        house_location = [-1] * (C.HOUSES + 1)
+        for i, l in enumerate(self.locations):
+            if l.kind == "house":
+                house_location[l.number] = i
+        a["house_location"] = house_location
+        a["laboratory"] = [self.laboratory]
+        a["market"] = [self.market]
+        a["road_a"] = [idx[r.a] for r in self.roads]
+        a["road_b"] = [idx[r.b] for r in self.roads]
+        a["road_kind"] = [ROAD_KINDS.index(r.kind) for r in self.roads]
+        a["road_border"] = [int(r.border) for r in self.roads]
+        slots, k = [], 0
+        for r in self.roads:
+            slots.append(k if r.border else -1)
+            k += r.border
+        a["guard_slot"] = slots
+        nbrs = _neighbours(n, [(idx[r.a], idx[r.b], j) for j, r in enumerate(self.roads)])
+        start, adj, adj_road = [0], [], []
+        for i in range(n):
+            for m, j in nbrs[i]:
+                adj.append(m)
+                adj_road.append(j)
+            start.append(len(adj))
+        a["adj_start"], a["adj"], a["adj_road"] = start, adj, adj_road
+        a["distance"] = _all_distances(n, [[m for m, _ in nb] for nb in nbrs])
+        nd = len(self.districts)
+        dadj = [[0] * nd for _ in range(nd)]
+        for r in self.roads:
+            if r.border:
+                x, y = dist_of[self.locations[idx[r.a]].district], dist_of[self.locations[idx[r.b]].district]
+                dadj[x][y] = dadj[y][x] = 1
+        a["district_adjacent"] = dadj
+        a["district_crossings"] = _all_distances(nd, [[y for y in range(nd) if dadj[x][y]] for x in range(nd)])
+        a["pasture_sheep"] = [p.sheep for p in self.pastures]
+        ps, pn = [0], []
+        for p in self.pastures:
+            pn.extend(sorted(idx[x] for x in p.next_to))
+            ps.append(len(pn))
+        a["pasture_next_start"], a["pasture_next"] = ps, pn
+        ls, lp = [0], []
+        for i in range(n):
+            lp.extend(k for k, p in enumerate(self.pastures) if self.locations[i].id in p.next_to)
+            ls.append(len(lp))
+        a["location_pastures_start"], a["location_pastures"] = ls, lp
+        out = {}
+        for key, value in a.items():
+            arr = np.array(value, np.int64)
+            arr.setflags(write=False)
+            out[key] = arr
+        return out
+
+
+def _neighbours(n: int, edges: list[tuple[int, int, int]]) -> list[list[tuple[int, int]]]:
+    nbrs: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+    for x, y, j in edges:
+        nbrs[x].append((y, j))
+        nbrs[y].append((x, j))
+    return [sorted(nb) for nb in nbrs]
+
+
+def _all_distances(n: int, nbrs: list[list[int]]) -> list[list[int]]:
+    """Breadth-first distances; -1 where unreachable."""
+    out = []
+    for s in range(n):
+        d = [-1] * n
+        d[s] = 0
+        q = deque([s])
+        while q:
+            x = q.popleft()
+            for y in nbrs[x]:
+                if d[y] < 0:
+                    d[y] = d[x] + 1
+                    q.append(y)
+        out.append(d)
+    return out
+
+
+# ---------------------------------------------------------------- line numbers
+
+ARRAYS = ("district", "location", "road", "pasture")
+SUBTABLES = ("panic", "cure", "curse")
+
+
+class _Lines:
+    """Finds the line of a key in the raw text. Top-level keys; keys of the i-th entry of an array of
+    tables (``[[road]]`` blocks or inline ``{...}`` tables inside ``road = [ ... ]`` in TOML, the i-th
+    object of "road" in JSON); keys of a side table (``[panic.wizard]`` in TOML, "panic": {"wizard": {..}}
+    in JSON). Line 1 when nothing matches (generated boards have no text)."""
+
+    def __init__(self, text: str, is_json: bool):
+        self.lines = text.splitlines()
+        self.is_json = is_json
+        self._blocks: dict[str, list[tuple[int, int]]] = {}
+
+    def _pat(self, key: str) -> str:
+        key = re.escape(key)
+        return rf'(^|[{{,])\s*"{key}"\s*:' if self.is_json else rf'(^|[{{,])\s*"?{key}"?\s*='
+
+    def blocks(self, array: str) -> list[tuple[int, int]]:
+        if array not in self._blocks:
+            self._blocks[array] = self._find_blocks(array)
+        return self._blocks[array]
+
+    def _find_blocks(self, array: str) -> list[tuple[int, int]]:
+        L = self.lines
+        if not self.is_json:
+            heads = [i for i, line in enumerate(L) if re.match(rf"\s*\[\[\s*{array}\s*\]\]", line)]
+            if heads:
+                out = []
+                for i in heads:
+                    j = i + 1
+                    while j < len(L) and not re.match(r"\s*\[", L[j]):
+                        j += 1
+                    out.append((i, j - 1))
+                return out
+        # inline tables inside `array = [` (TOML) or objects inside `"array": [` (JSON): brace depth
+        out, inside, depth, start = [], False, 0, 0
+        opener = rf'^\s*"{array}"\s*:\s*\[' if self.is_json else rf'^\s*{array}\s*=\s*\['
+        for i, line in enumerate(L):
+            text = line
+            if not inside:
+                m = re.match(opener, line)
+                if not m:
+                    continue
+                inside, depth, text = True, 0, line[m.end():]
+            if not self.is_json:
+                text = text.split("#", 1)[0]
+            for ch in text:
+                if ch == "{":
+                    depth += 1
+                    if depth == 1:
+                        start = i
+                elif ch == "}":
+                    depth -= 1
+                    if depth == 0:
+                        out.append((start, i))
+                elif ch == "]" and depth == 0:
+                    inside = False
+                    break
+            if not inside and out:
+                break
+        return out
+
+    def top(self, key: str) -> int:
+        for i, line in enumerate(self.lines):
+            if re.search(self._pat(key), line) or (not self.is_json and re.match(rf"\s*\[+\s*{re.escape(key)}[.\]]", line)):
+                return i + 1
+        return 1
+
+    def entry(self, array: str, index: int, key: str | None = None) -> int:
+        blocks = self.blocks(array)
+        if index >= len(blocks):
+            return self.top(array)
+        first, last = blocks[index]
+        if key is not None:
+            for i in range(first, last + 1):
+                if re.search(self._pat(key), self.lines[i]):
+                    return i + 1
+        return first + 1
+
+    def side(self, table: str, side: str, key: str | None = None) -> int:
+        L = self.lines
+        if self.is_json:
+            start = self.top(table) - 1
+            span = range(start, len(L))
+            first = next((i for i in span if re.search(self._pat(side), L[i])), None)
+        else:
+            first = next((i for i, line in enumerate(L)
+                          if re.match(rf'\s*\[\s*{table}\s*\.\s*"?{side}"?\s*\]', line)), None)
+        if first is None:
+            return self.top(table)
+        if key is None:
+            return first + 1
+        for i in range(first, len(L)):
+            if i > first and (re.match(r"\s*\[", L[i]) if not self.is_json else re.search(r"^\s*}", L[i])):
+                break
+            if re.search(self._pat(key), L[i]):
+                return i + 1
+        return first + 1
+
+
+# ---------------------------------------------------------------- loading
+
+
+def load_board(path: str | Path | None = None) -> Board:
+    """The board in ``path`` (``.toml`` or ``.json``), validated; the default board when None."""
+    path = Path(DEFAULT_BOARD if path is None else path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise BoardError(f"cannot read board file {str(path)!r}: {exc.strerror or exc}") from None
+    return parse_board(text, json_format=path.suffix.lower() == ".json", source=str(path))
+
+
+def parse_board(text: str, *, json_format: bool = False, source: str = "<board>") -> Board:
+    """A board from the text of a TOML (or JSON) file; raises BoardError naming field and line."""
+    try:
+        data = json.loads(text) if json_format else tomllib.loads(text)
+    except (tomllib.TOMLDecodeError, json.JSONDecodeError) as exc:
+        raise BoardError(f"{source}: not valid {'JSON' if json_format else 'TOML'}: {exc}") from None
+    return validate(data, _Lines(text, json_format), source)
+
+
+# ---------------------------------------------------------------- validation
+
+
+def _fail(source: str, line: int, where: str, message: str) -> BoardError:
+    return BoardError(f"{source}, line {line}: {where}: {message}")
+
+
+def _is_int(v: object) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _keys(raw: object, allowed: tuple[str, ...], required: tuple[str, ...], bad, where_line, label: str):
+    if not isinstance(raw, dict):
+        raise _fail(*where_line(None), f"{label}: must be a table of keys")
+    for key in raw:
+        if key not in allowed:
+            raise bad(key, f"unknown field; valid fields: {', '.join(allowed)}")
+    for key in required:
+        if key not in raw:
+            raise _fail(*where_line(None), f"{label} field {key!r}: missing")
+
+
+def validate(data: object, lines: _Lines, source: str) -> Board:
+    """The Board ``data`` describes, or a BoardError on its first fault: fields and types first (top level,
+    districts, locations, roads, pastures, tracks), then the named constraints (``CONSTRAINTS``)."""
+    if not isinstance(data, dict):
+        raise _fail(source, 1, "board", "must be a table of keys")
+    for key in data:
+        if key not in TOP_KEYS:
+            raise _fail(source, lines.top(key), f"field {key!r}", f"unknown field; valid fields: {', '.join(TOP_KEYS)}")
+    for key in REQUIRED_TOP:
+        if key not in data:
+            raise _fail(source, 1, f"field {key!r}", "missing")
+    if data["schema"] != SCHEMA or not _is_int(data["schema"]):
+        raise _fail(source, lines.top("schema"), "field 'schema'", f"must be {SCHEMA}, got {data['schema']!r}")
+    name = data["name"]
+    if not isinstance(name, str) or not name.strip():
+        raise _fail(source, lines.top("name"), "field 'name'", f"must be a non-empty string, got {name!r}")
+    reconstructed = data.get("reconstructed", False)
+    if not isinstance(reconstructed, bool):
+        raise _fail(source, lines.top("reconstructed"), "field 'reconstructed'",
+                    f"must be true or false, got {reconstructed!r}")
+    for key in ARRAYS:
+        if not isinstance(data[key], list) or not data[key]:
+            raise _fail(source, lines.top(key), f"field {key!r}", f"must be a non-empty list of {key} entries")
+
+    def entry_checker(array: str, i: int, raw: object):
+        label = f"{array} {i + 1}"
+        if isinstance(raw, dict) and isinstance(raw.get("id"), str):
+            label += f" ({raw['id']!r})"
+
+        def bad(key: str, message: str) -> BoardError:
+            return _fail(source, lines.entry(array, i, key), f"{label} field {key!r}", message)
+
+        return label, bad, (lambda _k: (source, lines.entry(array, i)))
+
+    def unique_id(array: str, i: int, raw: dict, seen: dict[str, int], bad) -> str:
+        v = raw["id"]
+        if not isinstance(v, str) or not v.strip():
+            raise bad("id", f"must be a non-empty string, got {v!r}")
+        if v in seen:
+            raise bad("id", f"duplicate id {v!r} (also {array} {seen[v] + 1})")
+        seen[v] = i
+        return v
+
+    # districts
+    districts, dseen = [], {}
+    for i, raw in enumerate(data["district"]):
+        label, bad, wl = entry_checker("district", i, raw)
+        _keys(raw, DISTRICT_KEYS, ("id",), bad, wl, label)
+        did = unique_id("district", i, raw, dseen, bad)
+        dname = raw.get("name", did)
+        if not isinstance(dname, str):
+            raise bad("name", f"must be a string, got {dname!r}")
+        districts.append(District(did, dname))
+    if len(districts) < 2:
+        raise _fail(source, lines.top("district"), "constraint at_least_two_districts",
+                    f"a board has at least 2 districts (Town Guard tiles sit on paths between districts), got {len(districts)}")
+
+    # locations
+    locations, lseen = [], {}
+    for i, raw in enumerate(data["location"]):
+        label, bad, wl = entry_checker("location", i, raw)
+        _keys(raw, LOCATION_KEYS, ("id", "kind", "district"), bad, wl, label)
+        lid = unique_id("location", i, raw, lseen, bad)
+        kind = raw["kind"]
+        if kind not in LOCATION_KINDS:
+            raise bad("kind", f"unknown kind {kind!r}; valid kinds: {', '.join(LOCATION_KINDS)}")
+        if raw["district"] not in dseen:
+            raise bad("district", f"unknown district {raw['district']!r}; districts: {', '.join(dseen)}")
+        if kind == "house":
+            for key in ("number", "coins", "price"):
+                if key not in raw:
+                    raise _fail(source, lines.entry("location", i), f"{label} field {key!r}", "missing (a house has number, coins and price)")
+                if not _is_int(raw[key]):
+                    raise bad(key, f"must be an integer, got {raw[key]!r}")
+            if not 1 <= raw["number"] <= C.HOUSES:
+                raise bad("number", f"constraint twenty_numbered_houses: house numbers are 1-{C.HOUSES} (the d20), got {raw['number']}")
+            if not COINS_MIN <= raw["coins"] <= COINS_MAX:
+                raise bad("coins", f"constraint house_coins_in_range: must be in {COINS_MIN}..{COINS_MAX}, got {raw['coins']}")
+            if not C.PRICE_MIN <= raw["price"] <= C.PRICE_MAX:
+                raise bad("price", f"constraint house_price_1_to_4: must be in {C.PRICE_MIN}..{C.PRICE_MAX}, got {raw['price']}")
+            locations.append(Location(lid, kind, raw["district"], raw["number"], raw["coins"], raw["price"]))
+        else:
+            for key in ("number", "coins", "price"):
+                if key in raw:
+                    raise bad(key, f"only a house has {key!r}; this location is a {kind}")
+            locations.append(Location(lid, kind, raw["district"]))
+    numbers: dict[int, int] = {}
+    for i, loc in enumerate(locations):
+        if loc.kind == "house":
+            if loc.number in numbers:
+                raise _fail(source, lines.entry("location", i, "number"), f"location {i + 1} ({loc.id!r}) field 'number'",
+                            f"constraint twenty_numbered_houses: house {loc.number} again (also location {numbers[loc.number] + 1})")
+            numbers[loc.number] = i
+    missing = [k for k in range(1, C.HOUSES + 1) if k not in numbers]
+    if missing:
+        raise _fail(source, lines.top("location"), "constraint twenty_numbered_houses",
+                    f"houses 1-{C.HOUSES} each once; missing: {', '.join(map(str, missing))}")
+    for kind, constraint in (("laboratory", "one_laboratory"), ("market", "one_market")):
+        at = [i for i, l in enumerate(locations) if l.kind == kind]
+        if len(at) != 1:
+            line = lines.entry("location", at[1], "kind") if len(at) > 1 else lines.top("location")
+            raise _fail(source, line, f"constraint {constraint}", f"a board has exactly one {kind}, this one {len(at)}")
+    district_of = {l.id: l.district for l in locations}
+
+    # roads
+    roads, rseen = [], {}
+    for i, raw in enumerate(data["road"]):
+        label, bad, wl = entry_checker("road", i, raw)
+        _keys(raw, ROAD_KEYS, ("a", "b"), bad, wl, label)
+        for key in ("a", "b"):
+            if raw[key] not in lseen:
+                raise bad(key, f"constraint roads_join_known_locations: unknown location {raw[key]!r}; "
+                               f"locations: {', '.join(lseen)}")
+        a, b = raw["a"], raw["b"]
+        if a == b:
+            raise bad("b", f"constraint roads_join_known_locations: a road joins two locations, not {a!r} to itself")
+        pair = frozenset((a, b))
+        if pair in rseen:
+            raise bad("b", f"constraint roads_join_known_locations: road {a!r} - {b!r} again (also road {rseen[pair] + 1})")
+        rseen[pair] = i
+        crosses = district_of[a] != district_of[b]
+        kind = raw.get("kind", "gate" if crosses else "street")
+        if kind not in ROAD_KINDS:
+            raise bad("kind", f"unknown kind {kind!r}; valid kinds: {', '.join(ROAD_KINDS)}")
+        if crosses and kind == "street":
+            raise bad("kind", f"constraint border_roads_are_gates_or_bridges: road {a!r} - {b!r} joins districts "
+                              f"{district_of[a]!r} and {district_of[b]!r}; valid kinds: gate, bridge")
+        if not crosses and kind != "street":
+            raise bad("kind", f"constraint border_roads_are_gates_or_bridges: road {a!r} - {b!r} stays in district "
+                              f"{district_of[a]!r}, so it is a street, not a {kind}")
+        roads.append(Road(a, b, kind))
+    border = [i for i, r in enumerate(roads) if r.border]
+    if len(border) != C.BORDER_ROADS:
+        raise _fail(source, lines.top("road"), "constraint twelve_border_roads",
+                    f"{len(border)} roads cross between districts; the board has exactly {C.BORDER_ROADS} "
+                    f"(one per Town Guard tile)")
+
+    # pastures
+    pastures, pseen = [], {}
+    for i, raw in enumerate(data["pasture"]):
+        label, bad, wl = entry_checker("pasture", i, raw)
+        _keys(raw, PASTURE_KEYS, ("id", "sheep", "next_to"), bad, wl, label)
+        pid = unique_id("pasture", i, raw, pseen, bad)
+        if not _is_int(raw["sheep"]) or raw["sheep"] < 1:
+            raise bad("sheep", f"constraint pastures_hold_sheep: must be an integer >= 1 (sheep icons), got {raw['sheep']!r}")
+        nxt = raw["next_to"]
+        if not isinstance(nxt, list) or not nxt or not all(isinstance(x, str) for x in nxt):
+            raise bad("next_to", f"must be a non-empty list of location ids, got {nxt!r}")
+        for x in nxt:
+            if x not in lseen:
+                raise bad("next_to", f"unknown location {x!r}; locations: {', '.join(lseen)}")
+        if len(set(nxt)) != len(nxt):
+            raise bad("next_to", f"lists a location twice: {nxt!r}")
+        pastures.append(Pasture(pid, raw["sheep"], tuple(nxt)))
+    total = sum(p.sheep for p in pastures)
+    if total > C.SHEEP_TOKENS:
+        raise _fail(source, lines.top("pasture"), "constraint sheep_within_supply",
+                    f"the pastures show {total} sheep icons; the game has {C.SHEEP_TOKENS} sheep tokens")
+
+    panic = _panic(data["panic"], lines, source)
+    cure = _cure(data["cure"], lines, source)
+    curse = _curse(data["curse"], lines, source)
+    board = Board(name=name.strip(), reconstructed=reconstructed, districts=tuple(districts),
+                  locations=tuple(locations), roads=tuple(roads), pastures=tuple(pastures),
+                  panic=panic, cure=cure, curse=curse, source=source)
+    _check_graph(board, lines, source)
+    return board
+
+
+def _sides(table: str, raw: object, valid: tuple[str, ...], lines: _Lines, source: str) -> dict:
+    if not isinstance(raw, dict):
+        raise _fail(source, lines.top(table), f"field {table!r}", f"must be a table of sides: {', '.join(valid)}")
+    for side in raw:
+        if side not in valid:
+            raise _fail(source, lines.side(table, side), f"{table} side {side!r}",
+                        f"unknown side; valid sides: {', '.join(valid)}")
+    for side in valid:
+        if side not in raw:
+            raise _fail(source, lines.top(table), f"{table} side {side!r}", f"missing (every side: {', '.join(valid)})")
+        if not isinstance(raw[side], dict):
+            raise _fail(source, lines.side(table, side), f"{table} side {side!r}", "must be a table of keys")
+    return raw
+
+
+def _panic(raw: object, lines: _Lines, source: str) -> tuple[tuple[str, PanicTrack], ...]:
+    raw = _sides("panic", raw, C.VILLAGE_SIDES, lines, source)
+    out = []
+    for side in C.VILLAGE_SIDES:
+        t = raw[side]
+        effects = C.PANIC_EFFECTS[side]
+        allowed = PANIC_KEYS + effects
+
+        def bad(key: str, message: str, side=side) -> BoardError:
+            return _fail(source, lines.side("panic", side, key), f"panic.{side} field {key!r}", message)
+
+        for key in t:
+            if key not in allowed:
+                raise bad(key, f"unknown field; valid fields: {', '.join(allowed)}")
+        for key in allowed:
+            if key not in t:
+                raise _fail(source, lines.side("panic", side), f"panic.{side} field {key!r}", "missing")
+            if not _is_int(t[key]):
+                raise bad(key, f"must be an integer, got {t[key]!r}")
+        if t["start"] != C.PANIC_START:
+            raise bad("start", f"constraint panic_track: the Panic tile starts on space \"1\", got {t['start']}")
+        if not PANIC_MIN <= t["length"] <= PANIC_MAX:
+            raise bad("length", f"constraint panic_track: must be in {PANIC_MIN}..{PANIC_MAX} (level 9 exists), got {t['length']}")
+        first, second, third = (t[e] for e in effects)
+        for key in effects[:2]:
+            if not C.PANIC_START < t[key] <= C.PANIC_TWO_EFFECTS_BY:
+                raise bad(key, f"constraint panic_track: must be in {C.PANIC_START + 1}..{C.PANIC_TWO_EFFECTS_BY} "
+                               f"(both first effects apply once Panic reaches 7), got {t[key]}")
+        if not C.PANIC_TWO_EFFECTS_BY < third <= min(C.PANIC_ALL_EFFECTS_BY, t["length"]):
+            raise bad(effects[2], f"constraint panic_track: must be in {C.PANIC_TWO_EFFECTS_BY + 1}.."
+                                  f"{min(C.PANIC_ALL_EFFECTS_BY, t['length'])} (not yet at 7, all effects after 9, "
+                                  f"on the track), got {third}")
+        out.append((side, PanicTrack(t["length"], t["start"], tuple((e, t[e]) for e in effects))))
+    return tuple(out)
+
+
+def _cure(raw: object, lines: _Lines, source: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    raw = _sides("cure", raw, C.WIZARD_SIDES, lines, source)
+    out = []
+    for side in C.WIZARD_SIDES:
+        t = raw[side]
+        for key in t:
+            if key not in CURE_KEYS:
+                raise _fail(source, lines.side("cure", side, key), f"cure.{side} field {key!r}",
+                            f"unknown field; valid fields: {', '.join(CURE_KEYS)}")
+        if "sequence" not in t:
+            raise _fail(source, lines.side("cure", side), f"cure.{side} field 'sequence'", "missing")
+        seq = t["sequence"]
+        line = lines.side("cure", side, "sequence")
+        if not isinstance(seq, list):
+            raise _fail(source, line, f"cure.{side} field 'sequence'", f"must be a list of ingredients, got {seq!r}")
+        if not CURE_MIN <= len(seq) <= CURE_MAX:
+            raise _fail(source, line, f"cure.{side} field 'sequence'",
+                        f"constraint cure_track: {CURE_MIN}-{CURE_MAX} spaces above the start, got {len(seq)}")
+        for k, item in enumerate(seq):
+            if item not in C.INGREDIENTS:
+                raise _fail(source, _item_line(lines, line, item), f"cure.{side} field 'sequence' space {k + 1}",
+                            f"constraint cure_track: unknown ingredient {item!r}; ingredients: {', '.join(C.INGREDIENTS)}")
+        out.append((side, tuple(seq)))
+    return tuple(out)
+
+
+def _item_line(lines: _Lines, first: int, item: object) -> int:
+    """The line (from ``first`` on) where ``item`` is written as a string, else ``first``."""
+    if isinstance(item, str):
+        for i in range(first - 1, len(lines.lines)):
+            if f'"{item}"' in lines.lines[i]:
+                return i + 1
+    return first
+
+
+def _curse(raw: object, lines: _Lines, source: str) -> tuple[tuple[str, int, int], ...]:
+    raw = _sides("curse", raw, C.MONSTER_SIDES, lines, source)
+    out = []
+    for side in C.MONSTER_SIDES:
+        t = raw[side]
+
+        def bad(key: str, message: str, side=side) -> BoardError:
+            return _fail(source, lines.side("curse", side, key), f"curse.{side} field {key!r}", message)
+
+        for key in t:
+            if key not in CURSE_KEYS:
+                raise bad(key, f"unknown field; valid fields: {', '.join(CURSE_KEYS)}")
+        for key in CURSE_KEYS:
+            if key not in t:
+                raise _fail(source, lines.side("curse", side), f"curse.{side} field {key!r}", "missing")
+            if not _is_int(t[key]):
+                raise bad(key, f"must be an integer, got {t[key]!r}")
+        if not CURSE_MIN <= t["length"] <= CURSE_MAX:
+            raise bad("length", f"constraint curse_track: must be in {CURSE_MIN}..{CURSE_MAX}, got {t['length']}")
+        if not 0 <= t["start"] < t["length"]:
+            raise bad("start", f"constraint curse_track: must be in 0..{t['length'] - 1} (below the top), got {t['start']}")
+        out.append((side, t["length"], t["start"]))
+    return tuple(out)
+
+
+def _check_graph(board: Board, lines: _Lines, source: str) -> None:
+    """The constraints on the road graph, on the whole board."""
+    arr = board.arrays()
+    dist = arr["distance"]
+    n = len(board.locations)
+    if (dist < 0).any():
+        i, j = map(int, np.argwhere(dist < 0)[0])
+        raise _fail(source, lines.top("road"), "constraint board_connected",
+                    f"no road path from {board.locations[i].id!r} to {board.locations[j].id!r}")
+    idx = board.index
+    for d in board.districts:
+        inside = [i for i, l in enumerate(board.locations) if l.district == d.id]
+        if not inside:
+            k = [x.id for x in board.districts].index(d.id)
+            raise _fail(source, lines.entry("district", k), f"district {k + 1} ({d.id!r})",
+                        "constraint districts_connected_inside: has no location")
+        nb = {i: [] for i in inside}
+        for r in board.roads:
+            if not r.border and idx[r.a] in nb:
+                nb[idx[r.a]].append(idx[r.b])
+                nb[idx[r.b]].append(idx[r.a])
+        seen, stack = {inside[0]}, [inside[0]]
+        while stack:
+            for y in nb[stack.pop()]:
+                if y not in seen:
+                    seen.add(y)
+                    stack.append(y)
+        if len(seen) != len(inside):
+            cut = next(i for i in inside if i not in seen)
+            k = [x.id for x in board.districts].index(d.id)
+            raise _fail(source, lines.entry("district", k), f"district {k + 1} ({d.id!r})",
+                        f"constraint districts_connected_inside: {board.locations[cut].id!r} cannot be reached from "
+                        f"{board.locations[inside[0]].id!r} by the district's own streets (a district is one area "
+                        f"enclosed by walls and rivers)")
+    houses = arr["kind"] == LOCATION_KINDS.index("house")
+    if dist.max() < MIN_DIAMETER:
+        raise _fail(source, lines.top("road"), "constraint distances_2_and_3_matter",
+                    f"every location is within {dist.max()} roads of every other; the Rabid Monster's 2- and "
+                    f"3-road rule needs some locations at least {MIN_DIAMETER} roads apart")
+    for i in range(n):
+        for want in (2, 3):
+            if not (houses & (dist[i] == want)).any():
+                raise _fail(source, lines.entry("location", i), f"location {i + 1} ({board.locations[i].id!r})",
+                            f"constraint distances_2_and_3_matter: no house exactly {want} roads away (the Rabid "
+                            f"Monster looks at most 2 roads away, then 3)")
+    lab_d, mk_d = arr["district"][board.laboratory], arr["district"][board.market]
+    crossings = int(arr["district_crossings"][lab_d, mk_d])
+    if crossings > MARKET_MAX_CROSSINGS:
+        raise _fail(source, lines.entry("location", board.market, "district"), "constraint market_worth_reaching",
+                    f"the Market is {crossings} district crossings from the Laboratory; at most {MARKET_MAX_CROSSINGS}")
+
+
+# ---------------------------------------------------------------- the rulebook's worked examples
+
+
+def example_faults(board: Board) -> list[str]:
+    """The rulebook's worked examples this board cannot show, as sentences (empty: it shows all of them).
+    Not a validity rule (the examples may be drawn on a board region, or generated boards may differ);
+    the default board shows every one (tests/test_village_board.py)."""
+    arr = board.arrays()
+    dist = arr["distance"]
+    h = board.house
+    out = []
+    for side, seq in board.cure:
+        if not any(seq[k] == "Silk Thread" and seq[k + 1] == "Wolf Claw" for k in range(len(seq) - 1)):
+            out.append(f"mix_cure: the {side} Cure track has no Silk Thread followed by a Wolf Claw")
+    lab_d = arr["district"][board.laboratory]
+    if arr["district_crossings"][lab_d, arr["district"][h(15)]] != 1:
+        out.append("wizard_movement: house 15 is not in a district next to the Laboratory's")
+    if not any(l.kind == "house" and l.coins == 4 for l in board.locations):
+        out.append("steal_coins: no 4-coin house")
+    s18 = arr["location_pastures_start"]
+    ends18 = any(r.border and h(18) in (board.index[r.a], board.index[r.b]) for r in board.roads)
+    if not ends18 or s18[h(18) + 1] > s18[h(18)]:
+        out.append("monster_movement: house 18 is not at the end of a border road, or has a pasture next to it")
+    seven, eleven = h(7), h(11)
+    if not (dist[seven, h(1)] <= 2 and dist[seven, h(3)] == 3 and dist[seven, eleven] == 3
+            and s18[seven + 1] > s18[seven] and s18[eleven + 1] == s18[eleven]):
+        out.append("rabid_monster_movement: house 1 within 2 roads of house 7, houses 3 and 11 exactly 3 roads "
+                   "away, a pasture next to house 7 and none next to house 11 -- not all hold")
+    return out
+
+
+# ---------------------------------------------------------------- generated boards
+
+
+def generate(seed: int, *, name: str | None = None, max_tries: int = 500) -> Board:
+    """A random valid board (for sensitivity studies), checked by the same validator as a file: 4-6
+    districts, the Laboratory's district holding it and 2-4 houses, the Market in the Laboratory's or a
+    neighbouring district, streets a random tree plus a few loops per district, 12 border roads (a
+    spanning tree of districts first), 3-6 pastures of 1-3 sheep, house coins 1-5 and prices 1-4, Cure
+    tracks of 8-16 ingredients, Curse tracks of 8-16 spaces, Panic thresholds in their ranges. Equal seeds
+    give equal boards; a layout that breaks a constraint is drawn again (up to ``max_tries``)."""
+    rs = np.random.default_rng(seed)
+    last = None
+    for _ in range(max_tries):
+        data = _draw(rs, name or f"generated-{seed}", seed)
+        try:
+            return validate(data, _Lines("", False), f"<generated board {seed}>")
+        except BoardError as exc:
+            last = exc
+    raise BoardError(f"generate({seed}): no valid board in {max_tries} tries; last fault: {last}")
+
+
+def _draw(rs: np.random.Generator, name: str, seed: int) -> dict:
+    nd = int(rs.integers(4, 7))
+    dids = [f"district {k + 1}" for k in range(nd)]
+    # 20 houses over the districts, each at least 2
+    counts = np.full(nd, 2) + rs.multinomial(C.HOUSES - 2 * nd, np.ones(nd) / nd)
+    numbers = rs.permutation(np.arange(1, C.HOUSES + 1))
+    locs, members, k = [], [[] for _ in range(nd)], 0
+    locs.append({"id": "laboratory", "kind": "laboratory", "district": dids[0]})
+    members[0].append("laboratory")
+    for d in range(nd):
+        for _ in range(int(counts[d])):
+            num = int(numbers[k])
+            k += 1
+            locs.append({"id": f"house {num}", "kind": "house", "district": dids[d], "number": num,
+                         "coins": int(rs.integers(1, 6)), "price": int(rs.integers(1, 5))})
+            members[d].append(f"house {num}")
+    # district tree first (each new district joined to an earlier one), then extra links
+    links = [(int(rs.integers(0, d)), d) for d in range(1, nd)]
+    while len(links) < C.BORDER_ROADS:
+        x, y = sorted(int(v) for v in rs.choice(nd, 2, replace=False))
+        links.append((x, y))
+    market_d = int(rs.choice([0] + [y for x, y in links[:nd - 1] if x == 0]))
+    locs.append({"id": "market", "kind": "market", "district": dids[market_d]})
+    members[market_d].append("market")
+    roads, pairs = [], set()
+    for d in range(nd):
+        mem = list(rs.permutation(members[d]))
+        for j in range(1, len(mem)):
+            other = mem[int(rs.integers(max(0, j - 2), j))]
+            roads.append({"a": mem[j], "b": other})
+            pairs.add(frozenset((mem[j], other)))
+        for _ in range(int(rs.integers(0, 2))):
+            if len(mem) >= 4:
+                a, b = rs.choice(mem, 2, replace=False)
+                if frozenset((a, b)) not in pairs:
+                    roads.append({"a": str(a), "b": str(b)})
+                    pairs.add(frozenset((a, b)))
+    kinds = {}
+    for x, y in links:
+        kind = kinds.setdefault((x, y), "gate" if rs.random() < 0.5 else "bridge")
+        for _ in range(20):
+            a, b = str(rs.choice(members[x])), str(rs.choice(members[y]))
+            if frozenset((a, b)) not in pairs:
+                break
+        pairs.add(frozenset((a, b)))
+        roads.append({"a": a, "b": b, "kind": kind})
+    houses = [l["id"] for l in locs if l["kind"] == "house"]
+    pastures, left = [], C.SHEEP_TOKENS - 3
+    for p in range(int(rs.integers(3, 7))):
+        sheep = int(min(left, rs.integers(1, 4)))
+        if sheep < 1:
+            break
+        left -= sheep
+        pastures.append({"id": f"pasture {p + 1}", "sheep": sheep,
+                         "next_to": [str(x) for x in rs.choice(houses, int(rs.integers(1, 3)), replace=False)]})
+
+    def panic(side: str) -> dict:
+        e = C.PANIC_EFFECTS[side]
+        lo = sorted(int(v) for v in rs.integers(2, 8, 2))
+        return {"length": 10, "start": 1, e[0]: lo[0], e[1]: lo[1], e[2]: int(rs.integers(8, 11))}
+
+    cure = [str(x) for x in rs.choice(C.INGREDIENTS, int(rs.integers(8, 17)))]
+    curse = int(rs.integers(8, 17))
+    return {"schema": SCHEMA, "name": name, "reconstructed": True,
+            "description": f"generated by cursedsim.games.village.board.generate({seed})",
+            "district": [{"id": d} for d in dids], "location": locs, "road": roads, "pasture": pastures,
+            "panic": {s: panic(s) for s in C.VILLAGE_SIDES},
+            "cure": {s: {"sequence": cure} for s in C.WIZARD_SIDES},
+            "curse": {s: {"length": curse, "start": 0} for s in C.MONSTER_SIDES}}
