@@ -542,7 +542,8 @@ def _card(raw: object, i: int, lines: _Lines, source: str) -> Card:
     if kind == "immediate" and placement:
         raise bad("placement", f"an immediate card lies nowhere: placement must be \"\", got {placement!r}")
     if kind != "immediate" and not placement:
-        raise bad("placement", f"a {kind} card lies in front of a player; valid values: 'wizard', 'monster'")
+        raise bad("placement", f"a card of kind {kind!r} lies in front of a player; valid values: 'wizard', "
+                              f"'monster'")
     coins = integer("coins", 0, MAX_COINS if deck == "spell" else 0)
     req = Requirements(location=string("need_location", ""),
                        ingredients=names("need_ingredients", INGREDIENTS, unique=False),
