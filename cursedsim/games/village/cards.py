@@ -562,7 +562,7 @@ def _card(raw: object, i: int, lines: _Lines, source: str) -> Card:
     else:
         for key in ("automaton_effect", "automaton_params", "automaton_text"):
             if key in raw:
-                raise bad(key, f"only Spell and Power cards have an automaton text")
+                raise bad(key, "only Spell and Power cards have an automaton text")
         aeffect, aparams = SAME, ()
     text = string("text")
     atext = string("automaton_text", "")
@@ -638,5 +638,5 @@ def effect_table(card: Card, automaton: bool = False) -> tuple[int, ...]:
     return (EFFECTS[name].code,) + tuple(v for _, v in pairs)
 
 
-__all__ = ["Card", "Cards", "CardsError", "DECKS", "EFFECTS", "ICONS", "MODES", "PRINTED_SIZE", "UNLISTED", "CARD_OPTIONS",
-           "deck_for", "effect_table", "load_cards", "parse_cards"]
+__all__ = ["Card", "Cards", "CardsError", "DECKS", "EFFECTS", "ICONS", "MODES", "PRINTED_SIZE", "UNLISTED",
+           "CARD_OPTIONS", "deck_for", "effect_table", "load_cards", "parse_cards"]
