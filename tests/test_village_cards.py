@@ -404,6 +404,13 @@ def test_digest_is_stable_and_content_sensitive(cards):
     assert parse_cards(text.replace("Gain 3 Energy.", "Gain 4 Energy.", 1)).digest != cards.digest
 
 
+def test_round_trip_through_json_keeps_the_digest(cards, tmp_path):
+    path = tmp_path / "again.json"
+    path.write_text(json.dumps(cards.as_data(), indent=1))
+    again = load_cards(path)
+    assert again.digest == cards.digest and again.cards == cards.cards
+
+
 # ---------------------------------------------------------------- validator errors
 
 

@@ -251,6 +251,28 @@ class Cards:
         """``name@digest``: the frames' ``cards`` column."""
         return f"{self.name}@{self.digest}"
 
+    def as_data(self) -> dict:
+        """The cards as the file's keys (ints back to names): ``parse_cards(json.dumps(c.as_data()),
+        json_format=True)`` gives Cards with the same digest."""
+        rows = []
+        for c in self.cards:
+            if c.blank:
+                continue
+            row = {"id": c.id, "name": c.name, "deck": c.deck, "modes": list(c.modes), "red_icon": c.red_icon,
+                   "kind": c.kind, "placement": c.placement, "coins": c.coins,
+                   "need_location": c.requirements.location, "need_ingredients": list(c.requirements.ingredients),
+                   "need_stomach": list(c.requirements.stomach), "need_panic": c.requirements.panic,
+                   "need_energy": c.requirements.energy, "effect": c.effect,
+                   "params": _named(c.effect, c.params), "text": c.text, "reconstructed": list(c.reconstructed)}
+            if c.deck in ("spell", "power"):
+                row.update(automaton_effect=c.automaton_effect, automaton_params=_named(c.automaton_effect,
+                                                                                        c.automaton_params),
+                           automaton_text=c.automaton_text)
+            else:
+                row.update(action_text=c.action_text, actions=list(c.actions), villager=c.villager)
+            rows.append(row)
+        return {"schema": SCHEMA, "name": self.name, "reconstructed": self.reconstructed, "card": rows}
+
     def by_id(self, card_id: str) -> Card:
         for c in self.cards:
             if c.id == card_id:
@@ -271,7 +293,8 @@ class Cards:
         is used when the Wizard is one, the Rabid Monster deck when the Monster is one.
 
         ``unlisted`` (rule option ``unlisted_cards``): "omit" gives the listed cards only; "blank" and
-        "copies" pad each deck to its target size with blank cards or with copies of its listed cards.
+        "copies" pad each deck to its target size with blank cards or with copies of its listed cards
+        (blank cards when the mode uses none of the deck's listed cards).
         The target is the printed size times the share of the listed cards of that deck the mode uses
         (rounded), or ``sizes[deck]`` when given (rule options ``spell_deck_size`` etc., 0 = that
         default); a target is at least the listed count and at most 60.
@@ -315,6 +338,15 @@ class Cards:
 
 
 MAX_DECK = 60
+
+
+def _named(effect: str, pairs: tuple[tuple[str, int], ...]) -> dict:
+    """Parameter ints back to the names a file uses."""
+    if effect == SAME:
+        return {}
+    kinds = {p.name: p.kind for p in EFFECTS[effect].params}
+    return {name: value if kinds[name] == "int" else
+            (INGREDIENTS if kinds[name] == "ingredient" else PICKS[kinds[name]])[value] for name, value in pairs}
 
 
 def _blank(deck: str, icon: str, k: int) -> Card:
