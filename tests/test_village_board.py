@@ -15,8 +15,8 @@ import pytest
 
 from cursedsim.errors import CursedsimError
 from cursedsim.games.village import components as C
-from cursedsim.games.village.board import (CONSTRAINTS, DEFAULT_BOARD, BoardError, example_faults, generate,
-                                           load_board, parse_board)
+from cursedsim.games.village.board import (CONSTRAINTS, DEFAULT_BOARD, BoardError, board_of, example_faults,
+                                           generate, load_board, parse_board)
 
 TEXT = DEFAULT_BOARD.read_text(encoding="utf-8")
 
@@ -424,6 +424,18 @@ def test_json_board_equals_the_toml_board_and_names_lines(board):
     msg = error(bad, json_format=True)
     assert "line " + str(line_of(bad, '\"stay_inside\": 1')) in msg
     assert "not valid JSON" in error("{", json_format=True)
+
+
+def test_board_option_loads_once_per_file_version(tmp_path):
+    assert board_of() is board_of("default") and board_of().digest == load_board().digest
+    path = tmp_path / "mine.toml"
+    path.write_text(TEXT, encoding="utf-8")
+    first = board_of(str(path))
+    assert first.digest == load_board().digest and board_of(str(path)) is first
+    path.write_text(TEXT.replace("sheep = 1,", "sheep = 2,  "), encoding="utf-8")
+    assert board_of(str(path)).digest != first.digest
+    with pytest.raises(BoardError, match="cannot read"):
+        board_of(str(tmp_path / "missing.toml"))
 
 
 def test_unreadable_file_is_a_cursedsim_error(tmp_path):

@@ -18,7 +18,7 @@ import re
 import tomllib
 from collections import deque
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -426,6 +426,26 @@ def load_board(path: str | Path | None = None) -> Board:
     except OSError as exc:
         raise BoardError(f"cannot read board file {str(path)!r}: {exc.strerror or exc}") from None
     return parse_board(text, json_format=path.suffix.lower() == ".json", source=str(path))
+
+
+def board_of(board: str = "default") -> Board:
+    """The Board of a ``board`` option ("default" or a path). Loaded once per process and file version: the
+    cache is keyed by the file's path, modification time and size, so a file rewritten since is read again."""
+    path = Path(DEFAULT_BOARD if board == "default" else board)
+    try:
+        stat = path.stat()
+        version = (stat.st_mtime_ns, stat.st_size)
+    except OSError:
+        version = None   # load_board names the unreadable file
+    return _board_version(str(path), version)
+
+
+@lru_cache(maxsize=16)
+def _board_version(path: str, version: tuple[int, int] | None) -> Board:
+    return load_board(path)
+
+
+board_of.cache_clear = _board_version.cache_clear   # type: ignore[attr-defined]
 
 
 def parse_board(text: str, *, json_format: bool = False, source: str = "<board>") -> Board:
