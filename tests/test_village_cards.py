@@ -452,7 +452,7 @@ def _line_of(text: str, needle: str) -> int:
     ('text = "y"', 'text = "y"\ncoins = 30', 'coins = 30', r"field 'coins': must be in 0\.\.25, got 30"),
     ('text = "y"', 'text = "y"\nautomaton_effect = "place_villager"\nautomaton_params = { pick = "any" }',
      'automaton_params', r"parameter 'pick' of effect 'place_villager': unknown value 'any'; valid values: "
-                         r"choice, leftmost, random"),
+                         r"choice, random"),
     ('text = "y"', 'text = "y"\nautomaton_effect = "gain_curse"', 'automaton_effect',
      r"unknown effect 'gain_curse' for a spell card; valid effects: same, none, remove_sheep"),
     ('text = "y"', 'text = "y"\nreconstructed = ["colour"]', 'reconstructed = ["colour"]',

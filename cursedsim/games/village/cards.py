@@ -78,7 +78,8 @@ SIZE_OPTION = {"spell": "spell_deck_size", "power": "power_deck_size",
 
 #: Enumerated parameter values (stored as their index).
 PICKS = {
-    "pick": ("choice", "leftmost", "random"),
+    "discard_pick": ("choice", "leftmost"),
+    "villager_pick": ("choice", "random"),
     "shortfall": ("choice", "closest_to_laboratory"),
     "target": ("choice", "d20_house"),
     "discard_on": ("never", "cast_spell"),
@@ -123,14 +124,14 @@ EFFECTS: dict[str, Effect] = {
                            "that type returns to the supply (automaton Broth, Feast)"),
     "double_coins": Effect(5, _SPELL, (_i("cap", 1, 25),),
                            "gain as many coins as held, up to cap held in all (Diplosis)"),
-    "discard_power": Effect(6, _SPELL, (Param("pick", "pick"),),
+    "discard_power": Effect(6, _SPELL, (Param("pick", "discard_pick"),),
                             "discard an ongoing Power card in front of the Monster, chosen by pick (Distract)"),
     "market_discount": Effect(7, _SPELL, (_i("coins", 1, 5), _i("floor", 0, 5)),
                               "Market price - coins, not below floor (Gift of the Gab)"),
     "bridge_extra_movement": Effect(8, _SPELL, (_i("movements", 1, 3), _i("colours", 2, 6)),
                                     "crossing a bridge costs the Monster movements more; discarded when it "
                                     "eats villagers of colours different colours in a turn (Hydrophobia)"),
-    "place_villager": Effect(9, _SPELL, (Param("pick", "pick"),),
+    "place_villager": Effect(9, _SPELL, (Param("pick", "villager_pick"),),
                              "a villager from the bag (chosen by pick) to the house the d20 names (Hypnotize)"),
     "eat_rolled_houses": Effect(10, _POWER, (_i("rolls", 1, 5), _i("curse", 0, 3)),
                                 "roll the d20 rolls times, eat the villager in each house rolled; Curse + "
