@@ -221,7 +221,7 @@ def test_an_unknown_option_names_the_valid_ones():
     assert "quiet_nights" in str(error.value)
     for name in FIELDS:
         assert name in str(error.value)
-    assert R.options_from(curse_start="off_track").curse_start == "off_track"
+    assert R.options_from(rabid_path="stop_at_villagers").rabid_path == "stop_at_villagers"
 
 
 # ---------------------------------------------------------------- modes, sides, outcomes

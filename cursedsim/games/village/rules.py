@@ -122,7 +122,6 @@ RABID_ADJUSTMENT = ((-1, 0), (1, 1), (2, 2), (3, 3))
 NIGHT_ARRIVAL_CHOOSER = ("wizard", "monster")
 COIN_CHANGE = ("value", "denominations")
 PANIC_THRESHOLD = ("at_level", "above_level")
-CURSE_START = ("first_space", "off_track")
 UNMATCHED_MEAL = ("panic_down", "no_change")
 FULL_STOMACH = ("keep_eating", "stop")
 GUARD_MOVEMENT_LOSS = ("this_action", "carry_over")
@@ -146,7 +145,6 @@ CHOICES = {
     "night_arrival_chooser": NIGHT_ARRIVAL_CHOOSER,
     "coin_change": COIN_CHANGE,
     "panic_threshold": PANIC_THRESHOLD,
-    "curse_start": CURSE_START,
     "unmatched_meal": UNMATCHED_MEAL,
     "full_stomach": FULL_STOMACH,
     "guard_movement_loss": GUARD_MOVEMENT_LOSS,
@@ -172,7 +170,7 @@ INT_RANGES = {"max_turns": (1, 100_000)}
 @dataclass(frozen=True)
 class RuleOptions:
     """Rule variants of So, You've Been Cursed.; each default is the rulebook's text or, where it is
-    silent or damaged, the reading docs/rules/village.md ("Open points", O1-O27) argues for.
+    silent or damaged, the reading docs/rules/village.md ("Open points", O1-O26) argues for.
 
     max_turns: a game still on after this many turns (each side's turn counts one) is ``unfinished``,
         with no winner (O1; not a rule).
@@ -187,50 +185,48 @@ class RuleOptions:
         price (default True) (O5).
     panic_threshold: a Panic effect applies from its level on ("at_level") or only above it
         ("above_level") (O6).
-    curse_start: the Curse tile starts on the first space of the Curse track ("first_space") or beside
-        it like the Cure tile ("off_track") (O7).
     unmatched_meal: 2-3 villagers in the stomach with no two of one type: Panic -1 ("panic_down", the
-        "0-1" row read on the largest type) or no adjustment ("no_change") (O8).
+        "0-1" row read on the largest type) or no adjustment ("no_change") (O7).
     quiet_night_adjusts: "The End of the Monster's Turn" (Panic/Curse adjustment, digesting, refill) also
-        follows a Quiet Night; default False (O9).
+        follows a Quiet Night; default False (O8).
     full_stomach: a fourth meal (extra Feeding action) is allowed with 3 slots full ("keep_eating") or
-        not ("stop") (O10).
+        not ("stop") (O9).
     start_location_visited: the Monster's starting location counts as "visited ... this turn" for Power
-        card requirements (default True) (O11).
+        card requirements (default True) (O10).
     guard_movement_loss: a -1 Movement Town Guard revealed on an action's last movement: nothing lost
-        ("this_action") or the next action has one movement fewer ("carry_over") (O12).
+        ("this_action") or the next action has one movement fewer ("carry_over") (O11).
     automata_targets: what the Rabid Monster hunts in the 0-player game: the villagers on 3 Rabid
         Monster cards drawn at the start of its turn ("rabid_cards") or on the Possessed Wizard cards
-        used for the Wizard's actions that turn ("possessed_cards") (O13).
+        used for the Wizard's actions that turn ("possessed_cards") (O12).
     rabid_path: the Rabid Monster's "distance of at most 2 roads" is the plain road distance ("roads")
-        or counts only paths not entering an occupied house before the target ("stop_at_villagers") (O14).
+        or counts only paths not entering an occupied house before the target ("stop_at_villagers") (O13).
     rabid_stop_count: "until the Monster has eaten at least 3 villagers and / or sheep" counts tokens
-        ("tokens") or stomach slots filled ("slots") (O15).
+        ("tokens") or stomach slots filled ("slots") (O14).
     rabid_pasture: the pasture the Rabid Monster's sheep comes from when several adjacent ones hold
-        sheep: "highest_number" (the board's pasture numbering) or "most_sheep" (O16).
+        sheep: "highest_number" (the board's pasture numbering) or "most_sheep" (O15).
     rabid_spent_actions: against the Rabid Monster, an action spent on a distraction or on moving uses
-        one of the drawn Rabid Monster cards ("use_a_card") or no card ("free") (O17).
+        one of the drawn Rabid Monster cards ("use_a_card") or no card ("free") (O16).
     rabid_get_busy: against the Rabid Monster, "Get busy!" lets the Wizard use the fourth drawn card
-        ("fourth_card") or has no effect ("ignored") (O18).
+        ("fourth_card") or has no effect ("ignored") (O17).
     pw_next_ingredient: the ingredient a Possessed Wizard Buy seeks: the first Cure step from the next
-        on whose ingredient it does not hold ("first_missing") or only the next step's ("next_only") (O19).
+        on whose ingredient it does not hold ("first_missing") or only the next step's ("next_only") (O18).
     pw_mix_counts: a Possessed Wizard Mix Cure advances the Cure by every ingredient held ("all_held",
-        as printed) or only by those matching the next steps in order ("matching") (O20).
+        as printed) or only by those matching the next steps in order ("matching") (O19).
     pw_full_unmatched: with 3 ingredients that do not match the next steps the Possessed Wizard takes
-        the card action ("card_action") or a Mix Cure ("mix_cure") (O21).
+        the card action ("card_action") or a Mix Cure ("mix_cure") (O20).
     pw_steal_amount: the coins a Possessed Wizard Steal declares: the house's number ("house_value") or
-        min(house, 3), the best expected take ("best_expectation") (O22).
+        min(house, 3), the best expected take ("best_expectation") (O21).
     pw_adjacent_steal_skip: "Steal from adjacent district" is skipped when no adjacent district has an
         occupied house ("no_adjacent_house") or, as printed, when the current district has none
-        ("as_printed") (O23).
+        ("as_printed") (O22).
     pw_buy_adjacent: the card "Buy Ingredient from adjacent district" looks in adjacent districts
-        ("adjacent") or is played as "from any district" ("any_district") (O24).
+        ("adjacent") or is played as "from any district" ("any_district") (O23).
     pw_distance: "the closest location" of a Possessed Wizard Buy is counted in roads ("roads") or in
-        district crossings ("crossings") (O25).
+        district crossings ("crossings") (O24).
     pw_unpaid_crossing: a Possessed Wizard Steal that cannot pay its crossing is skipped ("skip") or
-        moves anyway spending all coins ("move_anyway") (O26).
+        moves anyway spending all coins ("move_anyway") (O25).
     pw_card_count: the Possessed Wizard's action count follows the cards laid out at the end of its
-        previous turn ("at_draw") or the Panic level at the start of its turn ("at_turn") (O27).
+        previous turn ("at_draw") or the Panic level at the start of its turn ("at_turn") (O26).
     """
 
     max_turns: int = 200
@@ -239,7 +235,6 @@ class RuleOptions:
     coin_change: str = "value"
     plethora_at_market: bool = True
     panic_threshold: str = "at_level"
-    curse_start: str = "first_space"
     unmatched_meal: str = "panic_down"
     quiet_night_adjusts: bool = False
     full_stomach: str = "keep_eating"
