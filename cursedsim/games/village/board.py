@@ -379,7 +379,8 @@ class _Lines:
 
     def top(self, key: str) -> int:
         for i, line in enumerate(self.lines):
-            if re.search(self._pat(key), line) or (not self.is_json and re.match(rf"\s*\[+\s*{re.escape(key)}[.\]]", line)):
+            header = not self.is_json and re.match(rf"\s*\[+\s*{re.escape(key)}[.\]]", line)
+            if re.search(self._pat(key), line) or header:
                 return i + 1
         return 1
 
@@ -534,7 +535,8 @@ def validate(data: object, lines: _Lines, source: str) -> Board:
         districts.append(District(did, dname))
     if len(districts) < 2:
         raise _fail(source, lines.top("district"), "constraint at_least_two_districts",
-                    f"a board has at least 2 districts (Town Guard tiles sit on paths between districts), got {len(districts)}")
+                    f"a board has at least 2 districts (Town Guard tiles sit on paths between districts), "
+                    f"got {len(districts)}")
 
     # locations
     locations, lseen = [], {}
@@ -550,15 +552,19 @@ def validate(data: object, lines: _Lines, source: str) -> Board:
         if kind == "house":
             for key in ("number", "coins", "price"):
                 if key not in raw:
-                    raise _fail(source, lines.entry("location", i), f"{label} field {key!r}", "missing (a house has number, coins and price)")
+                    raise _fail(source, lines.entry("location", i), f"{label} field {key!r}",
+                                "missing (a house has number, coins and price)")
                 if not _is_int(raw[key]):
                     raise bad(key, f"must be an integer, got {raw[key]!r}")
             if not 1 <= raw["number"] <= C.HOUSES:
-                raise bad("number", f"constraint twenty_numbered_houses: house numbers are 1-{C.HOUSES} (the d20), got {raw['number']}")
+                raise bad("number", f"constraint twenty_numbered_houses: house numbers are 1-{C.HOUSES} (the d20), "
+                                    f"got {raw['number']}")
             if not COINS_MIN <= raw["coins"] <= COINS_MAX:
-                raise bad("coins", f"constraint house_coins_in_range: must be in {COINS_MIN}..{COINS_MAX}, got {raw['coins']}")
+                raise bad("coins", f"constraint house_coins_in_range: must be in {COINS_MIN}..{COINS_MAX}, "
+                                   f"got {raw['coins']}")
             if not C.PRICE_MIN <= raw["price"] <= C.PRICE_MAX:
-                raise bad("price", f"constraint house_price_1_to_4: must be in {C.PRICE_MIN}..{C.PRICE_MAX}, got {raw['price']}")
+                raise bad("price", f"constraint house_price_1_to_4: must be in {C.PRICE_MIN}..{C.PRICE_MAX}, "
+                                   f"got {raw['price']}")
             locations.append(Location(lid, kind, raw["district"], raw["number"], raw["coins"], raw["price"]))
         else:
             for key in ("number", "coins", "price"):
@@ -569,8 +575,10 @@ def validate(data: object, lines: _Lines, source: str) -> Board:
     for i, loc in enumerate(locations):
         if loc.kind == "house":
             if loc.number in numbers:
-                raise _fail(source, lines.entry("location", i, "number"), f"location {i + 1} ({loc.id!r}) field 'number'",
-                            f"constraint twenty_numbered_houses: house {loc.number} again (also location {numbers[loc.number] + 1})")
+                raise _fail(source, lines.entry("location", i, "number"),
+                            f"location {i + 1} ({loc.id!r}) field 'number'",
+                            f"constraint twenty_numbered_houses: house {loc.number} again "
+                            f"(also location {numbers[loc.number] + 1})")
             numbers[loc.number] = i
     missing = [k for k in range(1, C.HOUSES + 1) if k not in numbers]
     if missing:
@@ -597,7 +605,8 @@ def validate(data: object, lines: _Lines, source: str) -> Board:
             raise bad("b", f"constraint roads_join_known_locations: a road joins two locations, not {a!r} to itself")
         pair = frozenset((a, b))
         if pair in rseen:
-            raise bad("b", f"constraint roads_join_known_locations: road {a!r} - {b!r} again (also road {rseen[pair] + 1})")
+            raise bad("b", f"constraint roads_join_known_locations: road {a!r} - {b!r} again "
+                           f"(also road {rseen[pair] + 1})")
         rseen[pair] = i
         crosses = district_of[a] != district_of[b]
         kind = raw.get("kind", "gate" if crosses else "street")
@@ -623,7 +632,8 @@ def validate(data: object, lines: _Lines, source: str) -> Board:
         _keys(raw, PASTURE_KEYS, ("id", "sheep", "next_to"), bad, wl, label)
         pid = unique_id("pasture", i, raw, pseen, bad)
         if not _is_int(raw["sheep"]) or raw["sheep"] < 1:
-            raise bad("sheep", f"constraint pastures_hold_sheep: must be an integer >= 1 (sheep icons), got {raw['sheep']!r}")
+            raise bad("sheep", f"constraint pastures_hold_sheep: must be an integer >= 1 (sheep icons), "
+                               f"got {raw['sheep']!r}")
         nxt = raw["next_to"]
         if not isinstance(nxt, list) or not nxt or not all(isinstance(x, str) for x in nxt):
             raise bad("next_to", f"must be a non-empty list of location ids, got {nxt!r}")
@@ -685,7 +695,8 @@ def _panic(raw: object, lines: _Lines, source: str) -> tuple[tuple[str, PanicTra
         if t["start"] != C.PANIC_START:
             raise bad("start", f"constraint panic_track: the Panic tile starts on space \"1\", got {t['start']}")
         if not PANIC_MIN <= t["length"] <= PANIC_MAX:
-            raise bad("length", f"constraint panic_track: must be in {PANIC_MIN}..{PANIC_MAX} (level 9 exists), got {t['length']}")
+            raise bad("length", f"constraint panic_track: must be in {PANIC_MIN}..{PANIC_MAX} (level 9 exists), "
+                                f"got {t['length']}")
         first, second, third = (t[e] for e in effects)
         for key in effects[:2]:
             if not C.PANIC_START < t[key] <= C.PANIC_TWO_EFFECTS_BY:
@@ -720,7 +731,8 @@ def _cure(raw: object, lines: _Lines, source: str) -> tuple[tuple[str, tuple[str
         for k, item in enumerate(seq):
             if item not in C.INGREDIENTS:
                 raise _fail(source, _item_line(lines, line, item), f"cure.{side} field 'sequence' space {k + 1}",
-                            f"constraint cure_track: unknown ingredient {item!r}; ingredients: {', '.join(C.INGREDIENTS)}")
+                            f"constraint cure_track: unknown ingredient {item!r}; "
+                            f"ingredients: {', '.join(C.INGREDIENTS)}")
         out.append((side, tuple(seq)))
     return tuple(out)
 
@@ -754,7 +766,8 @@ def _curse(raw: object, lines: _Lines, source: str) -> tuple[tuple[str, int, int
         if not CURSE_MIN <= t["length"] <= CURSE_MAX:
             raise bad("length", f"constraint curse_track: must be in {CURSE_MIN}..{CURSE_MAX}, got {t['length']}")
         if not 0 <= t["start"] < t["length"]:
-            raise bad("start", f"constraint curse_track: must be in 0..{t['length'] - 1} (below the top), got {t['start']}")
+            raise bad("start", f"constraint curse_track: must be in 0..{t['length'] - 1} (below the top), "
+                               f"got {t['start']}")
         out.append((side, t["length"], t["start"]))
     return tuple(out)
 
