@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from cursedsim.errors import OptionError
+from cursedsim.games.village import components as C
 from cursedsim.games.village import rules as R
 
 DOC_PATH = Path(__file__).resolve().parents[1] / "docs" / "rules" / "village.md"
@@ -117,8 +118,8 @@ def test_the_adjustment_tables_are_the_printed_ones():
     assert R.FEEDING_ADJUSTMENT == ((-1, 0), (-1, 0), (1, 1), (2, 2))
     # Rabid Monster: 0 -> Panic -1; 1, 2, 3 villager tokens -> Panic and Curse +1, +2, +3
     assert R.RABID_ADJUSTMENT == ((-1, 0), (1, 1), (2, 2), (3, 3))
-    assert (R.QUIET_NIGHT_PANIC, R.QUIET_NIGHT_CURSE, R.QUIET_NIGHT_ARRIVALS) == (-2, -1, 2)
-    assert (R.ENERGY_EXTRA_MOVEMENT, R.ENERGY_DISCARD_SPELL, R.ENERGY_REDUCE_PANIC) == (2, 4, 6)
+    # "Then 4 cards are drawn." / "select up to 3" / "Draw 3 cards" / "1 Possessed Wizard card is drawn"
+    assert (R.RABID_CARDS_DRAWN, R.RABID_CARDS_USED, R.POSSESSED_ACTION_CARDS, R.POSSESSED_FEEDING_CARDS) == (4, 3, 3, 1)
 
 
 # ---------------------------------------------------------------- worked examples
@@ -229,20 +230,25 @@ def test_an_unknown_option_names_the_valid_ones():
 def test_the_four_modes_are_the_rulebooks():
     # "A game for 2 players ... 1 player, with the Wizard player against a Rabid Monster ... 1 player, with
     # the Monster player against a Possessed Wizard ... 0 players"
+    # (title, players, wizard automaton, monster automaton, Village board side: "the side with the Wizard
+    # icon" / "the side with the Possessed Wizard icon")
     expected = {
         "duel": ("So, You've Been Cursed.", 2, False, False, "wizard"),
         "rabid_monster": ("So, You've Been Cursed to Be a Rabid Monster", 1, False, True, "wizard"),
         "possessed_wizard": ("So, You've Been Cursed By a Possessed Wizard", 1, True, False, "possessed"),
         "automata": ("So, a Possessed Wizard Was Cursed to Be a Rabid Monster", 0, True, True, "possessed"),
     }
-    got = {code: (m.title, m.players, m.wizard_automaton, m.monster_automaton, m.board_side)
+    got = {code: (m.title, m.players, m.wizard_automaton, m.monster_automaton, m.sides[0])
            for code, m in R.MODES.items()}
     assert got == expected
+    assert sorted(m.board_mode for m in R.MODES.values()) == sorted(C.MODES)
     for code, mode in R.MODES.items():
         assert mode.code == code
         assert f"| `{code}` | {mode.title} | {mode.players} |" in DOC
         # "Town Guard tiles and Energy tiles are not used in this game" in both Rabid Monster games
-        assert mode.town_guard == mode.energy == (not mode.monster_automaton)
+        assert mode.town_guard == (not mode.monster_automaton)
+        # the Wizard board turns the Possessed Wizard side up exactly where the Wizard is the automaton
+        assert (mode.sides[1] == "possessed") == mode.wizard_automaton
     assert R.DEFAULT_MODE == "automata" and R.SIDES == ("wizard", "monster")
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from cursedsim.errors import OptionError
 from cursedsim.games.options import check_fields
+from cursedsim.games.village import components as C
 
 # ---------------------------------------------------------------- sides and modes
 
@@ -31,11 +32,10 @@ AUTOMATON_POLICIES = {WIZARD: "possessed", MONSTER: "rabid"}
 class Mode:
     """One way to play ("So, You've Been Cursed. can be played as: ...").
 
-    code: our short name (frame column ``mode``); title: the rulebook's name of the game; players: the
-    human players; wizard_automaton / monster_automaton: which side is played by its automaton;
-    board_side: the Village board side facing up ("wizard" or "possessed", by the icon on it: V1.3);
-    town_guard / energy: whether the Town Guard and Energy tiles are used (setup step 7 of the Rabid
-    Monster games: "Town Guard tiles and Energy tiles are not used in this game").
+    code: our short name (frame column ``mode``; the cards' ``deck_for``); title: the rulebook's name of
+    the game; players: the human players; wizard_automaton / monster_automaton: which side is played by
+    its automaton; board_mode: the same mode's name in ``components.MODES`` (the board file's key for the
+    board sides: ``components.MODE_SIDES``).
     """
 
     code: str
@@ -43,9 +43,17 @@ class Mode:
     players: int
     wizard_automaton: bool
     monster_automaton: bool
-    board_side: str
-    town_guard: bool
-    energy: bool
+    board_mode: str
+
+    @property
+    def sides(self) -> tuple[str, str, str]:
+        """(Village board side, Wizard board side, Monster board side) facing up (V1.3)."""
+        return C.MODE_SIDES[self.board_mode]
+
+    @property
+    def town_guard(self) -> bool:
+        """Town Guard and Energy tiles are used ("not used in this game" in both Rabid Monster games)."""
+        return self.board_mode in C.MODES_WITH_TOWN_GUARDS
 
 
 DUEL = "duel"
@@ -54,13 +62,11 @@ POSSESSED_WIZARD = "possessed_wizard"
 AUTOMATA = "automata"
 
 MODES = {
-    DUEL: Mode(DUEL, "So, You've Been Cursed.", 2, False, False, "wizard", True, True),
-    RABID_MONSTER: Mode(RABID_MONSTER, "So, You've Been Cursed to Be a Rabid Monster", 1, False, True,
-                        "wizard", False, False),
+    DUEL: Mode(DUEL, "So, You've Been Cursed.", 2, False, False, "duel"),
+    RABID_MONSTER: Mode(RABID_MONSTER, "So, You've Been Cursed to Be a Rabid Monster", 1, False, True, "rabid"),
     POSSESSED_WIZARD: Mode(POSSESSED_WIZARD, "So, You've Been Cursed By a Possessed Wizard", 1, True, False,
-                           "possessed", True, True),
-    AUTOMATA: Mode(AUTOMATA, "So, a Possessed Wizard Was Cursed to Be a Rabid Monster", 0, True, True,
-                   "possessed", False, False),
+                           "possessed"),
+    AUTOMATA: Mode(AUTOMATA, "So, a Possessed Wizard Was Cursed to Be a Rabid Monster", 0, True, True, "zero"),
 }
 MODE_NAMES = tuple(MODES)
 #: Issue 13: the 0-player mode is the default pairing ({"wizard": "possessed", "monster": "rabid"}).
@@ -75,46 +81,24 @@ def mode_of(wizard_automaton: bool, monster_automaton: bool) -> str:
     raise AssertionError("unreachable: the four modes cover every pairing")
 
 
-# ---------------------------------------------------------------- turn structure facts
+# ---------------------------------------------------------------- the automata's card counts
 
-#: "the Wizard takes up to 3 actions"; "To feed, the Monster may take up to 3 actions."
-WIZARD_ACTIONS = 3
-FEEDING_ACTIONS = 3
-#: "Each moving phase can include up to two movements into adjacent locations."
-MOVEMENTS_PER_ACTION = 2
-#: "they draw enough new cards to refill their hand to 4 cards" (Spell and Power hands).
-HAND_SIZE = 4
+# The component facts (villagers, coins, Energy, actions, hand size, prices, Quiet Night, Panic start)
+# are in ``components.py``; here only the counts of the automata's turns.
+
 #: Rabid Monster games: "Then 4 cards are drawn." / "The Wizard may then select up to 3 of those actions".
 RABID_CARDS_DRAWN = 4
 RABID_CARDS_USED = 3
-#: "Draw 3 cards and place them facing up in a row below the Wizard's board." and 1 next to the Monster board.
+#: "Draw 3 cards and place them facing up in a row below the Wizard's board." and "1 Possessed Wizard card
+#: is drawn and placed next to the Monster board, to be used only for its Feeding effect."
 POSSESSED_ACTION_CARDS = 3
 POSSESSED_FEEDING_CARDS = 1
-#: "Randomly draw 20 villagers from the bag" onto houses 1-20.
-HOUSES = 20
-#: "Place 3 Coin tiles on the wallet area of the Wizard board."
-START_COINS = 3
-#: "Place the Panic tile on the first space ("1") of the Panic Track."
-PANIC_START = 1
-#: Quiet Night: "The Panic level is reduced by 2." / "The Curse level is reduced by 1." /
-#: "Two new random villagers arrive".
-QUIET_NIGHT_PANIC = -2
-QUIET_NIGHT_CURSE = -1
-QUIET_NIGHT_ARRIVALS = 2
-#: Energy spending: "2 Energy: ... additional movement", "4 Energy: ... discard an ongoing effect Spell
-#: card", "6 Energy: Reduce Panic by 1."
-ENERGY_EXTRA_MOVEMENT = 2
-ENERGY_DISCARD_SPELL = 4
-ENERGY_REDUCE_PANIC = 6
-#: "Each time that a gate or bridge is crossed, the Wizard must pay 1 coin."
-CROSSING_COST = 1
-#: Market: "they pay 5 coins to buy exactly one ingredient of any type."
-MARKET_PRICE = 5
 
 #: Panic and Curse adjustment at the end of a Feeding turn (2-player table), indexed by the number of
 #: villagers of the most numerous type in the stomach (0-3; more counts as 3): (panic, curse).
 FEEDING_ADJUSTMENT = ((-1, 0), (-1, 0), (1, 1), (2, 2))
-#: The Rabid Monster's table, indexed by the number of villager tokens eaten, any types (0-3).
+#: The Rabid Monster's table, indexed by the number of villager tokens eaten, any types (0-3; the table
+#: stops at 3, so a Power card's extra meal counts as 3).
 RABID_ADJUSTMENT = ((-1, 0), (1, 1), (2, 2), (3, 3))
 
 # ---------------------------------------------------------------- rule options
