@@ -32,10 +32,9 @@ AUTOMATON_POLICIES = {WIZARD: "possessed", MONSTER: "rabid"}
 class Mode:
     """One way to play ("So, You've Been Cursed. can be played as: ...").
 
-    code: our short name (frame column ``mode``; the cards' ``deck_for``); title: the rulebook's name of
-    the game; players: the human players; wizard_automaton / monster_automaton: which side is played by
-    its automaton; board_mode: the same mode's name in ``components.MODES`` (the board file's key for the
-    board sides: ``components.MODE_SIDES``).
+    code: our short name (frame column ``mode``; the same names key ``components.MODE_SIDES``, the board
+    file's sides, and the cards' ``deck_for``); title: the rulebook's name of the game; players: the human
+    players; wizard_automaton / monster_automaton: which side is played by its automaton.
     """
 
     code: str
@@ -43,17 +42,16 @@ class Mode:
     players: int
     wizard_automaton: bool
     monster_automaton: bool
-    board_mode: str
 
     @property
     def sides(self) -> tuple[str, str, str]:
         """(Village board side, Wizard board side, Monster board side) facing up (V1.3)."""
-        return C.MODE_SIDES[self.board_mode]
+        return C.MODE_SIDES[self.code]
 
     @property
     def town_guard(self) -> bool:
         """Town Guard and Energy tiles are used ("not used in this game" in both Rabid Monster games)."""
-        return self.board_mode in C.MODES_WITH_TOWN_GUARDS
+        return self.code in C.MODES_WITH_TOWN_GUARDS
 
 
 DUEL = "duel"
@@ -62,11 +60,10 @@ POSSESSED_WIZARD = "possessed_wizard"
 AUTOMATA = "automata"
 
 MODES = {
-    DUEL: Mode(DUEL, "So, You've Been Cursed.", 2, False, False, "duel"),
-    RABID_MONSTER: Mode(RABID_MONSTER, "So, You've Been Cursed to Be a Rabid Monster", 1, False, True, "rabid"),
-    POSSESSED_WIZARD: Mode(POSSESSED_WIZARD, "So, You've Been Cursed By a Possessed Wizard", 1, True, False,
-                           "possessed"),
-    AUTOMATA: Mode(AUTOMATA, "So, a Possessed Wizard Was Cursed to Be a Rabid Monster", 0, True, True, "zero"),
+    DUEL: Mode(DUEL, "So, You've Been Cursed.", 2, False, False),
+    RABID_MONSTER: Mode(RABID_MONSTER, "So, You've Been Cursed to Be a Rabid Monster", 1, False, True),
+    POSSESSED_WIZARD: Mode(POSSESSED_WIZARD, "So, You've Been Cursed By a Possessed Wizard", 1, True, False),
+    AUTOMATA: Mode(AUTOMATA, "So, a Possessed Wizard Was Cursed to Be a Rabid Monster", 0, True, True),
 }
 MODE_NAMES = tuple(MODES)
 #: Issue 13: the 0-player mode is the default pairing ({"wizard": "possessed", "monster": "rabid"}).
