@@ -79,7 +79,7 @@ def test_component_facts_add_up():
                                         "movement_minus_1": 2, "panic_plus_1": 2}
     assert (C.ENERGY_MAX, C.SHEEP_TOKENS, C.SHEEP_ENERGY, C.STOMACH_SLOTS) == (9, 15, 1, 3)
     assert (C.WIZARD_INGREDIENT_LIMIT, C.BOX_OF_HOLDING_LIMIT, C.D6, C.D20, C.PANIC_START) == (3, 4, 6, 20, 1)
-    assert set(C.MODE_SIDES) == set(C.MODES) and C.MODE_SIDES["zero"] == ("possessed", "possessed", "rabid")
+    assert set(C.MODE_SIDES) == set(C.MODES) and C.MODE_SIDES["automata"] == ("possessed", "possessed", "rabid")
 
 
 def test_every_fact_cites_its_source():
@@ -204,7 +204,7 @@ def test_default_panic_track(board):
         first, second, third = (levels[e] for e in C.PANIC_EFFECTS[side])
         assert 1 < first <= 7 and 1 < second <= 7 and 7 < third <= 10
     assert board.sides("duel").panic.effects[0][0] == "get_busy"
-    assert board.sides("zero").panic.effects[0][0] == "maximum_possession"
+    assert board.sides("automata").panic.effects[0][0] == "maximum_possession"
 
 
 def test_default_cure_track(board):
@@ -241,7 +241,7 @@ def test_example_faults_name_what_is_missing():
 
 
 def test_arrays_are_flat_int64_read_only_and_consistent(board):
-    arr = board.arrays("zero")
+    arr = board.arrays("automata")
     assert all(a.dtype == np.int64 for a in arr.values())
     with pytest.raises(ValueError):
         arr["coins"][0] = 9
@@ -259,7 +259,7 @@ def test_arrays_are_flat_int64_read_only_and_consistent(board):
 
 
 def test_unknown_mode_names_the_modes(board):
-    with pytest.raises(BoardError, match="duel, rabid, possessed, zero"):
+    with pytest.raises(BoardError, match="duel, rabid_monster, possessed_wizard, automata"):
         board.sides("solo")
 
 
@@ -460,7 +460,7 @@ def test_generated_boards_are_valid_and_differ():
     assert len({b.digest for b in boards}) == 8
     for b in boards:
         assert b.reconstructed and b.name.startswith("generated-")
-        arr = b.arrays("zero")
+        arr = b.arrays("automata")
         assert sorted(arr["house_number"][arr["house_number"] > 0]) == list(range(1, 21))
         assert arr["road_border"].sum() == 12 and arr["distance"].max() >= 4
         # the generated board survives a round trip through the validator's text path too

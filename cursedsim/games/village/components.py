@@ -145,17 +145,18 @@ VILLAGER_CARDS = 27
 #: with the Possessed Wizard icon"); Monster board (its Curse track): Setup (Rabid Monster) 12.A ("the side
 #: with the Rabid Monster icon"); the 0-player setup names no Monster board side, its Monster is the Rabid
 #: Monster, so the Rabid side is taken (docs/rules/village_board.md, open points).
-MODES: tuple[str, ...] = ("duel", "rabid", "possessed", "zero")
+#: Mode codes as in rules.py and cards.py (the frame column ``mode``).
+MODES: tuple[str, ...] = ("duel", "rabid_monster", "possessed_wizard", "automata")
 VILLAGE_SIDES: tuple[str, ...] = ("wizard", "possessed")
 WIZARD_SIDES: tuple[str, ...] = ("wizard", "possessed")
 MONSTER_SIDES: tuple[str, ...] = ("monster", "rabid")
 #: mode -> (village board side, wizard board side, monster board side)
 MODE_SIDES: dict[str, tuple[str, str, str]] = {
     "duel": ("wizard", "wizard", "monster"),
-    "rabid": ("wizard", "wizard", "rabid"),
-    "possessed": ("possessed", "possessed", "monster"),
-    "zero": ("possessed", "possessed", "rabid"),
+    "rabid_monster": ("wizard", "wizard", "rabid"),
+    "possessed_wizard": ("possessed", "possessed", "monster"),
+    "automata": ("possessed", "possessed", "rabid"),
 }
 #: rulebook, Setup (Rabid Monster) 7 and Setup (0 players) 7: "Town Guard tiles and Energy tiles are not
 #: used in this game".
-MODES_WITH_TOWN_GUARDS: tuple[str, ...] = ("duel", "possessed")
+MODES_WITH_TOWN_GUARDS: tuple[str, ...] = ("duel", "possessed_wizard")
