@@ -347,13 +347,13 @@ def rabid_monster_turn(t) -> None:
     villagers = t.stomach_villagers()
     panic, curse = R.RABID_ADJUSTMENT[min(villagers, 3)]
     t.move_panic(panic)
-    t.record("rule", "adjust", villagers=villagers, panic_change=panic, curse_change=curse)
     for slot in t.stomach:                                 # V9.4 digesting
         for kind in slot:
             if kind != SHEEP:
                 t.bag[C.VILLAGER_NAMES.index(kind)] += 1
     t.stomach = []
     t.move_curse(curse)                                    # V12.2 at once
+    t.record("rule", "adjust", villagers=villagers, panic_change=panic, curse_change=curse)
 
 
 def develop_power(t, rm_deck: list, hunted: list) -> None:

@@ -227,6 +227,11 @@ class Table:
         if not self.over and self.turn >= self.options.max_turns:
             self.unfinished = True
             self.finish(R.NO_WINNER, "turn cap")
+        if self.over:
+            # the end event comes last, after the event of the step that won (V12: the rest of the turn
+            # is not played: the turn functions return as soon as ``over`` is set)
+            self.record("rule", "end", winner=R.SIDES[self.winner] if self.winner >= 0 else None,
+                        reason=self.win_reason, unfinished=self.unfinished)
 
     def play_out(self) -> Table:
         while not self.over:
@@ -237,8 +242,6 @@ class Table:
         self.over = True
         self.winner = winner
         self.win_reason = reason
-        self.record("rule", "end", winner=R.SIDES[winner] if winner >= 0 else None, reason=reason,
-                    unfinished=self.unfinished)
 
     # ------------------------------------------------------------ tracks (V12: wins checked at once)
 
