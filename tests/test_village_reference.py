@@ -117,7 +117,8 @@ def test_rabid_pasture_choice(rule):
     a = t.arrays
     loc = next(i for i in range(len(board.locations))
                if a["location_pastures_start"][i + 1] - a["location_pastures_start"][i] > 1)
-    ps = sorted(int(k) for k in a["location_pastures"][a["location_pastures_start"][loc]:a["location_pastures_start"][loc + 1]])
+    start, stop = a["location_pastures_start"][loc], a["location_pastures_start"][loc + 1]
+    ps = sorted(int(k) for k in a["location_pastures"][start:stop])
     far = [n for n in range(1, 21) if a["distance"][loc, board.house(n)] == 3]
     assert far
     t.at = loc

@@ -41,6 +41,8 @@ Readings of this engine (beyond the options of rules.RuleOptions), each a doubt 
 - Hypnotize onto an occupied house: the Possessed Wizard's closest-empty-house rule (V2.4, V2.6).
 - The Mix Cure condition (V14.2) "holding 1 or 2 ingredients that match the last 1 or 2 steps" is read
   as: 1 or 2 steps remain and the held ingredients contain both/it.
+- O12 ``possessed_cards``: the hunted villagers are those of every Possessed Wizard card taken from the
+  row this turn, a card discarded unused by a Mix Cure (V14.3) included.
 - The 0-player game has no Wizard hand and no Monster hand (no refill: V5.1 and V9.5 are players' rules).
 
 Not yet: the 2-player mode and both 1-player modes (the Wizard player's and the Monster player's
@@ -98,6 +100,7 @@ class Table:
     arrays: dict = field(repr=False, default_factory=dict)
     cure_seq: tuple = ()
     curse_top: int = 0
+    curse_min: int = 0
     panic_min: int = 1
     panic_top: int = 10
     panic_from: tuple = ()                  # level each Panic effect starts at, components.PANIC_EFFECTS order
@@ -154,7 +157,7 @@ class Table:
         t.arrays = board.arrays(mode)
         t.cure_seq = tuple(C.INGREDIENTS.index(i) for i in sides.cure)
         t.curse_top = sides.curse_length
-        t.curse = sides.curse_start                    # V1.14
+        t.curse = t.curse_min = sides.curse_start      # V1.14
         t.panic_min = sides.panic.start
         t.panic = max(C.PANIC_START, sides.panic.start)  # V1.5
         t.panic_top = sides.panic.length
@@ -255,7 +258,7 @@ class Table:
     def move_curse(self, steps: int) -> None:
         if self.over or steps == 0:
             return
-        self.curse = max(self.board.sides(self.mode).curse_start, min(self.curse + steps, self.curse_top))
+        self.curse = max(self.curse_min, min(self.curse + steps, self.curse_top))
         if self.curse >= self.curse_top:                  # V12.2
             self.finish(R.SIDES.index(R.MONSTER), "Curse track top")
 

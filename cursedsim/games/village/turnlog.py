@@ -61,8 +61,10 @@ EVENTS = {
                      _line("eats a {kind} at {at}")),
     "feeding_effect": EventKind("rule", ("card", "effect"), "a feeding card's effect (V14.13)",
                                 _line("feeding card {card}: {effect}")),
-    "adjust": EventKind("rule", ("villagers", "panic_change", "curse_change"), "end of the Rabid Monster's turn (V13.9)",
-                        _line("{villagers} villagers eaten: panic {panic_change:+d}, curse {curse_change:+d}; digested")),
+    "adjust": EventKind("rule", ("villagers", "panic_change", "curse_change"),
+                        "end of the Rabid Monster's turn (V13.9)",
+                        _line("{villagers} villagers eaten: panic {panic_change:+d}, curse {curse_change:+d}; "
+                              "digested")),
     "reshuffle": EventKind("rule", ("deck", "size"), "a discard pile shuffled into a new deck (V5.1, V9.5)",
                            _line("the {deck} discard is shuffled into a new deck of {size}")),
     "end": EventKind("rule", ("winner", "reason", "unfinished"), "the game ends (V12)", _end_line),
