@@ -394,3 +394,35 @@ def test_options_run():
                          full_stomach="stop")
     for i in range(30):
         V.play(4, i, opts)
+
+
+@pytest.mark.parametrize("threshold, level, applies", [
+    ("at_level", 7, (True, True, False)),
+    ("at_level", 9, (True, True, True)),
+    ("above_level", 9, (True, True, False)),
+    ("above_level", 10, (True, True, True)),
+])
+def test_e8_panic_levels_possessed_side(threshold, level, applies):
+    """E8 (V10.4, O6) on the default board's Possessed Wizard side (levels 4, 7, 9): at 7 the first two
+    effects apply; after 9 all three."""
+    t = bare(panic_threshold=threshold)
+    assert t.panic_from == (4, 7, 9)
+    t.panic = level
+    assert tuple(t.panic_effect(k) for k in range(3)) == applies
+
+
+def test_no_arrival_when_houses_full_and_spell_coins_capped():
+    """V2.5: the first turn has all 20 houses occupied; V3.8 / V11.2: a spell's coins as the supply
+    allows."""
+    t = V.Table.deal(3, 1, log=True)
+    t.coins = C.COIN_TOTAL
+    t.step()
+    assert t.events[2]["action"] == "no_arrival" and t.events[2]["reason"] == "all houses occupied"
+    assert all(e["result"].endswith("+0 coins") for e in t.events if e["action"] == "spell")
+    assert t.coins <= C.COIN_TOTAL
+
+
+def test_play_chunk_matches_play():
+    chunk = V.play_chunk(8, 10, 5)
+    assert {c: a.dtype.name for c, a in chunk.items()} == R.OUTCOME_DTYPES
+    assert chunk["turns"][2] == V.play(8, 12).outcome()["turns"]

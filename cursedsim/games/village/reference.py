@@ -49,7 +49,10 @@ Not yet: the 2-player mode and both 1-player modes (the Wizard player's and the 
 actions, Town Guards, Energy, Quiet Night, the player's Power/Spell hands and their requirements, the
 legal-action API and policies); ``coin_change = "denominations"`` (O4; this engine counts coin value
 only); the options that only matter for players (O2 ``monster`` chooser, O3, O5, O7-O11, O16, O17).
-``clone()`` is a deep copy (the streams are copied with the state). No compiled kernel, no registration.
+No ``apply``/``legal_actions``/``observe`` yet: the automata make every choice, so the table steps by
+whole turns (``step``); a player's decisions will need the decision API of the gifts table. ``clone()`` is
+a deep copy (the streams are copied with the state). No compiled kernel, no registration in
+``cursedsim.games``, no CLI.
 """
 
 from __future__ import annotations
@@ -57,6 +60,8 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, field
 from typing import Any
+
+import numpy as np
 
 from cursedsim import rng
 from cursedsim.events import make_event
@@ -399,3 +404,12 @@ def play(seed: int, index: int, options: R.RuleOptions | None = None, *, board: 
          log: bool = False) -> Table:
     """Game ``index`` of run ``seed`` in the 0-player mode, played to its end (a win or the turn cap)."""
     return Table.deal(seed, index, options, board=board, log=log).play_out()
+
+
+def play_chunk(seed: int, start: int, count: int, options: R.RuleOptions | None = None, *,
+               board: B.Board | str = "default") -> dict[str, np.ndarray]:
+    """Games ``start .. start+count-1`` of run ``seed`` as outcome arrays by column (``OUTCOME_DTYPES``)."""
+    board = B.board_of(board) if isinstance(board, str) else board
+    rows = [play(seed, start + i, options, board=board).outcome() for i in range(count)]
+    return {column: np.array([row[column] for row in rows], dtype=dtype)
+            for column, dtype in R.OUTCOME_DTYPES.items()}
