@@ -41,6 +41,9 @@ Readings of this engine (beyond the options of rules.RuleOptions), each a doubt 
 - Hypnotize onto an occupied house: the Possessed Wizard's closest-empty-house rule (V2.4, V2.6).
 - The Mix Cure condition (V14.2) "holding 1 or 2 ingredients that match the last 1 or 2 steps" is read
   as: 1 or 2 steps remain and the held ingredients contain both/it.
+- Outcome ``fired_extra_action`` / ``fired_extra_feeding_card`` count the Wizard turns at whose end the
+  extra Possessed Wizard card was drawn (O26 at_draw: that is when the effect acts); ``fired_stay_inside``
+  the Wizard turns whose arrival it skipped; ``first_*`` the turn number (1 = the Wizard's first turn).
 - O12 ``possessed_cards``: the hunted villagers are those of every Possessed Wizard card taken from the
   row this turn, a card discarded unused by a Mix Cure (V14.3) included.
 - The 0-player game has no Wizard hand and no Monster hand (no refill: V5.1 and V9.5 are players' rules).
