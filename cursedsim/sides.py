@@ -41,7 +41,7 @@ def parse_label(game: Any, text: str) -> dict[str, str]:
     an UnknownPolicyError naming the sides when ``text`` is not of that form (a bare policy name), except
     in a game whose one policy plays every side (``Game.one_policy_all_sides``): there ``"leader"`` is
     ``{"focus": "leader", "field": "leader"}``."""
-    if getattr(game, "one_policy_all_sides", False) and "=" not in text and LABEL_JOIN not in text and text.strip():
+    if getattr(game, "one_policy_all_sides", False) and is_bare_policy(game, text):
         return {side: text.strip() for side in game.side_names}
     pairs = {}
     for part in text.split(LABEL_JOIN):
@@ -54,6 +54,13 @@ def parse_label(game: Any, text: str) -> dict[str, str]:
             raise UnknownPolicyError(f"side {side.strip()!r} is given twice in {shorten(text)}")
         pairs[side.strip()] = name.strip()
     return pairs
+
+
+def is_bare_policy(game: Any, text: str) -> bool:
+    """Whether ``text`` names one policy (``leader`` or ``leader:heal_at=3``) rather than ``side=policy``
+    pairs: it is not empty, has no ``,`` and nothing before its first ``=`` is a side's name."""
+    text = text.strip()
+    return bool(text) and LABEL_JOIN not in text and text.partition("=")[0].strip() not in game.side_names
 
 
 def side_mapping(game: Any, policy: Any, what: str) -> dict[str, Any]:
@@ -208,5 +215,5 @@ def resolve_varying(game: Any, side: Any = None, others: Any = None, params: Any
                    game.win_column(side))
 
 
-__all__ = ["LABEL_JOIN", "Varying", "example", "frame_columns", "parse_label", "policy_label", "resolve_varying",
+__all__ = ["LABEL_JOIN", "Varying", "example", "is_bare_policy", "frame_columns", "parse_label", "policy_label", "resolve_varying",
            "side_mapping", "summary_args", "win_columns"]

@@ -143,6 +143,10 @@ def test_bare_and_side_policies_on_the_command_line(capsys):
                            "--no-progress")
     assert status == 0, err
     assert sum(1 for line in out.splitlines() if "leader" in line and line.count("leader") == 2) >= 1
+    status, out, err = run(capsys, "simulate", "gifts", "--policy", "leader:heal_at=3", "--games", "200",
+                           "--no-progress")
+    assert status == 0, err
+    assert any(line.count("leader:heal_at=3") == 2 for line in out.splitlines())
     assert_one_line_error(*run(capsys, "simulate", "gifts", "--policy", "leader", "--policy", "field=random",
                                "--games", "10", "--no-progress"), "either bare policies", "or SIDE=POLICY")
     assert_one_line_error(*run(capsys, "compare", "gifts", "--policy", "leader", "--policy", "random",

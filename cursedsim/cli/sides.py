@@ -18,6 +18,7 @@ import click
 
 from cursedsim.cli.grid import CliError, finite, parse_number_values, split_pair
 from cursedsim.contenders import Contender, parse_policies, param_text
+from cursedsim.sides import is_bare_policy
 
 #: ``--side``: the side whose policy (or parameters) a command varies.
 SIDE_HELP = "A game of sides: the side whose policy varies (default: the side given several --policy)."
@@ -70,8 +71,8 @@ def parse_sides(game, texts: Sequence[str], param_texts: Sequence[str] = (), sid
     if side is not None:
         game.side(side)   # an error naming the sides
     named: dict[str, list[str]] = {}
-    bare = [text.strip() for text in texts if "=" not in text and text.strip()]
-    if bare and game.one_policy_all_sides:   # --policy leader: leader at every seat
+    bare = [text.strip() for text in texts if is_bare_policy(game, text)]
+    if bare and game.one_policy_all_sides:   # --policy leader[:param=value]: that policy at every seat
         if len(bare) != len(texts):
             raise CliError(f"give either bare policies (each plays every side of {game.name}) or SIDE=POLICY, "
                            f"not both; got {', '.join(repr(t) for t in texts)}")

@@ -102,7 +102,8 @@ def seat_table(rows: list[dict[str, Any]], keys: list[str]):
     rate with its 95% interval and its excess over the fair share 1/players, in points."""
     from rich.table import Table
     table = Table(*keys, "seat", "games", "wins % [95% CI]", "vs fair share, points [95% CI]",
-                  title="Win rate by seat (seat 0 starts)")
+                  title="Win rate by seat (seat 0 starts; the focus and field policies together; an "
+                        "unfinished game counts for no seat)")
     for column in table.columns[len(keys):]:
         column.justify = "right"
     for row in rows:
