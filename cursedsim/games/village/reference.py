@@ -81,7 +81,13 @@ STREAM_SPELL = 3
 STREAM_POWER = 4
 STREAM_POSSESSED = 5
 STREAM_RABID = 6
-STREAMS = ("bag", "d20", "d6", "spell", "power", "possessed", "rabid")
+STREAM_WIZARD_POLICY = 7
+STREAM_MONSTER_POLICY = 8
+STREAM_GUARDS = 9
+STREAMS = ("bag", "d20", "d6", "spell", "power", "possessed", "rabid", "wizard_policy", "monster_policy",
+           "guards")
+#: The stream a side's policy draws from (a random policy's choices never move the game's dice).
+POLICY_STREAM = {R.WIZARD: STREAM_WIZARD_POLICY, R.MONSTER: STREAM_MONSTER_POLICY}
 
 SHEEP = "Sheep"
 EMPTY = -1
@@ -104,6 +110,9 @@ class Table:
     origin: tuple
     logging: bool
     streams: list
+    #: side -> the player's controller (``act(table, side, decision, legal, stream) -> action``); None for
+    #: a side played by its automaton (automata.py)
+    controllers: dict = field(default_factory=dict)
     # the map
     arrays: dict = field(repr=False, default_factory=dict)
     cure_seq: tuple = ()
@@ -153,15 +162,25 @@ class Table:
 
     @classmethod
     def deal(cls, seed: int, index: int, options: R.RuleOptions | None = None, *, board: B.Board | str = "default",
-             cards: K.Cards | None = None, mode: str = R.AUTOMATA, log: bool = False) -> Table:
-        if mode != R.AUTOMATA:
-            raise NotImplementedError(f"mode {mode!r}: not yet (only {R.AUTOMATA!r} plays)")
+             cards: K.Cards | None = None, mode: str = R.AUTOMATA, controllers: dict | None = None,
+             log: bool = False) -> Table:
+        """Game ``index`` of run ``seed`` set up for ``mode`` (V1). ``controllers``: side -> the controller
+        of each side played by a player (the mode's automaton sides need none)."""
+        if mode not in R.MODES:
+            raise ValueError(f"unknown village mode {mode!r}; modes: {', '.join(R.MODE_NAMES)}")
+        the_mode = R.MODES[mode]
+        controllers = dict(controllers or {})
+        for side, automaton in ((R.WIZARD, the_mode.wizard_automaton), (R.MONSTER, the_mode.monster_automaton)):
+            if automaton:
+                controllers[side] = None
+            elif controllers.get(side) is None:
+                raise ValueError(f"mode {mode!r}: the {side} is a player; give controllers[{side!r}]")
         options = options or R.RuleOptions()
         board = B.board_of(board) if isinstance(board, str) else board
         decks = (cards or K.load_cards()).deck_for(mode)
         sides = board.sides(mode)
         t = cls(board=board, options=options, mode=mode, origin=(seed, index), logging=log,
-                streams=[rng.Stream(seed, index, s) for s in range(len(STREAMS))])
+                streams=[rng.Stream(seed, index, s) for s in range(len(STREAMS))], controllers=controllers)
         t.arrays = board.arrays(mode)
         t.cure_seq = tuple(C.INGREDIENTS.index(i) for i in sides.cure)
         t.curse_top = sides.curse_length
@@ -179,19 +198,42 @@ class Table:
         t.eaten = {k: 0 for k in R.EATEN_KINDS}
         t.fired = {e: 0 for e in R.PANIC_EFFECTS}
         t.first = {e: 0 for e in R.PANIC_EFFECTS}
-        # V1.10, V1.11, V15.1: the decks of the mode (no hands: both sides are automata)
+        # V1.10, V1.11: the decks of the mode, each shuffled from its own stream
         t.spell_deck = list(decks["spell"])
         shuffle_in_place(t.spell_deck, t.streams[STREAM_SPELL])
         t.power_deck = list(decks["power"])
         shuffle_in_place(t.power_deck, t.streams[STREAM_POWER])
-        t.rm_cards = list(decks["rabid_monster"])
-        # V1.13: the Possessed Wizard cards shuffled, 3 face up below the Wizard's board
-        t.pw_deck = list(decks["possessed_wizard"])
-        shuffle_in_place(t.pw_deck, t.streams[STREAM_POSSESSED])
-        t.pw_row = [t.pw_deck.pop() for _ in range(min(R.POSSESSED_ACTION_CARDS, len(t.pw_deck)))]
+        if the_mode.monster_automaton:
+            t.rm_cards = list(decks["rabid_monster"])
+        if the_mode.wizard_automaton:
+            # V1.13: the Possessed Wizard cards shuffled, 3 face up below the Wizard's board
+            t.pw_deck = list(decks["possessed_wizard"])
+            shuffle_in_place(t.pw_deck, t.streams[STREAM_POSSESSED])
+            t.pw_row = [t.pw_deck.pop() for _ in range(min(R.POSSESSED_ACTION_CARDS, len(t.pw_deck)))]
+        # the players' set-up (hands V1.10/V1.11, Town Guard tiles V1.7): their modules
+        if not the_mode.wizard_automaton:
+            from cursedsim.games.village import wizard_player
+            wizard_player.deal(t)
+        if not the_mode.monster_automaton:
+            from cursedsim.games.village import monster_player
+            monster_player.deal(t)
         t.record("rule", "setup", board=board.label, spells=len(t.spell_deck), mode=mode,
                  houses=" ".join(t.villager_short(h) for h in t.houses[1:]))
         return t
+
+    def choose(self, side: str, decision: str, legal: list[int]) -> int:
+        """A player's choice among ``legal`` (integer-coded options of ``decision``) by its controller,
+        which draws from the side's own stream; a single option is taken without asking (and without a
+        draw), so engines and policies agree on when a policy's stream moves."""
+        if not legal:
+            raise AssertionError(f"{side}: decision {decision!r} asked with no legal option")
+        if len(legal) == 1:
+            return legal[0]
+        action = self.controllers[side].act(self, side, decision, list(legal),
+                                            self.streams[POLICY_STREAM[side]])
+        if action not in legal:
+            raise ValueError(f"{side}'s policy chose {action!r} for {decision!r}; legal: {legal}")
+        return action
 
     # ------------------------------------------------------------ events
 
@@ -230,10 +272,18 @@ class Table:
         self.turn += 1
         self.record(self.side, "turn", panic=self.panic)
         if self.side == R.WIZARD:
-            A.possessed_wizard_turn(self)
+            if self.controllers.get(R.WIZARD) is None:
+                A.possessed_wizard_turn(self)
+            else:
+                from cursedsim.games.village import wizard_player
+                wizard_player.turn(self)
             self.side = R.MONSTER
         else:
-            A.rabid_monster_turn(self)
+            if self.controllers.get(R.MONSTER) is None:
+                A.rabid_monster_turn(self)
+            else:
+                from cursedsim.games.village import monster_player
+                monster_player.turn(self)
             self.side = R.WIZARD
         if not self.over and self.turn >= self.options.max_turns:
             self.unfinished = True
@@ -404,15 +454,18 @@ class Table:
 
 
 def play(seed: int, index: int, options: R.RuleOptions | None = None, *, board: B.Board | str = "default",
-         log: bool = False) -> Table:
-    """Game ``index`` of run ``seed`` in the 0-player mode, played to its end (a win or the turn cap)."""
-    return Table.deal(seed, index, options, board=board, log=log).play_out()
+         mode: str = R.AUTOMATA, controllers: dict | None = None, log: bool = False) -> Table:
+    """Game ``index`` of run ``seed`` in ``mode`` (default the 0-player game), played to its end (a win or
+    the turn cap); ``controllers``: side -> controller of each player side."""
+    return Table.deal(seed, index, options, board=board, mode=mode, controllers=controllers, log=log).play_out()
 
 
 def play_chunk(seed: int, start: int, count: int, options: R.RuleOptions | None = None, *,
-               board: B.Board | str = "default") -> dict[str, np.ndarray]:
+               board: B.Board | str = "default", mode: str = R.AUTOMATA,
+               controllers: dict | None = None) -> dict[str, np.ndarray]:
     """Games ``start .. start+count-1`` of run ``seed`` as outcome arrays by column (``OUTCOME_DTYPES``)."""
     board = B.board_of(board) if isinstance(board, str) else board
-    rows = [play(seed, start + i, options, board=board).outcome() for i in range(count)]
+    rows = [play(seed, start + i, options, board=board, mode=mode, controllers=controllers).outcome()
+            for i in range(count)]
     return {column: np.array([row[column] for row in rows], dtype=dtype)
             for column, dtype in R.OUTCOME_DTYPES.items()}
