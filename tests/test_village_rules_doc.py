@@ -157,7 +157,10 @@ def test_every_option_is_an_open_point_with_its_default_and_choices():
             assert re.findall(r"`(\w+)`", match.group(4)) == list(R.CHOICES[name]), name
         elif name in R.INT_RANGES:
             low, high = R.INT_RANGES[name]
-            assert f"{low}-{high}" in match.group(4), name
+            assert f"{low}-{high}" in match.group(4) or f"{low} = " in match.group(4) and f"{low + 1}-{high}" \
+                in match.group(4), name
+        elif name in R.FILE_OPTIONS:
+            assert "path" in match.group(4), name
         else:
             assert match.group(4) == "bool", name
 
@@ -214,6 +217,21 @@ def test_a_bad_flag_names_the_option_and_true_or_false(name):
 def test_a_bad_turn_cap_names_the_range(value):
     with pytest.raises(OptionError, match=r"max_turns.*1-100000"):
         R.RuleOptions(max_turns=value)
+
+
+@pytest.mark.parametrize("name", R.FILE_OPTIONS)
+@pytest.mark.parametrize("value", ["", 3, None])
+def test_a_bad_file_option_says_default_or_a_path(name, value):
+    with pytest.raises(OptionError, match=rf"{name}.*'default' or a file path"):
+        R.RuleOptions(**{name: value})
+
+
+@pytest.mark.parametrize("name", ["spell_deck_size", "power_deck_size", "possessed_deck_size", "rabid_deck_size"])
+def test_a_deck_size_outside_its_range_names_it(name):
+    with pytest.raises(OptionError, match=rf"{name}.*0-60"):
+        R.RuleOptions(**{name: 61})
+    assert R.RuleOptions(**{name: 20}).deck_sizes()[name.replace("_deck_size", "").replace(
+        "possessed", "possessed_wizard").replace("rabid", "rabid_monster")] == 20
 
 
 def test_an_unknown_option_names_the_valid_ones():

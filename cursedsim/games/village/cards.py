@@ -17,6 +17,7 @@ import json
 import re
 import tomllib
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple
 
@@ -456,6 +457,26 @@ def parse_cards(text: str, *, json_format: bool = False, source: str = "<cards>"
     return validate(data, _Lines(text, json_format), source)
 
 
+def cards_of(cards: str = "default") -> Cards:
+    """The Cards of a ``cards`` option ("default" or a path). Loaded once per process and file version: the
+    cache is keyed by the file's path, modification time and size, so a file rewritten since is read again."""
+    path = Path(DEFAULT_CARDS if cards == "default" else cards)
+    try:
+        stat = path.stat()
+        version = (stat.st_mtime_ns, stat.st_size)
+    except OSError:
+        version = None   # load_cards names the unreadable file
+    return _cards_version(str(path), version)
+
+
+@lru_cache(maxsize=16)
+def _cards_version(path: str, version: tuple[int, int] | None) -> Cards:
+    return load_cards(path)
+
+
+cards_of.cache_clear = _cards_version.cache_clear   # type: ignore[attr-defined]
+
+
 def deck_for(mode: str, *, unlisted: str = "omit", sizes: dict[str, int] | None = None,
              path: str | Path | None = None) -> dict[str, tuple[Card, ...]]:
     """The decks ``mode`` uses, from the cards file ``path`` (the default file when None): see
@@ -672,4 +693,4 @@ def effect_table(card: Card, automaton: bool = False) -> tuple[int, ...]:
 
 
 __all__ = ["Card", "Cards", "CardsError", "DECKS", "EFFECTS", "ICONS", "MODES", "PRINTED_SIZE", "UNLISTED",
-           "CARD_OPTIONS", "deck_for", "effect_table", "load_cards", "parse_cards"]
+           "CARD_OPTIONS", "cards_of", "deck_for", "effect_table", "load_cards", "parse_cards"]

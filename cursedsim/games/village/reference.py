@@ -142,6 +142,13 @@ class Table:
     pw_feeding: list = field(default_factory=list)   # next to the Monster board: feeding effects (V14.13)
     pw_used: list = field(default_factory=list)      # cards used for the Wizard's actions this turn (O12)
     rm_cards: list = field(default_factory=list)
+    # ---- the Wizard player's fields (wizard_player.py)
+    spell_hand: list = field(default_factory=list)   # the Wizard player's Spell cards (V1.10, V5.1), in draw order
+    in_front_of_monster: list = field(default_factory=list)  # ongoing cards in front of the Monster (V3.7, V8.3)
+    rm_deck: list = field(default_factory=list)      # Rabid Monster cards left after this turn's draw (V13.1)
+    rm_drawn: list = field(default_factory=list)     # the 4 drawn for the Wizard player's turn, None once used
+    rm_used: list = field(default_factory=list)      # those used, in the order of their actions (V13.2)
+    # ---- end of the Wizard player's fields
     turn: int = 0
     side: str = R.WIZARD                             # whose turn is next
     winner: int = R.NO_WINNER
@@ -161,7 +168,7 @@ class Table:
     # ------------------------------------------------------------ set-up (V1)
 
     @classmethod
-    def deal(cls, seed: int, index: int, options: R.RuleOptions | None = None, *, board: B.Board | str = "default",
+    def deal(cls, seed: int, index: int, options: R.RuleOptions | None = None, *, board: B.Board | str | None = None,
              cards: K.Cards | None = None, mode: str = R.AUTOMATA, controllers: dict | None = None,
              log: bool = False) -> Table:
         """Game ``index`` of run ``seed`` set up for ``mode`` (V1). ``controllers``: side -> the controller
@@ -176,8 +183,10 @@ class Table:
             elif controllers.get(side) is None:
                 raise ValueError(f"mode {mode!r}: the {side} is a player; give controllers[{side!r}]")
         options = options or R.RuleOptions()
-        board = B.board_of(board) if isinstance(board, str) else board
-        decks = (cards or K.load_cards()).deck_for(mode)
+        # the board and cards of the options (O4, O27-O32) unless given
+        board = B.board_of(options.board if board is None else board) if not isinstance(board, B.Board) else board
+        decks = (cards or K.cards_of(options.cards)).deck_for(mode, unlisted=options.unlisted_cards,
+                                                              sizes=options.deck_sizes())
         sides = board.sides(mode)
         t = cls(board=board, options=options, mode=mode, origin=(seed, index), logging=log,
                 streams=[rng.Stream(seed, index, s) for s in range(len(STREAMS))], controllers=controllers)
@@ -453,7 +462,7 @@ class Table:
         return cols
 
 
-def play(seed: int, index: int, options: R.RuleOptions | None = None, *, board: B.Board | str = "default",
+def play(seed: int, index: int, options: R.RuleOptions | None = None, *, board: B.Board | str | None = None,
          mode: str = R.AUTOMATA, controllers: dict | None = None, log: bool = False) -> Table:
     """Game ``index`` of run ``seed`` in ``mode`` (default the 0-player game), played to its end (a win or
     the turn cap); ``controllers``: side -> controller of each player side."""
@@ -461,10 +470,11 @@ def play(seed: int, index: int, options: R.RuleOptions | None = None, *, board: 
 
 
 def play_chunk(seed: int, start: int, count: int, options: R.RuleOptions | None = None, *,
-               board: B.Board | str = "default", mode: str = R.AUTOMATA,
+               board: B.Board | str | None = None, mode: str = R.AUTOMATA,
                controllers: dict | None = None) -> dict[str, np.ndarray]:
     """Games ``start .. start+count-1`` of run ``seed`` as outcome arrays by column (``OUTCOME_DTYPES``)."""
-    board = B.board_of(board) if isinstance(board, str) else board
+    board = B.board_of((options or R.RuleOptions()).board if board is None else board) \
+        if not isinstance(board, B.Board) else board
     rows = [play(seed, start + i, options, board=board, mode=mode, controllers=controllers).outcome()
             for i in range(count)]
     return {column: np.array([row[column] for row in rows], dtype=dtype)

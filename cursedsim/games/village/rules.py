@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from cursedsim.errors import OptionError
 from cursedsim.games.options import check_fields
 from cursedsim.games.village import components as C
+from cursedsim.games.village.cards import MAX_DECK, UNLISTED
 
 # ---------------------------------------------------------------- sides and modes
 
@@ -101,7 +102,6 @@ RABID_ADJUSTMENT = ((-1, 0), (1, 1), (2, 2), (3, 3))
 # ---------------------------------------------------------------- rule options
 
 NIGHT_ARRIVAL_CHOOSER = ("wizard", "monster")
-COIN_CHANGE = ("value", "denominations")
 PANIC_THRESHOLD = ("at_level", "above_level")
 UNMATCHED_MEAL = ("panic_down", "no_change")
 FULL_STOMACH = ("keep_eating", "stop")
@@ -121,10 +121,10 @@ PW_BUY_ADJACENT = ("adjacent", "any_district")
 PW_DISTANCE = ("roads", "crossings")
 PW_UNPAID_CROSSING = ("skip", "move_anyway")
 PW_CARD_COUNT = ("at_draw", "at_turn")
+UNLISTED_CARDS = UNLISTED
 
 CHOICES = {
     "night_arrival_chooser": NIGHT_ARRIVAL_CHOOSER,
-    "coin_change": COIN_CHANGE,
     "panic_threshold": PANIC_THRESHOLD,
     "unmatched_meal": UNMATCHED_MEAL,
     "full_stomach": FULL_STOMACH,
@@ -144,8 +144,13 @@ CHOICES = {
     "pw_distance": PW_DISTANCE,
     "pw_unpaid_crossing": PW_UNPAID_CROSSING,
     "pw_card_count": PW_CARD_COUNT,
+    "unlisted_cards": UNLISTED_CARDS,
 }
-INT_RANGES = {"max_turns": (1, 100_000)}
+INT_RANGES = {"max_turns": (1, 100_000), **{name: (0, MAX_DECK) for name in (
+    "spell_deck_size", "power_deck_size", "possessed_deck_size", "rabid_deck_size")}}
+#: Options naming a data file: "default" or a path (checked when the file is loaded: board.board_of,
+#: cards.cards_of name the bad field and its line).
+FILE_OPTIONS = ("board", "cards")
 
 
 @dataclass(frozen=True)
@@ -160,8 +165,8 @@ class RuleOptions:
         or "monster" (the player whose turn it is) (O2).
     wizard_move_alone: the Wizard may move (paying coins, or an action) without taking an action at the
         destination; default False: moves are made "to take an action" (O3).
-    coin_change: "value" (coins are a number 0-25; change is always made) or "denominations" (the 5x1 +
-        4x5 tiles are tracked; a payment needs tiles or change in the supply) (O4).
+    board: the board file, "default" (the RECONSTRUCTED board, data/default_board.toml) or the path of a
+        TOML/JSON board file (O4; docs/rules/village_board.md).
     plethora_at_market: "A plethora of potions! Ingredients cost 1 coin less." also lowers the Market's
         price (default True) (O5).
     panic_threshold: a Panic effect applies from its level on ("at_level") or only above it
@@ -208,12 +213,20 @@ class RuleOptions:
         moves anyway spending all coins ("move_anyway") (O25).
     pw_card_count: the Possessed Wizard's action count follows the cards laid out at the end of its
         previous turn ("at_draw") or the Panic level at the start of its turn ("at_turn") (O26).
+    cards: the cards file, "default" (the listed cards, data/cards.toml) or a path (O27;
+        docs/rules/village_cards.md).
+    unlisted_cards: the cards the rulebook does not list: "omit" (decks of the listed cards only),
+        "blank" (padded with cards that do nothing) or "copies" (padded with copies of the listed ones) (O28).
+    spell_deck_size: the Spell deck's size when unlisted_cards pads: 0 = the printed share, or 1-60 (O29).
+    power_deck_size: the same for the Power deck (O30).
+    possessed_deck_size: the same for the Possessed Wizard deck (O31).
+    rabid_deck_size: the same for the Rabid Monster deck (O32).
     """
 
     max_turns: int = 200
     night_arrival_chooser: str = "wizard"
     wizard_move_alone: bool = False
-    coin_change: str = "value"
+    board: str = "default"
     plethora_at_market: bool = True
     panic_threshold: str = "at_level"
     unmatched_meal: str = "panic_down"
@@ -236,13 +249,29 @@ class RuleOptions:
     pw_distance: str = "roads"
     pw_unpaid_crossing: str = "skip"
     pw_card_count: str = "at_draw"
+    cards: str = "default"
+    unlisted_cards: str = "omit"
+    spell_deck_size: int = 0
+    power_deck_size: int = 0
+    possessed_deck_size: int = 0
+    rabid_deck_size: int = 0
 
     def __post_init__(self) -> None:
-        check_fields(self, CHOICES, INT_RANGES)
+        check_fields(self, CHOICES, INT_RANGES, skip=FILE_OPTIONS)
+        for name in FILE_OPTIONS:
+            value = getattr(self, name)
+            if not isinstance(value, str) or not value:
+                raise OptionError(f"option {name!r} must be 'default' or a file path, got {value!r}")
+
+    def deck_sizes(self) -> dict[str, int]:
+        """Deck name -> its size option (``cards.Cards.deck_for``'s ``sizes``)."""
+        return {"spell": self.spell_deck_size, "power": self.power_deck_size,
+                "possessed_wizard": self.possessed_deck_size, "rabid_monster": self.rabid_deck_size}
 
 
 OPTION_NAMES = tuple(f.name for f in dataclasses.fields(RuleOptions))
-BOOL_OPTIONS = tuple(name for name in OPTION_NAMES if name not in CHOICES and name not in INT_RANGES)
+BOOL_OPTIONS = tuple(name for name in OPTION_NAMES
+                     if name not in CHOICES and name not in INT_RANGES and name not in FILE_OPTIONS)
 
 
 def options_from(**values) -> RuleOptions:
