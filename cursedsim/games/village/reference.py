@@ -149,6 +149,18 @@ class Table:
     rm_drawn: list = field(default_factory=list)     # the 4 drawn for the Wizard player's turn, None once used
     rm_used: list = field(default_factory=list)      # those used, in the order of their actions (V13.2)
     # ---- end of the Wizard player's fields
+    # ---- the Monster player's fields (monster_player.py)
+    energy: int = 0                                  # the Monster player's Energy 0..9 (V7.9, V7.10)
+    power_hand: list = field(default_factory=list)   # the Monster player's Power cards (V1.11, V9.5), in draw order
+    guards: list = field(default_factory=list)       # per guard slot (board guard_slot): tile code, -1 when none
+    guards_revealed: list = field(default_factory=list)  # guard slots revealed, in order (V7.4)
+    m_visited: list = field(default_factory=list)    # locations visited this Monster turn (V8.2, O10)
+    m_new_moon: bool = False                         # New Moon played this turn: no tile revealed
+    m_actions: int = 0                               # Feeding actions left this turn (V7.1, Midnight Snack)
+    m_moves: int = 0                                 # movements left in this action's moving phase (V7.2)
+    m_moving: bool = False                           # the moving phase of the current action is open (V7.3)
+    m_guard_debt: int = 0                            # O11 carry_over: movements the next action loses
+    # ---- end of the Monster player's fields
     turn: int = 0
     side: str = R.WIZARD                             # whose turn is next
     winner: int = R.NO_WINNER
