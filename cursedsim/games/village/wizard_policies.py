@@ -1,0 +1,245 @@
+"""Reference policies of the Wizard player (``wizard_player.py`` asks them every decision): ``random`` and
+``planner``. A policy is ``act(table, side, decision, legal, stream) -> action``; ``legal`` is ascending
+and its codes are the table of wizard_player's docstring. The kernel copies these rules, so every score
+is an integer and every tie goes to the lowest code; only ``random`` draws from its stream (7).
+"""
+
+from __future__ import annotations
+
+from cursedsim.errors import UnknownPolicyError
+from cursedsim.games.village import components as C
+from cursedsim.games.village import wizard_player as WP
+
+#: Per policy: rows ``(name, default, low, high, doc)`` of its parameter vector.
+PARAMS = {
+    "random": (),
+    "planner": (
+        ("spell_min", 2.0, 0.0, 20.0, "cast a Spell when its value (below) is at least this"),
+        ("ingredient_value", 4.0, 0.0, 20.0, "value of a needed ingredient a Spell gives"),
+        ("coin_reserve", 1.0, 0.0, 10.0, "coins kept after paying a crossing in coins (else an action pays)"),
+        ("declare_cap", 3.0, 1.0, 4.0, "most coins declared at a Steal"),
+        ("distract_min", 2.0, 1.0, 5.0, "least declared coins worth an action spent on a distraction"),
+        ("need_penalty", 10.0, 0.0, 50.0, "Rabid Monster card score added when its villager sells a needed "
+                                          "ingredient"),
+    ),
+}
+
+
+class WizardRandom:
+    """``random``: ``legal[stream.below(len(legal))]`` at every decision."""
+
+    label = "random"
+
+    def act(self, table, side, decision, legal, stream) -> int:
+        return legal[stream.below(len(legal))]
+
+
+def missing(t) -> list[int]:
+    """The ingredients of the Cure steps left, in track order, less those held (as a multiset)."""
+    pool = list(t.held)
+    out = []
+    for need in t.cure_seq[t.cure:]:
+        if need in pool:
+            pool.remove(need)
+        else:
+            out.append(need)
+    return out
+
+
+class Planner:
+    """``planner``: plans the cheapest route to the next Cure ingredients, steals when short of coins,
+    casts spells by value.
+
+    ACTION, first that applies: Mix Cure; a Spell of value >= spell_min; a Buy at a house whose villager
+    sells a missing ingredient; a Steal when the coins are below the cheapest such purchase (price +
+    crossing fare; the Market price when no villager sells it); the Market for a missing ingredient no
+    house offers; a discard of an unneeded ingredient when full; else end the turn. Sub-decisions: the
+    cheapest house (fare + price, then the earliest missing step, then the lowest number); as many as the
+    steps left need; the Steal with the best d6 expectation x6 (empty 6, occupied d*(6-d), d = min(house,
+    declare_cap, supply)), fare x6 subtracted, then the lowest number; crossings in coins while
+    coin_reserve coins remain, else an action; a Rabid Monster card whose villager is least on the board
+    (+need_penalty if it sells a missing ingredient), then the lowest position.
+    """
+
+    label = "planner"
+
+    def __init__(self, spell_min=2.0, ingredient_value=4.0, coin_reserve=1.0, declare_cap=3.0, distract_min=2.0,
+                 need_penalty=10.0):
+        self.spell_min = int(spell_min)
+        self.ingredient_value = int(ingredient_value)
+        self.coin_reserve = int(coin_reserve)
+        self.declare_cap = int(declare_cap)
+        self.distract_min = int(distract_min)
+        self.need_penalty = int(need_penalty)
+
+    # ------------------------------------------------------------ values
+
+    def spell_value(self, t, card) -> int:
+        """Coins gained plus the worth of the effect now (integers)."""
+        value = card.coins
+        effect = card.effect
+        need = missing(t)
+        if effect == "gain_ingredients":
+            room = WP.capacity(t) - len(t.held)
+            for i in (card.param("first"), card.param("second")):
+                if room > 0 and i in need:
+                    value += self.ingredient_value
+                    need.remove(i)
+                    room -= 1
+        elif effect == "cure_if_next":
+            if t.cure < len(t.cure_seq) and t.cure_seq[t.cure] in (card.param("first"), card.param("second")):
+                value += 2 * self.ingredient_value
+        elif effect == "double_coins":
+            value += min(t.coins, card.param("cap") - t.coins)
+        elif effect == "extra_ingredient_slot":
+            value += 1 if WP.capacity(t) == C.WIZARD_INGREDIENT_LIMIT else 0
+        elif effect == "place_villager":
+            value += 1 if any(t.bag[i] > 0 for i in need) else 0
+        elif effect in ("remove_sheep", "market_discount", "bridge_extra_movement"):
+            value += 1
+        elif effect == "discard_power":
+            value += 2 if any(c.deck == "power" and c.kind == "ongoing" for c in t.in_front_of_monster) else 0
+        return value
+
+    def house_cost(self, t, number: int) -> int:
+        loc = t.board.house(number)
+        return WP.fare(t, loc) + WP.house_price(t, loc)
+
+    def cheapest_need(self, t) -> int:
+        """Coins of the cheapest purchase of a missing ingredient (fare + price); the Market's when none."""
+        need = missing(t)
+        costs = [self.house_cost(t, n) for n in range(1, C.HOUSES + 1) if t.houses[n] in need]
+        return min(costs) if costs else WP.fare(t, t.board.market) + WP.market_price(t)
+
+    # ------------------------------------------------------------ decisions
+
+    def act(self, t, side, decision, legal, stream) -> int:
+        return getattr(self, decision)(t, legal)
+
+    def action(self, t, legal) -> int:
+        need = missing(t)
+        if WP.A_MIX in legal:
+            return WP.A_MIX
+        if WP.A_SPELL in legal and max(self.spell_value(t, t.spell_hand[p]) for p in WP.spells(t)) >= self.spell_min:
+            return WP.A_SPELL
+        if WP.A_BUY_HOUSE in legal and any(t.houses[n] in need for n in WP.buy_houses(t)):
+            return WP.A_BUY_HOUSE
+        if WP.A_STEAL in legal and need and t.coins < self.cheapest_need(t):
+            return WP.A_STEAL
+        if WP.A_BUY_MARKET in legal and need and not any(t.houses[n] in need for n in range(1, C.HOUSES + 1)) \
+                and any(i in need for i in WP.market_ingredients(t)):
+            return WP.A_BUY_MARKET
+        if WP.A_DISCARD in legal and need and len(t.held) >= WP.capacity(t) and self.unneeded(t) >= 0:
+            return WP.A_DISCARD
+        return WP.A_END
+
+    def unneeded(self, t) -> int:
+        """The lowest held ingredient beyond what the Cure steps left need, or -1."""
+        rest = list(t.cure_seq[t.cure:])
+        extra = []
+        for i in t.held:
+            if i in rest:
+                rest.remove(i)
+            else:
+                extra.append(i)
+        return min(extra) if extra else -1
+
+    def buy_house(self, t, legal) -> int:
+        need = missing(t)
+        rank = {i: need.index(i) for i in reversed(need)}
+
+        def key(n):
+            return (self.house_cost(t, n), rank.get(t.houses[n], len(C.INGREDIENTS) * 3), n)
+        useful = [n for n in legal if t.houses[n] in need]
+        return min(useful or legal, key=key)
+
+    def buy_count(self, t, legal) -> int:
+        number = t.wizard_pending[1]
+        want = list(t.cure_seq[t.cure:]).count(t.houses[number]) - t.held.count(t.houses[number])
+        return max(legal[0], min(legal[-1], want))
+
+    def market_pick(self, t, legal) -> int:
+        need = missing(t)
+        for i in need:
+            if i in legal:
+                return i
+        return legal[0]
+
+    def spell(self, t, legal) -> int:
+        return min(legal, key=lambda p: (-self.spell_value(t, t.spell_hand[p]), p))
+
+    def steal_house(self, t, legal) -> int:
+        supply = C.COIN_TOTAL - t.coins
+
+        def score(n):
+            loc = t.board.house(n)
+            if t.houses[n] == WP.EMPTY:
+                s = 6
+            else:
+                d = min(int(t.arrays["coins"][loc]), self.declare_cap, supply)
+                s = d * (6 - d)
+            return s - 6 * WP.fare(t, loc)
+        return min(legal, key=lambda n: (-score(n), n))
+
+    def steal_amount(self, t, legal) -> int:
+        return min(legal[-1], self.declare_cap)
+
+    def distract(self, t, legal) -> int:
+        number = t.wizard_pending[1]
+        loc = t.board.house(number)
+        d = min(int(t.arrays["coins"][loc]), self.declare_cap, C.COIN_TOTAL - t.coins)
+        return 1 if d >= self.distract_min else 0
+
+    def pay(self, t, legal) -> int:
+        _, loc, need = t.wizard_pending
+        if WP.PAY_COINS in legal and t.coins - WP.fare(t, loc) - need >= self.coin_reserve:
+            return WP.PAY_COINS
+        return WP.PAY_ACTION if WP.PAY_ACTION in legal else legal[0]
+
+    def move_to(self, t, legal) -> int:
+        return legal[0]
+
+    def discard(self, t, legal) -> int:
+        extra = self.unneeded(t)
+        return extra if extra in legal else legal[0]
+
+    def arrival_house(self, t, legal) -> int:
+        """A villager selling a missing ingredient: the house cheapest to reach, then the closest, then the
+        lowest number; any other: the lowest number."""
+        v = t.wizard_pending[1]
+        if v not in missing(t):
+            return legal[0]
+        return min(legal, key=lambda n: (WP.fare(t, t.board.house(n)), t.distance(t.at, t.board.house(n)), n))
+
+    def hypnotize(self, t, legal) -> int:
+        for i in missing(t):
+            if i in legal:
+                return i
+        return legal[0]
+
+    def discard_power(self, t, legal) -> int:
+        return legal[0]
+
+    def rm_card(self, t, legal) -> int:
+        need = missing(t)
+
+        def score(p):
+            v = C.VILLAGER_NAMES.index(t.rm_drawn[p].villager)
+            on_board = sum(1 for n in range(1, C.HOUSES + 1) if t.houses[n] == v)
+            return on_board + (self.need_penalty if v in need else 0)
+        return min(legal, key=lambda p: (score(p), p))
+
+
+POLICIES = {"random": WizardRandom, "planner": Planner}
+
+
+def make(name: str, params=None):
+    """The Wizard policy ``name`` with the parameter vector ``params`` (its ``PARAMS`` defaults when None)."""
+    if name not in POLICIES:
+        raise UnknownPolicyError(f"unknown village wizard policy {name!r}; valid policies: {', '.join(POLICIES)}")
+    rows = PARAMS[name]
+    values = [row[1] for row in rows] if params is None else [float(v) for v in params]
+    if len(values) != len(rows):
+        raise UnknownPolicyError(f"village wizard policy {name!r} takes {len(rows)} parameters "
+                                 f"({', '.join(r[0] for r in rows) or 'none'}), got {len(values)}")
+    return POLICIES[name](*values)
