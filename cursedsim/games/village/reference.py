@@ -148,6 +148,8 @@ class Table:
     rm_deck: list = field(default_factory=list)      # Rabid Monster cards left after this turn's draw (V13.1)
     rm_drawn: list = field(default_factory=list)     # the 4 drawn for the Wizard player's turn, None once used
     rm_used: list = field(default_factory=list)      # those used, in the order of their actions (V13.2)
+    wizard_actions_left: int = 0                     # actions left in the Wizard player's turn (V3.1, V10.1)
+    wizard_pending: tuple = ()                       # the action a sub-decision belongs to (wizard_player.py)
     # ---- end of the Wizard player's fields
     # ---- the Monster player's fields (monster_player.py)
     energy: int = 0                                  # the Monster player's Energy 0..9 (V7.9, V7.10)
