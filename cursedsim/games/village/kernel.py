@@ -1,0 +1,905 @@
+"""The numba kernel of So, You've Been Cursed.: the reference engine's rules (``reference.py``,
+``automata.py``, docs/rules/village.md) over flat int arrays, one compiled call per chunk of games, game by
+game identical to the reference.
+
+Plays now: the 0-player mode (Possessed Wizard, policy 0, against Rabid Monster, policy 0). The state
+and its numbering are in ``state.py``: every step function takes ``G = (st, rs, bd, cd, dk, pp)``. The
+automata's turns (``possessed_wizard_turn``, ``rabid_monster_turn``) are apart from the game loop
+(``play_game``), which picks a side's turn by its policy id, so the players' turns join as two more turn
+functions and a ``choose`` per policy.
+
+Randomness: the streams of ``state.STREAM_*`` (as ``reference.STREAM_*``), each drawn in the reference's
+order: the bag (set-up houses, arrivals, Hypnotize), the d20, the d6, the Spell, Power, Possessed Wizard
+and Rabid Monster shuffles; Fisher-Yates from the top index down (``shuffle``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from cursedsim.rng import below_t, seed_tuple
+
+from cursedsim.games.village import components as C
+from cursedsim.games.village import rules as R
+from cursedsim.games.village import state as S
+
+HOUSES = C.HOUSES
+COIN_TOTAL = C.COIN_TOTAL
+SHEEP_TOKENS = C.SHEEP_TOKENS
+INGREDIENT_LIMIT = C.WIZARD_INGREDIENT_LIMIT
+INGREDIENT_TILES = C.INGREDIENT_TILES_EACH
+STOMACH_SLOTS = C.STOMACH_SLOTS
+UNREACHED = 10 ** 6
+RABID_PANIC = S.RABID_PANIC
+RABID_CURSE = S.RABID_CURSE
+OPT = S.ST_OPTS
+N_COLUMNS = len(R.OUTCOME_COLUMNS)
+
+
+# ---------------------------------------------------------------- random streams
+
+@njit(cache=True)
+def below(rs, k, n):
+    """A uniform integer in [0, n) from stream k."""
+    s = (rs[k, 0], rs[k, 1], rs[k, 2], rs[k, 3])
+    x, s = below_t(s, n)
+    rs[k, 0] = s[0]
+    rs[k, 1] = s[1]
+    rs[k, 2] = s[2]
+    rs[k, 3] = s[3]
+    return x
+
+
+@njit(cache=True)
+def shuffle(st, rs, k, off, n):
+    """Fisher-Yates over ``st[off:off+n]`` from stream k: i from n-1 down to 1, j = below(i+1), swap."""
+    s = (rs[k, 0], rs[k, 1], rs[k, 2], rs[k, 3])
+    for i in range(n - 1, 0, -1):
+        j, s = below_t(s, i + 1)
+        a, b = off + i, off + j
+        st[a], st[b] = st[b], st[a]
+    rs[k, 0] = s[0]
+    rs[k, 1] = s[1]
+    rs[k, 2] = s[2]
+    rs[k, 3] = s[3]
+
+
+@njit(cache=True, inline="always")
+def d20(rs):
+    return below(rs, S.STREAM_D20, C.D20) + 1
+
+
+# ---------------------------------------------------------------- tracks (V12: wins checked at once)
+
+@njit(cache=True, inline="always")
+def finish(st, winner):
+    st[S.ST_OVER] = 1
+    st[S.ST_WINNER] = winner
+
+
+@njit(cache=True)
+def move_cure(st, bd, steps):
+    if st[S.ST_OVER] or steps <= 0:
+        return
+    top = bd[S.BD_CURE_LEN]
+    st[S.ST_CURE] = min(st[S.ST_CURE] + steps, top)
+    if st[S.ST_CURE] >= top:                               # V12.1
+        finish(st, S.WIZARD)
+
+
+@njit(cache=True)
+def move_curse(st, bd, steps):
+    if st[S.ST_OVER] or steps == 0:
+        return
+    top = bd[S.BD_CURSE_LEN]
+    st[S.ST_CURSE] = max(bd[S.BD_CURSE_START], min(st[S.ST_CURSE] + steps, top))
+    if st[S.ST_CURSE] >= top:                              # V12.2
+        finish(st, S.MONSTER)
+
+
+@njit(cache=True, inline="always")
+def move_panic(st, bd, steps):
+    st[S.ST_PANIC] = max(bd[S.BD_PANIC_START], min(st[S.ST_PANIC] + steps, bd[S.BD_PANIC_LEN]))
+
+
+@njit(cache=True, inline="always")
+def panic_effect(st, bd, k):
+    """Panic effect k (components.PANIC_EFFECTS order) applies now (V10.4, O6)."""
+    level = bd[S.BD_PANIC_FROM + k]
+    if st[OPT + S.OPT_PANIC_THRESHOLD] == S.AT_LEVEL:
+        return st[S.ST_PANIC] >= level
+    return st[S.ST_PANIC] > level
+
+
+@njit(cache=True, inline="always")
+def fire(st, f):
+    """Count a Wizard turn in which a Panic effect applied (outcome fired_*, first_*)."""
+    st[S.ST_FIRED + f] += 1
+    if st[S.ST_FIRST + f] == 0:
+        st[S.ST_FIRST + f] = st[S.ST_TURN]
+
+
+# ---------------------------------------------------------------- villagers, houses, coins
+
+@njit(cache=True)
+def draw_villager(st, rs):
+    """A uniform token from the bag, EMPTY when the bag is empty (V11.1)."""
+    total = 0
+    for v in range(S.N_TYPES):
+        total += st[S.ST_BAG + v]
+    if total == 0:
+        return S.EMPTY
+    x = below(rs, S.STREAM_BAG, total)
+    for v in range(S.N_TYPES):
+        n = st[S.ST_BAG + v]
+        if x < n:
+            st[S.ST_BAG + v] -= 1
+            return v
+        x -= n
+    return S.EMPTY
+
+
+@njit(cache=True, inline="always")
+def all_occupied(st):
+    for n in range(1, HOUSES + 1):
+        if st[S.ST_HOUSES + n] == S.EMPTY:
+            return False
+    return True
+
+
+@njit(cache=True)
+def closest_empty_house(st, roll):
+    """V2.4: the empty house closest in number to the roll; a tie goes to the higher number."""
+    best, best_d = -1, UNREACHED
+    for n in range(1, HOUSES + 1):
+        if st[S.ST_HOUSES + n] == S.EMPTY:
+            d = abs(n - roll)
+            if d <= best_d:
+                best, best_d = n, d
+    return best
+
+
+@njit(cache=True)
+def place_rolled(st, rs, v):
+    """The d20 house of villager v, or the closest empty one (V2.2, V2.4)."""
+    roll = d20(rs)
+    house = roll if st[S.ST_HOUSES + roll] == S.EMPTY else closest_empty_house(st, roll)
+    st[S.ST_HOUSES + house] = v
+
+
+@njit(cache=True)
+def arrive(st, rs):
+    """V2.2, V2.4, V2.5: a villager from the bag to the d20 house or the closest empty one."""
+    if all_occupied(st):
+        return
+    v = draw_villager(st, rs)
+    if v == S.EMPTY:
+        return
+    place_rolled(st, rs, v)
+
+
+@njit(cache=True, inline="always")
+def gain_coins(st, n):
+    """V3.8, V11.2: as many as the supply (25 in value) holds."""
+    n = max(0, min(n, COIN_TOTAL - st[S.ST_COINS]))
+    st[S.ST_COINS] += n
+    return n
+
+
+@njit(cache=True)
+def crossing_fee(st, cd):
+    """V4.2: 1 coin a crossing; Greedy Coachman in front of the Wizard: its coins."""
+    fee = 1
+    for i in range(st[S.ST_NFRONT_WIZARD]):
+        c = st[S.ST_FRONT_WIZARD + i]
+        if cd[S.CD_PRINTED, c] == S.E_WIZARD_CROSSING_COST:
+            fee = max(fee, cd[S.CD_FEE, c])
+    return fee
+
+
+@njit(cache=True, inline="always")
+def crossings(bd, a, b):
+    nd = bd[S.BD_ND]
+    return bd[bd[S.O_XING] + bd[bd[S.O_DISTRICT] + a] * nd + bd[bd[S.O_DISTRICT] + b]]
+
+
+@njit(cache=True, inline="always")
+def house_loc(bd, number):
+    return bd[bd[S.O_HOUSE_LOC] + number]
+
+
+# ---------------------------------------------------------------- decks
+
+@njit(cache=True)
+def draw_from(st, rs, deck, ndeck, disc, ndisc, stream):
+    """The top card of the deck at ``st[deck]`` (length ``st[ndeck]``); an empty deck is first rebuilt
+    from its discard pile, shuffled (V5.1, V9.5); -1 when both are empty (V11.1)."""
+    if st[ndeck] == 0:
+        if st[ndisc] == 0:
+            return -1
+        n = st[ndisc]
+        for i in range(n):
+            st[deck + i] = st[disc + i]
+        st[ndeck] = n
+        st[ndisc] = 0
+        shuffle(st, rs, stream, deck, n)
+    st[ndeck] -= 1
+    return st[deck + st[ndeck]]
+
+
+@njit(cache=True, inline="always")
+def push(st, lst, nlst, c):
+    st[lst + st[nlst]] = c
+    st[nlst] += 1
+
+
+# ---------------------------------------------------------------- the stomach
+
+@njit(cache=True)
+def feeding_effects(st, cd, kind):
+    """V14.13, V15.3: each feeding card next to the Monster board whose villager was just eaten applies
+    (an Energy effect has nothing to act on: V13.4)."""
+    for i in range(st[S.ST_NPW_FEEDING]):
+        c = st[S.ST_PW_FEEDING + i]
+        if cd[S.CD_VILLAGER, c] == kind and cd[S.CD_PRINTED, c] == S.E_WIZARD_GAINS_COINS:
+            gain_coins(st, cd[S.CD_FEED_COINS, c])
+
+
+@njit(cache=True)
+def eat(st, bd, cd, kind, slot):
+    """V7.9, V13.5: a villager or sheep into the next stomach slot (or into ``slot`` >= 0, V13.6); the
+    slot, -1 when it cannot be eaten (O9 full_stomach = stop)."""
+    if slot < 0:
+        if st[S.ST_NSLOTS] >= STOMACH_SLOTS and st[OPT + S.OPT_FULL_STOMACH] == S.FULL_STOP:
+            return -1
+        slot = st[S.ST_NSLOTS]
+        st[S.ST_NSLOTS] += 1
+        if slot < S.MAX_SLOTS:
+            st[S.ST_SLOT_N + slot] = 0
+    if slot < S.MAX_SLOTS and st[S.ST_SLOT_N + slot] < S.SLOT_CAP:
+        st[S.ST_SLOT + slot * S.SLOT_CAP + st[S.ST_SLOT_N + slot]] = kind
+        st[S.ST_SLOT_N + slot] += 1
+    st[S.ST_NTOKENS] += 1
+    st[S.ST_STOMACH_KIND + kind] += 1
+    st[S.ST_EATEN + kind] += 1
+    if kind == S.SHEEP_KIND:
+        if st[S.ST_SHEEP_CURSE]:
+            bonus = st[S.ST_SHEEP_CURSE]
+            st[S.ST_SHEEP_CURSE] = 0
+            move_curse(st, bd, bonus)
+    else:
+        st[S.ST_NVILLAGERS] += 1
+        feeding_effects(st, cd, kind)
+    return slot
+
+
+@njit(cache=True, inline="always")
+def clear_stomach(st):
+    st[S.ST_NSLOTS] = 0
+    st[S.ST_NTOKENS] = 0
+    st[S.ST_NVILLAGERS] = 0
+    for k in range(S.N_KINDS):
+        st[S.ST_STOMACH_KIND + k] = 0
+
+
+# ================================================================ the Possessed Wizard (V14)
+
+@njit(cache=True)
+def pay_crossings(st, bd, cd, target, anyway):
+    """Crossing fare from the token to ``target`` (V4.2); short of coins: -1, or with ``anyway`` all the
+    coins are spent and the move made (V14.3, V14.10). Returns the coins paid."""
+    cost = crossings(bd, st[S.ST_AT], target) * crossing_fee(st, cd)
+    if cost > st[S.ST_COINS] and not anyway:
+        return -1
+    paid = min(cost, st[S.ST_COINS])
+    st[S.ST_COINS] -= paid
+    st[S.ST_AT] = target
+    return paid
+
+
+@njit(cache=True)
+def mix_condition(st, bd):
+    """V14.2: 3 ingredients held matching the next 3 steps (as a multiset), or 1-2 steps left and the
+    ingredients held contain them; O20 mix_cure: 3 held always mixes."""
+    rest = bd[S.BD_CURE_LEN] - st[S.ST_CURE]
+    seq = bd[S.O_CURE_SEQ] + st[S.ST_CURE]
+    nheld = st[S.ST_NHELD]
+    if nheld >= 3 and rest >= 3:
+        pool = S.ST_POOL
+        for v in range(S.N_TYPES):
+            st[pool + v] = st[S.ST_HELD + v]
+        for i in range(3):
+            st[pool + bd[seq + i]] -= 1
+        same = True
+        for v in range(S.N_TYPES):
+            if st[pool + v] != 0:
+                same = False
+        if same:
+            return True
+    if 1 <= rest <= 2 and nheld > 0:
+        a = bd[seq]
+        ok = st[S.ST_HELD + a] >= 1
+        if rest == 2:
+            b = bd[seq + 1]
+            ok = ok and st[S.ST_HELD + b] >= (2 if b == a else 1)
+        if ok:
+            return True
+    return nheld >= 3 and st[OPT + S.OPT_PW_FULL_UNMATCHED] == S.FULL_MIX_CURE
+
+
+@njit(cache=True)
+def mix_cure(st, bd, cd):
+    """V14.3, V14.10: back to the Laboratory (all coins if short), every ingredient held returned, the
+    Cure advances one step per ingredient (O19 all_held) or per ingredient matching the next steps."""
+    pay_crossings(st, bd, cd, bd[S.BD_LAB], True)
+    pool = S.ST_POOL
+    for v in range(S.N_TYPES):
+        st[pool + v] = st[S.ST_HELD + v]
+        st[S.ST_HELD + v] = 0                              # returned to the supply
+    nheld = st[S.ST_NHELD]
+    st[S.ST_NHELD] = 0
+    if st[OPT + S.OPT_PW_MIX_COUNTS] == S.MIX_ALL_HELD:
+        steps = nheld
+    else:
+        steps = 0
+        for i in range(st[S.ST_CURE], bd[S.BD_CURE_LEN]):
+            need = bd[bd[S.O_CURE_SEQ] + i]
+            if st[pool + need] == 0:
+                break
+            st[pool + need] -= 1
+            steps += 1
+    move_cure(st, bd, steps)
+
+
+@njit(cache=True)
+def sought_ingredient(st, bd):
+    """V14.6 (O18): the next step's ingredient if not held (next_only), or the first step from the next
+    on not covered by the ingredients held (first_missing); -1: nothing to seek."""
+    cure, top = st[S.ST_CURE], bd[S.BD_CURE_LEN]
+    if cure >= top:
+        return -1
+    seq = bd[S.O_CURE_SEQ]
+    if st[OPT + S.OPT_PW_NEXT_INGREDIENT] == S.NEXT_ONLY:
+        first = bd[seq + cure]
+        return -1 if st[S.ST_HELD + first] > 0 else first
+    pool = S.ST_POOL
+    for v in range(S.N_TYPES):
+        st[pool + v] = st[S.ST_HELD + v]
+    for i in range(cure, top):
+        need = bd[seq + i]
+        if st[pool + need] > 0:
+            st[pool + need] -= 1
+        else:
+            return need
+    return -1
+
+
+@njit(cache=True)
+def in_reach(bd, where, here, loc):
+    """A house's district against the token's: any, the current one, or an adjacent one."""
+    if where == S.WHERE_ANY:
+        return True
+    d = bd[bd[S.O_DISTRICT] + loc]
+    if where == S.WHERE_CURRENT:
+        return d == here
+    return bd[bd[S.O_DADJ] + here * bd[S.BD_ND] + d] != 0
+
+
+@njit(cache=True)
+def buy(st, bd, cd, where):
+    """V14.6, V14.7, O23: one ingredient, the one sought, from a villager of its type; cheapest
+    (crossings included), then closest (O24), then highest number."""
+    if where == S.WHERE_ADJACENT and st[OPT + S.OPT_PW_BUY_ADJACENT] == S.BUY_ADJ_ANY:
+        where = S.WHERE_ANY
+    if st[S.ST_NHELD] >= INGREDIENT_LIMIT:                 # V3.4
+        return
+    need = sought_ingredient(st, bd)
+    if need < 0:
+        return
+    if st[S.ST_HELD + need] >= INGREDIENT_TILES:           # V11.1
+        return
+    at = st[S.ST_AT]
+    here = bd[bd[S.O_DISTRICT] + at]
+    fee = crossing_fee(st, cd)
+    by_roads = st[OPT + S.OPT_PW_DISTANCE] == S.DISTANCE_ROADS
+    n = bd[S.BD_N]
+    best, best_cost, best_close, best_loc, best_x = -1, 0, 0, -1, 0
+    for number in range(1, HOUSES + 1):
+        if st[S.ST_HOUSES + number] != need:               # ingredient i from villager type i
+            continue
+        loc = house_loc(bd, number)
+        if not in_reach(bd, where, here, loc):
+            continue
+        x = crossings(bd, at, loc)
+        cost = bd[bd[S.O_PRICE] + loc] + x * fee
+        close = bd[bd[S.O_DIST] + at * n + loc] if by_roads else x
+        if best < 0 or cost < best_cost or (cost == best_cost and close <= best_close):
+            best, best_cost, best_close, best_loc, best_x = number, cost, close, loc, x
+    if best < 0:
+        return
+    if best_cost > st[S.ST_COINS]:
+        return
+    price = best_cost - best_x * fee
+    pay_crossings(st, bd, cd, best_loc, False)
+    st[S.ST_COINS] -= price
+    st[S.ST_HELD + need] += 1
+    st[S.ST_NHELD] += 1
+
+
+@njit(cache=True)
+def steal(st, rs, bd, cd, where):
+    """V14.8, V14.9: the occupied house with the most coins (highest number among ties) in the current or
+    an adjacent district; declared amount O21; a failed roll ends the action."""
+    at = st[S.ST_AT]
+    here = bd[bd[S.O_DISTRICT] + at]
+    best, best_value, best_loc = -1, 0, -1
+    occupied_here = False
+    for number in range(1, HOUSES + 1):
+        if st[S.ST_HOUSES + number] == S.EMPTY:
+            continue
+        loc = house_loc(bd, number)
+        if bd[bd[S.O_DISTRICT] + loc] == here:
+            occupied_here = True
+        if not in_reach(bd, where, here, loc):
+            continue
+        value = bd[bd[S.O_COINS] + loc]
+        if best < 0 or value >= best_value:
+            best, best_value, best_loc = number, value, loc
+    if where == S.WHERE_ADJACENT and st[OPT + S.OPT_PW_ADJACENT_STEAL_SKIP] == S.ADJ_STEAL_AS_PRINTED:
+        if not occupied_here:                              # O22
+            return
+    if best < 0:
+        return
+    anyway = st[OPT + S.OPT_PW_UNPAID_CROSSING] == S.UNPAID_MOVE_ANYWAY
+    if pay_crossings(st, bd, cd, best_loc, anyway) < 0:    # O25
+        return
+    supply = COIN_TOTAL - st[S.ST_COINS]
+    declared = best_value if st[OPT + S.OPT_PW_STEAL_AMOUNT] == S.STEAL_HOUSE_VALUE else min(best_value, 3)
+    declared = min(declared, supply)                       # V3.13
+    if declared < 1:
+        return
+    roll = below(rs, S.STREAM_D6, C.D6) + 1                # V3.11
+    if roll > declared:
+        st[S.ST_COINS_STOLEN] += gain_coins(st, declared)
+
+
+@njit(cache=True)
+def apply_spell(st, rs, bd, cd, c):
+    """A Spell card's automaton effect (the reference's apply_spell)."""
+    effect = cd[S.CD_EFFECT, c]
+    if effect == S.E_REMOVE_SHEEP:
+        for k in range(bd[S.BD_NP]):
+            st[S.ST_SHEEP + k] = max(0, st[S.ST_SHEEP + k] - cd[S.CD_A0, c])
+    elif effect == S.E_CURE_IF_NEXT:
+        if st[S.ST_CURE] < bd[S.BD_CURE_LEN]:
+            first = bd[bd[S.O_CURE_SEQ] + st[S.ST_CURE]]
+            if first == cd[S.CD_A0, c] or first == cd[S.CD_A1, c]:
+                if st[S.ST_HELD + first] > 0:
+                    st[S.ST_HELD + first] -= 1
+                    st[S.ST_NHELD] -= 1
+                move_cure(st, bd, cd[S.CD_A2, c])
+    elif effect == S.E_GAIN_INGREDIENTS:
+        for i in range(2):
+            v = cd[S.CD_A0 + i, c]
+            if st[S.ST_NHELD] < INGREDIENT_LIMIT and st[S.ST_HELD + v] < INGREDIENT_TILES:
+                st[S.ST_HELD + v] += 1
+                st[S.ST_NHELD] += 1
+    elif effect == S.E_DOUBLE_COINS:
+        gain_coins(st, min(st[S.ST_COINS], cd[S.CD_A0, c] - st[S.ST_COINS]))
+    elif effect == S.E_PLACE_VILLAGER:
+        v = draw_villager(st, rs)
+        if v == S.EMPTY or all_occupied(st):
+            if v != S.EMPTY:
+                st[S.ST_BAG + v] += 1
+            return
+        place_rolled(st, rs, v)
+
+
+@njit(cache=True)
+def cast_spell(st, rs, bd, cd, action):
+    """V14.1, V14.11: draw and play one Spell card ignoring costs and requirements, then its coins (V3.8).
+    As the Cast Spell action, it discards a Greedy Coachman in front of the Wizard (P06 discard_on)."""
+    if action:
+        kept = 0
+        for i in range(st[S.ST_NFRONT_WIZARD]):
+            c = st[S.ST_FRONT_WIZARD + i]
+            if cd[S.CD_PRINTED, c] == S.E_WIZARD_CROSSING_COST and cd[S.CD_DISCARD_ON_CAST, c] == 1:
+                push(st, S.ST_POWER_DISC, S.ST_NPOWER_DISC, c)
+            else:
+                st[S.ST_FRONT_WIZARD + kept] = c
+                kept += 1
+        st[S.ST_NFRONT_WIZARD] = kept
+    c = draw_from(st, rs, S.ST_SPELL_DECK, S.ST_NSPELL_DECK, S.ST_SPELL_DISC, S.ST_NSPELL_DISC, S.STREAM_SPELL)
+    if c < 0:
+        return
+    apply_spell(st, rs, bd, cd, c)
+    if not st[S.ST_OVER]:
+        gain_coins(st, cd[S.CD_COINS, c])
+    push(st, S.ST_SPELL_DISC, S.ST_NSPELL_DISC, c)       # V3.7, V3.9: automata spells are immediate
+
+
+@njit(cache=True)
+def card_action(st, rs, bd, cd, action):
+    """A Possessed Wizard card's action (V14.4, V14.6-V14.11)."""
+    if action == S.A_CAST_SPELL:
+        cast_spell(st, rs, bd, cd, True)
+    elif action == S.A_MIX_CURE:
+        mix_cure(st, bd, cd)
+    elif action == S.A_STEAL_CURRENT:
+        steal(st, rs, bd, cd, S.WHERE_CURRENT)
+    elif action == S.A_STEAL_ADJACENT:
+        steal(st, rs, bd, cd, S.WHERE_ADJACENT)
+    elif action == S.A_BUY_ANY:
+        buy(st, bd, cd, S.WHERE_ANY)
+    elif action == S.A_BUY_CURRENT:
+        buy(st, bd, cd, S.WHERE_CURRENT)
+    elif action == S.A_BUY_ADJACENT:
+        buy(st, bd, cd, S.WHERE_ADJACENT)
+
+
+@njit(cache=True)
+def possessed_wizard_turn(G):
+    """V14.1: a villager arrives, one spell is cast, then one action per card laid out (O26), then the
+    cards for the next turn (V14.5)."""
+    st, rs, bd, cd = G[0], G[1], G[2], G[3]
+    if panic_effect(st, bd, S.PANIC_STAY_INSIDE):          # V10.2 Stay inside!
+        fire(st, S.F_STAY_INSIDE)
+    else:
+        arrive(st, rs)
+    st[S.ST_NPW_USED] = 0
+    cast_spell(st, rs, bd, cd, False)                      # V14.1
+    if st[S.ST_OVER]:
+        return
+    actions = st[S.ST_NPW_ROW]
+    if st[OPT + S.OPT_PW_CARD_COUNT] == S.COUNT_AT_TURN:   # O26
+        actions = R.POSSESSED_ACTION_CARDS + (1 if panic_effect(st, bd, S.PANIC_FIRST) else 0)
+    for _ in range(actions):
+        c = -1
+        if st[S.ST_NPW_ROW] > 0:                           # the leftmost card
+            c = st[S.ST_PW_ROW]
+            for i in range(1, st[S.ST_NPW_ROW]):
+                st[S.ST_PW_ROW + i - 1] = st[S.ST_PW_ROW + i]
+            st[S.ST_NPW_ROW] -= 1
+            push(st, S.ST_PW_USED, S.ST_NPW_USED, c)
+        if mix_condition(st, bd):                          # V14.2
+            mix_cure(st, bd, cd)
+        elif c >= 0:                                       # V14.4
+            card_action(st, rs, bd, cd, cd[S.CD_ACTION, c])
+        if st[S.ST_OVER]:
+            return
+    # V14.5: all cards gathered and shuffled; 3 (+1) below the Wizard's board, 1 (+1) by the Monster board
+    for lst, nlst in ((S.ST_PW_ROW, S.ST_NPW_ROW), (S.ST_PW_USED, S.ST_NPW_USED),
+                      (S.ST_PW_FEEDING, S.ST_NPW_FEEDING)):
+        for i in range(st[nlst]):
+            push(st, S.ST_PW_DECK, S.ST_NPW_DECK, st[lst + i])
+        st[nlst] = 0
+    shuffle(st, rs, S.STREAM_POSSESSED, S.ST_PW_DECK, st[S.ST_NPW_DECK])
+    rows = R.POSSESSED_ACTION_CARDS
+    if panic_effect(st, bd, S.PANIC_FIRST):
+        fire(st, S.F_EXTRA_ACTION)
+        rows += 1
+    feeding = R.POSSESSED_FEEDING_CARDS
+    if panic_effect(st, bd, S.PANIC_THIRD):
+        fire(st, S.F_EXTRA_FEEDING_CARD)
+        feeding += 1
+    deal_row(st, S.ST_PW_ROW, S.ST_NPW_ROW, rows)
+    deal_row(st, S.ST_PW_FEEDING, S.ST_NPW_FEEDING, feeding)
+
+
+@njit(cache=True)
+def deal_row(st, lst, nlst, count):
+    """Up to ``count`` cards from the top of the Possessed Wizard deck, in the order drawn."""
+    st[nlst] = 0
+    for _ in range(min(count, st[S.ST_NPW_DECK])):
+        st[S.ST_NPW_DECK] -= 1
+        push(st, lst, nlst, st[S.ST_PW_DECK + st[S.ST_NPW_DECK]])
+
+
+# ================================================================ the Rabid Monster (V13)
+
+@njit(cache=True)
+def develop_power(st, rs, bd, cd):
+    """V13.3: draw and play one Power card ignoring costs and requirements."""
+    c = draw_from(st, rs, S.ST_POWER_DECK, S.ST_NPOWER_DECK, S.ST_POWER_DISC, S.ST_NPOWER_DISC, S.STREAM_POWER)
+    if c < 0:
+        return
+    effect = cd[S.CD_EFFECT, c]
+    if effect == S.E_EAT_ROLLED_HOUSES:
+        eaten = False
+        for _ in range(cd[S.CD_A0, c]):
+            roll = d20(rs)
+            v = st[S.ST_HOUSES + roll]
+            if v != S.EMPTY:
+                if eat(st, bd, cd, v, -1) >= 0:
+                    st[S.ST_HOUSES + roll] = S.EMPTY
+                    eaten = True
+        if eaten:
+            move_curse(st, bd, cd[S.CD_A1, c])
+    elif effect == S.E_ADD_SHEEP:
+        supply = SHEEP_TOKENS
+        for k in range(bd[S.BD_NP]):
+            supply -= st[S.ST_SHEEP + k]
+        order = bd[S.O_PASTURE_ORDER]
+        for _ in range(cd[S.CD_A0, c]):
+            for i in range(bd[S.BD_NP]):
+                if supply > 0:
+                    st[S.ST_SHEEP + bd[order + i]] += 1
+                    supply -= 1
+    elif effect == S.E_CURSE_IF_EATS_SHEEP:
+        st[S.ST_SHEEP_CURSE] = cd[S.CD_A1, c]
+    elif effect == S.E_WIZARD_CROSSING_COST:
+        push(st, S.ST_FRONT_WIZARD, S.ST_NFRONT_WIZARD, c)
+    elif effect == S.E_LEAP:
+        st[S.ST_AT] = house_loc(bd, d20(rs))
+    elif effect == S.E_GAIN_CURSE:
+        move_curse(st, bd, cd[S.CD_A0, c])
+    elif effect == S.E_EXTRA_RABID_CARD:
+        for _ in range(min(cd[S.CD_A0, c], st[S.ST_NRM_DECK])):
+            st[S.ST_NRM_DECK] -= 1
+            push(st, S.ST_HUNTED, S.ST_NHUNTED, st[S.ST_RM_DECK + st[S.ST_NRM_DECK]])
+    if effect != S.E_WIZARD_CROSSING_COST:
+        push(st, S.ST_POWER_DISC, S.ST_NPOWER_DISC, c)
+
+
+@njit(cache=True)
+def road_distances(st, bd):
+    """Roads from the token (O13) into ``st[ST_DIST:]``: paths that do not pass through an occupied house
+    (V7.3) before their end; UNREACHED elsewhere."""
+    n = bd[S.BD_N]
+    start = st[S.ST_AT]
+    for i in range(n):
+        st[S.ST_DIST + i] = UNREACHED
+    st[S.ST_DIST + start] = 0
+    st[S.ST_QUEUE] = start
+    head, tail = 0, 1
+    adj_start, adj, hn = bd[S.O_ADJ_START], bd[S.O_ADJ], bd[S.O_HOUSE_NUMBER]
+    while head < tail:
+        i = st[S.ST_QUEUE + head]
+        head += 1
+        if i != start:
+            number = bd[hn + i]
+            if number > 0 and st[S.ST_HOUSES + number] != S.EMPTY:
+                continue                                   # entering an occupied house ends the move
+        di = st[S.ST_DIST + i] + 1
+        for e in range(bd[adj_start + i], bd[adj_start + i + 1]):
+            j = bd[adj + e]
+            if st[S.ST_DIST + j] > di:
+                st[S.ST_DIST + j] = di
+                st[S.ST_QUEUE + tail] = j
+                tail += 1
+
+
+@njit(cache=True)
+def eat_house(st, bd, cd, number, slot):
+    v = st[S.ST_HOUSES + number]
+    if eat(st, bd, cd, v, slot) >= 0:
+        st[S.ST_HOUSES + number] = S.EMPTY
+
+
+@njit(cache=True)
+def hunt(st, bd, cd, villager):
+    """V13.5-V13.7: one action for a card showing ``villager`` (a blank card, -1, hunts nothing)."""
+    if villager < 0:
+        return
+    at = st[S.ST_AT]
+    by_roads = st[OPT + S.OPT_RABID_PATH] == S.PATH_ROADS
+    if by_roads:
+        dist, stride = bd[S.O_DIST] + at * bd[S.BD_N], 0
+    else:
+        road_distances(st, bd)
+        dist, stride = S.ST_DIST, 1
+    near, far = -1, -1
+    for number in range(1, HOUSES + 1):
+        if st[S.ST_HOUSES + number] != villager:
+            continue
+        loc = house_loc(bd, number)
+        d = bd[dist + loc] if stride == 0 else st[dist + loc]
+        if d <= 2:
+            near = number                                  # V13.5: highest number
+        elif d == 3:
+            far = number
+    if near > 0:
+        st[S.ST_AT] = house_loc(bd, near)
+        eat_house(st, bd, cd, near, -1)
+        return
+    if far < 0:
+        return                                             # V13.7
+    k = -1
+    most_sheep = st[OPT + S.OPT_RABID_PASTURE] != S.PASTURE_HIGHEST
+    ls = bd[S.O_LPAST_START]
+    for e in range(bd[ls + at], bd[ls + at + 1]):
+        q = bd[bd[S.O_LPAST] + e]
+        if st[S.ST_SHEEP + q] <= 0:
+            continue
+        if k < 0:
+            k = q
+        elif most_sheep:
+            if st[S.ST_SHEEP + q] > st[S.ST_SHEEP + k] or (st[S.ST_SHEEP + q] == st[S.ST_SHEEP + k] and q > k):
+                k = q
+        elif q > k:
+            k = q
+    if k < 0:
+        return                                             # V13.7
+    slot = eat(st, bd, cd, S.SHEEP_KIND, -1)               # V13.6
+    if slot < 0:
+        return
+    st[S.ST_SHEEP + k] -= 1
+    st[S.ST_AT] = house_loc(bd, far)
+    eat_house(st, bd, cd, far, slot)
+
+
+@njit(cache=True)
+def rabid_monster_turn(G):
+    """V13: the hunted villagers (O12), one Power card (V13.3), the actions (V13.5-V13.8), then the
+    Panic/Curse adjustment and digesting (V13.9). Never a Quiet Night (V13.10)."""
+    st, rs, bd, cd, dk = G[0], G[1], G[2], G[3], G[4]
+    clear_stomach(st)
+    st[S.ST_SHEEP_CURSE] = 0
+    st[S.ST_NHUNTED] = 0
+    if st[OPT + S.OPT_AUTOMATA_TARGETS] == S.TARGETS_RABID_CARDS:
+        n = dk[S.DK_RABID + 1] - dk[S.DK_RABID]
+        for i in range(n):
+            st[S.ST_RM_DECK + i] = dk[S.DK_RABID] + i
+        st[S.ST_NRM_DECK] = n
+        shuffle(st, rs, S.STREAM_RABID, S.ST_RM_DECK, n)
+        for _ in range(min(R.RABID_CARDS_USED, n)):
+            st[S.ST_NRM_DECK] -= 1
+            push(st, S.ST_HUNTED, S.ST_NHUNTED, st[S.ST_RM_DECK + st[S.ST_NRM_DECK]])
+    else:
+        st[S.ST_NRM_DECK] = 0
+        for i in range(st[S.ST_NPW_USED]):
+            push(st, S.ST_HUNTED, S.ST_NHUNTED, st[S.ST_PW_USED + i])
+    develop_power(st, rs, bd, cd)
+    if st[S.ST_OVER]:
+        return
+    tokens = st[OPT + S.OPT_RABID_STOP_COUNT] == S.STOP_TOKENS
+    for i in range(st[S.ST_NHUNTED]):                      # V13.8
+        count = st[S.ST_NTOKENS] if tokens else st[S.ST_NSLOTS]
+        if count >= 3:
+            break
+        hunt(st, bd, cd, cd[S.CD_VILLAGER, st[S.ST_HUNTED + i]])
+        if st[S.ST_OVER]:
+            return
+    villagers = min(st[S.ST_NVILLAGERS], 3)                # V13.9
+    move_panic(st, bd, RABID_PANIC[villagers])
+    for v in range(S.N_TYPES):                             # V9.4 digesting
+        st[S.ST_BAG + v] += st[S.ST_STOMACH_KIND + v]
+    clear_stomach(st)
+    move_curse(st, bd, RABID_CURSE[villagers])
+
+
+# ================================================================ the game
+
+@njit(cache=True)
+def deal(G, seed, index):
+    """V1 set-up of game ``index``: the streams, the tracks, the villagers, the decks (0-player mode)."""
+    st, rs, bd, dk = G[0], G[1], G[2], G[4]
+    for k in range(S.N_STREAMS):
+        s = seed_tuple(seed, index, k)
+        rs[k, 0] = s[0]
+        rs[k, 1] = s[1]
+        rs[k, 2] = s[2]
+        rs[k, 3] = s[3]
+    for i in range(S.N_SCALARS):
+        st[i] = 0
+    st[S.ST_WINNER] = S.NO_WINNER
+    st[S.ST_SIDE] = S.WIZARD
+    st[S.ST_CURSE] = bd[S.BD_CURSE_START]                  # V1.14
+    st[S.ST_PANIC] = max(C.PANIC_START, bd[S.BD_PANIC_START])   # V1.5
+    st[S.ST_AT] = bd[S.BD_LAB]                             # V1.4
+    st[S.ST_COINS] = C.WIZARD_START_COINS
+    for k in range(bd[S.BD_NP]):                           # V1.6
+        st[S.ST_SHEEP + k] = bd[bd[S.O_PASTURE_SHEEP] + k]
+    for v in range(S.N_TYPES):                             # V1.8
+        st[S.ST_BAG + v] = C.VILLAGER_COUNTS[v]
+        st[S.ST_HELD + v] = 0
+    for k in range(S.N_KINDS):
+        st[S.ST_STOMACH_KIND + k] = 0
+        st[S.ST_EATEN + k] = 0
+    for f in range(S.N_FIRED):
+        st[S.ST_FIRED + f] = 0
+        st[S.ST_FIRST + f] = 0
+    st[S.ST_HOUSES] = S.EMPTY
+    for number in range(1, HOUSES + 1):
+        st[S.ST_HOUSES + number] = draw_villager(st, rs)
+    for lst in (S.ST_NSPELL_DISC, S.ST_NPOWER_DISC, S.ST_NPW_ROW, S.ST_NPW_USED, S.ST_NPW_FEEDING,
+                S.ST_NRM_DECK, S.ST_NHUNTED, S.ST_NFRONT_WIZARD, S.ST_NFRONT_MONSTER):
+        st[lst] = 0
+    # V1.10, V1.11: the decks of the mode, each shuffled from its own stream
+    for deck, ndeck, d, stream in ((S.ST_SPELL_DECK, S.ST_NSPELL_DECK, S.DK_SPELL, S.STREAM_SPELL),
+                                   (S.ST_POWER_DECK, S.ST_NPOWER_DECK, S.DK_POWER, S.STREAM_POWER),
+                                   (S.ST_PW_DECK, S.ST_NPW_DECK, S.DK_POSSESSED, S.STREAM_POSSESSED)):
+        n = dk[d + 1] - dk[d]
+        for i in range(n):
+            st[deck + i] = dk[d] + i
+        st[ndeck] = n
+        shuffle(st, rs, stream, deck, n)
+    deal_row(st, S.ST_PW_ROW, S.ST_NPW_ROW, R.POSSESSED_ACTION_CARDS)   # V1.13
+
+
+@njit(cache=True)
+def play_game(G, seed, index):
+    """One game to a win or the turn cap (O1): sides' turns alternate, the Wizard first (V1.2)."""
+    st = G[0]
+    deal(G, seed, index)
+    max_turns = st[OPT + S.OPT_MAX_TURNS]
+    while True:
+        st[S.ST_TURN] += 1
+        if st[S.ST_SIDE] == S.WIZARD:
+            possessed_wizard_turn(G)                       # policy 0 (the only one so far)
+            st[S.ST_SIDE] = S.MONSTER
+        else:
+            rabid_monster_turn(G)
+            st[S.ST_SIDE] = S.WIZARD
+        if not st[S.ST_OVER] and st[S.ST_TURN] >= max_turns:
+            st[S.ST_UNFINISHED] = 1
+            finish(st, S.NO_WINNER)
+        if st[S.ST_OVER]:
+            return
+
+
+@njit(cache=True)
+def play_chunk(seed, start, count, mode, opts, bd, cd, dk, policies, pp, out):
+    """Play games start .. start+count-1 and fill ``out`` (count x the columns of rules.OUTCOME_DTYPES)."""
+    st = np.zeros(S.N_ST, np.int64)
+    rs = np.zeros((S.N_STREAMS, 4), np.uint64)
+    for i in range(opts.shape[0]):
+        st[OPT + i] = opts[i]
+    st[S.ST_POLICY] = policies[0]
+    st[S.ST_POLICY + 1] = policies[1]
+    G = (st, rs, bd, cd, dk, pp)
+    for g in range(count):
+        play_game(G, seed, start + g)
+        out[g, 0] = st[S.ST_WINNER]
+        out[g, 1] = mode
+        out[g, 2] = st[S.ST_TURN]
+        out[g, 3] = st[S.ST_UNFINISHED]
+        out[g, 4] = st[S.ST_CURE]
+        out[g, 5] = st[S.ST_CURSE]
+        out[g, 6] = st[S.ST_PANIC]
+        out[g, 7] = st[S.ST_COINS_STOLEN]
+        for k in range(S.N_KINDS):
+            out[g, 8 + k] = st[S.ST_EATEN + k]
+        for f in range(S.N_FIRED):
+            out[g, 8 + S.N_KINDS + f] = st[S.ST_FIRED + f]
+            out[g, 8 + S.N_KINDS + S.N_FIRED + f] = st[S.ST_FIRST + f]
+        out[g, 8 + S.N_KINDS + 2 * S.N_FIRED] = st[S.ST_QUIET_NIGHTS]
+
+
+# ---------------------------------------------------------------- Python entry
+
+#: The column order of ``play_chunk``'s ``out`` (must be rules.OUTCOME_COLUMNS).
+COLUMNS = (("winner", "mode", "turns", "unfinished", "cure", "curse", "panic", "coins_stolen")
+           + tuple(f"eaten_{k}" for k in R.EATEN_KINDS) + tuple(f"fired_{e}" for e in R.PANIC_EFFECTS)
+           + tuple(f"first_{e}" for e in R.PANIC_EFFECTS) + ("quiet_nights",))
+assert COLUMNS == R.OUTCOME_COLUMNS
+
+
+def run_chunk(seed: int, start: int, count: int, options, board, mode: str, wizard_policy: int,
+              wizard_params, monster_policy: int, monster_params, cards=None) -> dict[str, np.ndarray]:
+    """Play games ``start .. start+count-1`` of run ``seed`` in ``mode`` on ``board`` (a board.Board; None
+    = the options' board) with ``cards`` (None = the options' cards file); policies by id per side (0 =
+    the side's automaton), parameters as float vectors (None for none). Returns the outcome arrays by
+    column (rules.OUTCOME_DTYPES). Plays now: mode "automata" with (0, 0) only."""
+    from cursedsim.games.village import board as B
+    if mode not in R.MODE_NAMES:
+        raise ValueError(f"unknown village mode {mode!r}; modes: {', '.join(R.MODE_NAMES)}")
+    options = R.RuleOptions() if options is None else options
+    if mode != R.AUTOMATA or int(wizard_policy) != S.POLICY_AUTOMATON or int(monster_policy) != S.POLICY_AUTOMATON:
+        raise NotImplementedError(f"village kernel: mode {mode!r} with wizard policy {wizard_policy} and monster "
+                                  f"policy {monster_policy} does not play yet; only the 0-player mode (the Possessed "
+                                  f"Wizard, policy 0, against the Rabid Monster, policy 0)")
+    if board is None or isinstance(board, str):
+        board = B.board_of(options.board if board is None else board)
+    bd = S.pack_board(board, mode)
+    cd, dk = S.pack_cards(cards, mode, options)
+    pp = np.zeros((2, S.N_PARAMS), np.float64)
+    for side, params in enumerate((wizard_params, monster_params)):
+        if params is not None:
+            vec = np.asarray(params, np.float64).ravel()[:S.N_PARAMS]
+            pp[side, :vec.size] = vec
+    out = np.zeros((count, len(COLUMNS)), np.int64)
+    play_chunk(np.uint64(seed), np.int64(start), np.int64(count), np.int64(R.MODE_NAMES.index(mode)),
+               S.option_array(options), bd, cd, dk, np.array([wizard_policy, monster_policy], np.int64), pp, out)
+    return {column: out[:, k].astype(R.OUTCOME_DTYPES[column]) for k, column in enumerate(COLUMNS)}
