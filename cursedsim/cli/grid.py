@@ -138,14 +138,14 @@ def split_pair(text: str, flag: str) -> tuple[str, str]:
 
 # ---------------------------------------------------------------- options, policies, parameters
 
-def parse_options(game, option_texts: tuple[str, ...], seals: str | None, deck: str | None = None
-                  ) -> dict[str, list[Any]]:
-    """Option name -> list of values to run, from ``--option`` and the shorthands ``--seals`` and
-    ``--deck``, in the given order."""
+def parse_options(game, option_texts: tuple[str, ...], seals: str | None, deck: str | None = None,
+                  board: str | None = None) -> dict[str, list[Any]]:
+    """Option name -> list of values to run, from ``--option`` and the shorthands ``--seals``, ``--deck``
+    and ``--board``, in the given order."""
     from cursedsim.runner import option_kinds
     kinds = option_kinds(game.options_type)
     pairs = [split_pair(text, "--option") for text in option_texts]
-    for name, value in (("seals", seals), ("deck", deck)):
+    for name, value in (("seals", seals), ("deck", deck), ("board", board)):
         if value is not None:
             if name not in kinds:
                 raise OptionError(f"{game.name} has no {name!r} option (--{name}); valid options: "
@@ -240,6 +240,7 @@ class GridArgs:
     players_text: str | None = None
     seals_text: str | None = None
     deck_text: str | None = None
+    board_text: str | None = None
     option_texts: tuple[str, ...] = ()
     policies: tuple[str, ...] = ()
     param_texts: tuple[str, ...] = ()
@@ -273,7 +274,8 @@ def parse_grid(game, args: GridArgs, *, default_players: bool = True) -> Grid:
     """The grid of ``args`` for ``game``; without ``--players`` the game's default player count (or no
     player counts at all when ``default_players`` is false: the API chooses)."""
     players = parse_players(game, args.players_text) if args.players_text is not None or default_players else []
-    return Grid(game, players, parse_options(game, args.option_texts, args.seals_text, args.deck_text))
+    return Grid(game, players, parse_options(game, args.option_texts, args.seals_text, args.deck_text,
+                                                   args.board_text))
 
 
 def cell_dir(out: str, policy: str, players: int, options: dict[str, Any], params: dict[str, float]) -> str:
@@ -402,7 +404,9 @@ def grid_options(*, players: str | None = PLAYERS_HELP, seals: str | None = "Sho
                  policy_metavar: str = "NAME", param_metavar: str = "NAME=VALUE",
                  option_metavar: str = "NAME=VALUES",
                  deck: str | None = "A game played with a deck file (gifts): a TOML or JSON deck to play instead of "
-                                    "the default one; shorthand for --option deck=FILE.") -> Callable:
+                                    "the default one; shorthand for --option deck=FILE.",
+                 board: str | None = "A game played on a board file (village): a TOML or JSON board to play instead "
+                                     "of the reconstructed default; shorthand for --option board=FILE.") -> Callable:
     """The grid flags (their help texts; None leaves a flag out), handed to the command as ``grid: GridArgs``."""
     decorators = []
     if players is not None:
@@ -413,6 +417,8 @@ def grid_options(*, players: str | None = PLAYERS_HELP, seals: str | None = "Sho
         decorators.append(click.option("--seals", "seals_text", metavar="S", help=seals))
     if deck is not None:
         decorators.append(click.option("--deck", "deck_text", metavar="FILE", help=deck))
+    if board is not None:
+        decorators.append(click.option("--board", "board_text", metavar="FILE", help=board))
     if option is not None:
         decorators.append(click.option("--option", "option_texts", metavar=option_metavar, multiple=True,
                                        help=option))

@@ -28,7 +28,8 @@ def replay_command(game, seed, index, players, format_, grid: GridArgs):
     from cursedsim import runner
 
     game_obj = runner.resolve_game(game)
-    options = single_options(parse_options(game_obj, grid.option_texts, grid.seals_text, grid.deck_text), "replay")
+    options = single_options(parse_options(game_obj, grid.option_texts, grid.seals_text, grid.deck_text,
+                                           grid.board_text), "replay")
     if game_obj.sides:
         from cursedsim.cli.sides import parse_sides
         runs = parse_sides(game_obj, grid.policies, grid.param_texts, vary=False).runs()

@@ -13,6 +13,7 @@ GAME_MODULES = {
     "cursed": "cursedsim.games.cursed",
     "covens": "cursedsim.games.covens",
     "gifts": "cursedsim.games.gifts",
+    "village": "cursedsim.games.village",
 }
 
 _loaded: dict[str, Game] = {}

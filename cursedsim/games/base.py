@@ -149,6 +149,9 @@ class Game:
     #: identity (``run.json``) so a run never resumes from games of something else: e.g. the digest of the
     #: deck file an option names (a file rewritten at the same path). None: the option values suffice.
     run_identity: Callable[[Any, int], dict[str, Any]] | None = None
+    #: What the player count means where it is not the people at the table (e.g. a fixed count of sides),
+    #: added to the error of a bad count.
+    players_doc: str = ""
 
     def __post_init__(self):
         object.__setattr__(self, "sides", tuple(self.sides))
@@ -219,8 +222,10 @@ class Game:
         """``players`` as an int, or a PlayersError naming the valid range."""
         if isinstance(players, bool) or not isinstance(players, (int, np.integer)) or not (
                 self.min_players <= players <= self.max_players):
-            raise PlayersError(
-                f"{self.name} is played by {self.min_players}-{self.max_players} players, got {players!r}")
+            counts = (f"{self.min_players}" if self.min_players == self.max_players else
+                      f"{self.min_players}-{self.max_players}")
+            raise PlayersError(f"{self.name} is played by {counts} players, got {players!r}"
+                               + (f" ({self.players_doc})" if self.players_doc else ""))
         return int(players)
 
     def policy(self, name: str, side: str | None = None) -> PolicySpec:

@@ -311,5 +311,8 @@ OUTCOME_DTYPES = {
     "quiet_nights": "int16",
 }
 OUTCOME_COLUMNS = tuple(OUTCOME_DTYPES)
+#: The columns the runner's frame adds for the sides (``cursedsim.games.village.run_chunk``).
+SIDE_DTYPES = {"wizard_won": "bool", "monster_won": "bool"}
+FRAME_OUTCOME_COLUMNS = OUTCOME_COLUMNS + tuple(SIDE_DTYPES)
 #: Integer-coded outcome columns and their category names (the frame shows them as categoricals).
 OUTCOME_CATEGORIES = {"winner": SIDES, "mode": MODE_NAMES}

@@ -1,0 +1,75 @@
+"""The village game's record for the runner: registered, sides and their policies, the mode following
+from the pairing, the board and cards named in every frame, a bad board file named by field and line."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+import cursedsim
+from cursedsim.errors import CursedsimError, PlayersError
+from cursedsim.games import get_game, list_games
+from cursedsim.games.village import mode_of_pairing
+from cursedsim.games.village.board import DEFAULT_BOARD, board_of
+from cursedsim.games.village.policy_specs import MONSTER_POLICIES, WIZARD_POLICIES
+
+GAME = get_game("village") if "village" in list_games() else None
+
+
+def test_village_is_registered_with_its_two_sides():
+    assert "village" in list_games()
+    assert GAME.side_names == ("wizard", "monster")
+    assert GAME.default_policy_of("wizard") == "possessed" and GAME.default_policy_of("monster") == "rabid"
+    assert GAME.win_column("wizard") == "wizard_won" and GAME.win_column("monster") == "monster_won"
+
+
+@pytest.mark.parametrize("wizard,monster,mode", [
+    ("possessed", "rabid", "automata"), ("planner", "rabid", "rabid_monster"), ("random", "rabid", "rabid_monster"),
+    ("possessed", "glutton", "possessed_wizard"), ("planner", "glutton", "duel"), ("random", "random", "duel")])
+def test_the_pairing_decides_the_mode(wizard, monster, mode):
+    assert mode_of_pairing({"wizard": WIZARD_POLICIES[wizard], "monster": MONSTER_POLICIES[monster]}) == mode
+
+
+def test_a_player_count_other_than_the_two_sides_says_how_the_mode_is_chosen():
+    with pytest.raises(PlayersError, match=r"played by 2 players, got 0 .*--policy wizard=planner"):
+        GAME.check_players(0)
+
+
+def test_every_frame_names_the_reconstructed_board_and_the_cards():
+    frame = cursedsim.simulate("village", 6, seed=3, progress=False)
+    assert set(frame["board"]) == {board_of().label} and board_of().label.startswith("reconstructed")
+    assert frame["cards"].nunique() == 1 and "@" in frame["cards"].iloc[0]
+    assert (frame["mode"] == "automata").all()
+    assert (frame["wizard_won"] == (frame["winner"] == "wizard")).all()
+    assert (frame["monster_won"] == (frame["winner"] == "monster")).all()
+    assert not (frame["wizard_won"] & frame["monster_won"]).any()
+
+
+def test_a_board_file_is_played_and_named(tmp_path):
+    mine = tmp_path / "mine.toml"
+    mine.write_text(Path(DEFAULT_BOARD).read_text(encoding="utf-8").replace(
+        'name = "reconstructed-village-v1"', 'name = "my-village"'), encoding="utf-8")
+    frame = cursedsim.simulate("village", 4, seed=3, options={"board": str(mine)}, progress=False)
+    assert frame["board"].iloc[0].startswith("my-village@")
+
+
+def test_a_broken_board_file_names_the_field_and_line(tmp_path):
+    text = Path(DEFAULT_BOARD).read_text(encoding="utf-8")
+    bad = tmp_path / "bad.toml"
+    bad.write_text(re.sub(r"(number = 1, coins = )\d", r'\1"x"', text, count=1), encoding="utf-8")
+    with pytest.raises(CursedsimError, match=r"bad\.toml, line \d+: .*field 'coins'"):
+        cursedsim.simulate("village", 4, options={"board": str(bad)}, progress=False)
+
+
+def test_the_cli_takes_a_board_and_names_a_broken_field(tmp_path, capsys):
+    from cursedsim.cli import main
+    text = Path(DEFAULT_BOARD).read_text(encoding="utf-8")
+    bad = tmp_path / "bad.toml"
+    bad.write_text(re.sub(r"(number = 1, coins = )\d", r'\1"x"', text, count=1), encoding="utf-8")
+    with pytest.raises(SystemExit) as exit_:
+        main(["simulate", "village", "--games", "4", "--board", str(bad), "--no-progress"])
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2
+    assert "field 'coins'" in err and "bad.toml, line" in err and len(err.strip().splitlines()) == 1
