@@ -6,6 +6,7 @@ of a run decides the mode (``rules.mode_of``). The exact decision rules are the 
 from __future__ import annotations
 
 from cursedsim.games.base import PolicySpec
+from cursedsim.games.village import monster_policies, wizard_policies
 
 #: Kernel ids, per side: 0 is the side's automaton.
 AUTOMATON = 0
@@ -32,7 +33,8 @@ WIZARD_POLICIES = {
     "random": _spec("random", RANDOM, "A Wizard player choosing uniformly among the legal options at every "
                                       "decision (its own random stream)."),
     "planner": _spec("planner", PLANNER, "Plans the cheapest route to the next Cure ingredients, steals when short "
-                                         "of coins, casts spells by value (wizard_policies.Planner)."),
+                                         "of coins, casts spells by value (wizard_policies.Planner).",
+                     wizard_policies.PARAMS["planner"]),
 }
 MONSTER_POLICIES = {
     "rabid": _spec("rabid", AUTOMATON,
@@ -41,5 +43,6 @@ MONSTER_POLICIES = {
     "random": _spec("random", RANDOM, "A Monster player choosing uniformly among the legal options at every "
                                       "decision (its own random stream)."),
     "glutton": _spec("glutton", GLUTTON, "Plans movement to eat pairs and triples of one type, manages Panic with "
-                                         "Quiet Nights, plays Powers by value (monster_policies.Glutton)."),
+                                         "Quiet Nights, plays Powers by value (monster_policies.Glutton).",
+                     monster_policies.PARAMS["glutton"]),
 }
