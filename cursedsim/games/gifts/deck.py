@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
@@ -17,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
+from cursedsim.datafile import Lines, error
 from cursedsim.errors import OptionError
 from cursedsim.games.gifts import effects as E
 
@@ -110,71 +110,6 @@ class Deck:
                 (("kind", kind), ("type", ctype), ("value", value), ("flags", flags), ("effect", effect))}
 
 
-# ---------------------------------------------------------------- line numbers
-
-
-class _Lines:
-    """Finds the line of a key in the raw text: top-level keys before the first card, card keys inside
-    the i-th card (``[[card]]`` block in TOML, the i-th object of "card" in JSON, found by its braces)."""
-
-    def __init__(self, text: str, is_json: bool):
-        self.lines = text.splitlines()
-        self.is_json = is_json
-        self.blocks = self._card_blocks()
-
-    def _card_blocks(self) -> list[tuple[int, int]]:
-        """(first, last) 0-based line span of each card."""
-        if not self.is_json:
-            starts = [i for i, line in enumerate(self.lines) if re.match(r"\s*\[\[\s*card\s*\]\]", line)]
-            ends = []
-            for n, s in enumerate(starts):
-                nxt = starts[n + 1] if n + 1 < len(starts) else len(self.lines)
-                other = [i for i in range(s + 1, nxt) if re.match(r"\s*\[", self.lines[i])]
-                ends.append((other[0] if other else nxt) - 1)
-            return list(zip(starts, ends))
-        blocks, depth, start, inside = [], 0, 0, False
-        for i, line in enumerate(self.lines):
-            if not inside and re.search(r'"card"\s*:', line):
-                inside = True
-                depth = 0
-                line = line.split(":", 1)[1]
-            if not inside:
-                continue
-            for ch in line:
-                if ch == "{":
-                    depth += 1
-                    if depth == 1:
-                        start = i
-                elif ch == "}":
-                    depth -= 1
-                    if depth == 0:
-                        blocks.append((start, i))
-                elif ch == "]" and depth == 0:
-                    inside = False
-                    break
-        return blocks
-
-    def _key_pattern(self, key: str) -> str:
-        return rf'^\s*"{key}"\s*:|[{{,]\s*"{key}"\s*:' if self.is_json else rf'^\s*"?{key}"?\s*='
-
-    def top(self, key: str) -> int:
-        end = self.blocks[0][0] if self.blocks else len(self.lines)
-        for i in range(end):
-            if re.search(self._key_pattern(key), self.lines[i]):
-                return i + 1
-        return 1
-
-    def card(self, index: int, key: str | None = None) -> int:
-        if index >= len(self.blocks):
-            return 1
-        first, last = self.blocks[index]
-        if key is not None:
-            for i in range(first, last + 1):
-                if re.search(self._key_pattern(key), self.lines[i]):
-                    return i + 1
-        return first + 1
-
-
 # ---------------------------------------------------------------- loading and validation
 
 
@@ -216,14 +151,14 @@ def parse_deck(text: str, *, json_format: bool = False, source: str = "<deck>") 
         data = json.loads(text) if json_format else tomllib.loads(text)
     except (tomllib.TOMLDecodeError, json.JSONDecodeError) as exc:
         raise DeckError(f"{source}: not valid {'JSON' if json_format else 'TOML'}: {exc}") from None
-    return validate(data, _Lines(text, json_format), source)
+    return validate(data, Lines(text, json_format), source)
 
 
 def _fail(source: str, line: int, where: str, message: str) -> DeckError:
-    return DeckError(f"{source}, line {line}: {where}: {message}")
+    return error(DeckError, source, line, where, message)
 
 
-def validate(data: dict, lines: _Lines, source: str) -> Deck:
+def validate(data: dict, lines: Lines, source: str) -> Deck:
     """The Deck ``data`` describes, or a DeckError on its first fault (top level first, then each card)."""
     if not isinstance(data, dict):
         raise _fail(source, 1, "deck", "must be a table of keys")
@@ -246,38 +181,38 @@ def validate(data: dict, lines: _Lines, source: str) -> Deck:
     if not isinstance(cards, list) or not cards:
         raise _fail(source, lines.top("card"), "field 'card'", "must be a non-empty list of cards")
     if len(cards) > MAX_KINDS:
-        raise _fail(source, lines.card(MAX_KINDS), f"card {MAX_KINDS + 1}",
+        raise _fail(source, lines.entry("card", MAX_KINDS), f"card {MAX_KINDS + 1}",
                     f"a deck holds at most {MAX_KINDS} card kinds ([[card]] lines), this one {len(cards)}")
     parsed = tuple(_card(raw, i, lines, source) for i, raw in enumerate(cards))
     seen: dict[str, int] = {}
     for i, card in enumerate(parsed):
         if card.name in seen:
-            raise _fail(source, lines.card(i, "name"), f"card {i + 1} field 'name'",
+            raise _fail(source, lines.entry("card", i, "name"), f"card {i + 1} field 'name'",
                         f"duplicate name {card.name!r} (also card {seen[card.name] + 1})")
         seen[card.name] = i
     size = sum(c.count for c in parsed)
     if not MIN_COPIES <= size <= MAX_COPIES:
-        raise _fail(source, lines.card(0), "deck size",
+        raise _fail(source, lines.entry("card", 0), "deck size",
                     f"the counts add up to {size} cards; a deck holds {MIN_COPIES}-{MAX_COPIES}")
     return Deck(name=name.strip(), reconstructed=reconstructed, cards=parsed, source=source)
 
 
-def _card(raw: object, i: int, lines: _Lines, source: str) -> Card:
+def _card(raw: object, i: int, lines: Lines, source: str) -> Card:
     """One validated card line (the i-th, 0-based)."""
     where = f"card {i + 1}"
     if not isinstance(raw, dict):
-        raise _fail(source, lines.card(i), where, "must be a table of keys")
+        raise _fail(source, lines.entry("card", i), where, "must be a table of keys")
     label = f"{where} ({raw['name']!r})" if isinstance(raw.get("name"), str) else where
 
     def bad(key: str, message: str) -> DeckError:
-        return _fail(source, lines.card(i, key), f"{label} field {key!r}", message)
+        return _fail(source, lines.entry("card", i, key), f"{label} field {key!r}", message)
 
     for key in raw:
         if key not in CARD_KEYS:
             raise bad(key, f"unknown field; valid fields: {', '.join(CARD_KEYS)}")
     for key in REQUIRED_CARD:
         if key not in raw:
-            raise _fail(source, lines.card(i), f"{label} field {key!r}", "missing")
+            raise _fail(source, lines.entry("card", i), f"{label} field {key!r}", "missing")
     if not isinstance(raw["name"], str) or not raw["name"].strip():
         raise bad("name", f"must be a non-empty string, got {raw['name']!r}")
     ctype = raw["type"]
@@ -357,4 +292,4 @@ def generate(seed: int, *, size: tuple[int, int] = (50, 110), name: str | None =
         card["count"] = int(min(MAX_COUNT, 1 + more))
     data = {"schema": SCHEMA, "name": name or f"generated-{seed}", "reconstructed": True,
             "description": f"generated by cursedsim.games.gifts.deck.generate({seed})", "card": lines}
-    return validate(data, _Lines("", False), f"<generated deck {seed}>")
+    return validate(data, Lines("", False), f"<generated deck {seed}>")

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 import tomllib
 from collections import deque
 from dataclasses import dataclass
@@ -23,6 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
+from cursedsim.datafile import Lines, error
 from cursedsim.errors import OptionError
 from cursedsim.games.village import components as C
 
@@ -311,109 +311,9 @@ def _all_distances(n: int, nbrs: list[list[int]]) -> list[list[int]]:
     return out
 
 
-# ---------------------------------------------------------------- line numbers
-
+#: The arrays of entries and the tables of sides in a board file (``datafile.Lines`` finds their lines).
 ARRAYS = ("district", "location", "road", "pasture")
 SUBTABLES = ("panic", "cure", "curse")
-
-
-class _Lines:
-    """Finds the line of a key in the raw text. Top-level keys; keys of the i-th entry of an array of
-    tables (``[[road]]`` blocks or inline ``{...}`` tables inside ``road = [ ... ]`` in TOML, the i-th
-    object of "road" in JSON); keys of a side table (``[panic.wizard]`` in TOML, "panic": {"wizard": {..}}
-    in JSON). Line 1 when nothing matches (generated boards have no text)."""
-
-    def __init__(self, text: str, is_json: bool):
-        self.lines = text.splitlines()
-        self.is_json = is_json
-        self._blocks: dict[str, list[tuple[int, int]]] = {}
-
-    def _pat(self, key: str) -> str:
-        key = re.escape(key)
-        return rf'(^|[{{,])\s*"{key}"\s*:' if self.is_json else rf'(^|[{{,])\s*"?{key}"?\s*='
-
-    def blocks(self, array: str) -> list[tuple[int, int]]:
-        if array not in self._blocks:
-            self._blocks[array] = self._find_blocks(array)
-        return self._blocks[array]
-
-    def _find_blocks(self, array: str) -> list[tuple[int, int]]:
-        L = self.lines
-        if not self.is_json:
-            heads = [i for i, line in enumerate(L) if re.match(rf"\s*\[\[\s*{array}\s*\]\]", line)]
-            if heads:
-                out = []
-                for i in heads:
-                    j = i + 1
-                    while j < len(L) and not re.match(r"\s*\[", L[j]):
-                        j += 1
-                    out.append((i, j - 1))
-                return out
-        # inline tables inside `array = [` (TOML) or objects inside `"array": [` (JSON): brace depth
-        out, inside, depth, start = [], False, 0, 0
-        opener = rf'^\s*"{array}"\s*:\s*\[' if self.is_json else rf'^\s*{array}\s*=\s*\['
-        for i, line in enumerate(L):
-            text = line
-            if not inside:
-                m = re.match(opener, line)
-                if not m:
-                    continue
-                inside, depth, text = True, 0, line[m.end():]
-            if not self.is_json:
-                text = text.split("#", 1)[0]
-            for ch in text:
-                if ch == "{":
-                    depth += 1
-                    if depth == 1:
-                        start = i
-                elif ch == "}":
-                    depth -= 1
-                    if depth == 0:
-                        out.append((start, i))
-                elif ch == "]" and depth == 0:
-                    inside = False
-                    break
-            if not inside and out:
-                break
-        return out
-
-    def top(self, key: str) -> int:
-        for i, line in enumerate(self.lines):
-            header = not self.is_json and re.match(rf"\s*\[+\s*{re.escape(key)}[.\]]", line)
-            if re.search(self._pat(key), line) or header:
-                return i + 1
-        return 1
-
-    def entry(self, array: str, index: int, key: str | None = None) -> int:
-        blocks = self.blocks(array)
-        if index >= len(blocks):
-            return self.top(array)
-        first, last = blocks[index]
-        if key is not None:
-            for i in range(first, last + 1):
-                if re.search(self._pat(key), self.lines[i]):
-                    return i + 1
-        return first + 1
-
-    def side(self, table: str, side: str, key: str | None = None) -> int:
-        L = self.lines
-        if self.is_json:
-            start = self.top(table) - 1
-            span = range(start, len(L))
-            first = next((i for i in span if re.search(self._pat(side), L[i])), None)
-        else:
-            first = next((i for i, line in enumerate(L)
-                          if re.match(rf'\s*\[\s*{table}\s*\.\s*"?{side}"?\s*\]', line)), None)
-        if first is None:
-            return self.top(table)
-        if key is None:
-            return first + 1
-        for i in range(first, len(L)):
-            if i > first and (re.match(r"\s*\[", L[i]) if not self.is_json else re.search(r"^\s*}", L[i])):
-                break
-            if re.search(self._pat(key), L[i]):
-                return i + 1
-        return first + 1
 
 
 # ---------------------------------------------------------------- loading
@@ -455,14 +355,14 @@ def parse_board(text: str, *, json_format: bool = False, source: str = "<board>"
         data = json.loads(text) if json_format else tomllib.loads(text)
     except (tomllib.TOMLDecodeError, json.JSONDecodeError) as exc:
         raise BoardError(f"{source}: not valid {'JSON' if json_format else 'TOML'}: {exc}") from None
-    return validate(data, _Lines(text, json_format), source)
+    return validate(data, Lines(text, json_format), source)
 
 
 # ---------------------------------------------------------------- validation
 
 
 def _fail(source: str, line: int, where: str, message: str) -> BoardError:
-    return BoardError(f"{source}, line {line}: {where}: {message}")
+    return error(BoardError, source, line, where, message)
 
 
 def _is_int(v: object) -> bool:
@@ -480,7 +380,7 @@ def _keys(raw: object, allowed: tuple[str, ...], required: tuple[str, ...], bad,
             raise _fail(*where_line(None), f"{label} field {key!r}: missing")
 
 
-def validate(data: object, lines: _Lines, source: str) -> Board:
+def validate(data: object, lines: Lines, source: str) -> Board:
     """The Board ``data`` describes, or a BoardError on its first fault: fields and types first (top level,
     districts, locations, roads, pastures, tracks), then the named constraints (``CONSTRAINTS``)."""
     if not isinstance(data, dict):
@@ -658,7 +558,7 @@ def validate(data: object, lines: _Lines, source: str) -> Board:
     return board
 
 
-def _sides(table: str, raw: object, valid: tuple[str, ...], lines: _Lines, source: str) -> dict:
+def _sides(table: str, raw: object, valid: tuple[str, ...], lines: Lines, source: str) -> dict:
     if not isinstance(raw, dict):
         raise _fail(source, lines.top(table), f"field {table!r}", f"must be a table of sides: {', '.join(valid)}")
     for side in raw:
@@ -673,7 +573,7 @@ def _sides(table: str, raw: object, valid: tuple[str, ...], lines: _Lines, sourc
     return raw
 
 
-def _panic(raw: object, lines: _Lines, source: str) -> tuple[tuple[str, PanicTrack], ...]:
+def _panic(raw: object, lines: Lines, source: str) -> tuple[tuple[str, PanicTrack], ...]:
     raw = _sides("panic", raw, C.VILLAGE_SIDES, lines, source)
     out = []
     for side in C.VILLAGE_SIDES:
@@ -710,7 +610,7 @@ def _panic(raw: object, lines: _Lines, source: str) -> tuple[tuple[str, PanicTra
     return tuple(out)
 
 
-def _cure(raw: object, lines: _Lines, source: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+def _cure(raw: object, lines: Lines, source: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
     raw = _sides("cure", raw, C.WIZARD_SIDES, lines, source)
     out = []
     for side in C.WIZARD_SIDES:
@@ -730,23 +630,15 @@ def _cure(raw: object, lines: _Lines, source: str) -> tuple[tuple[str, tuple[str
                         f"constraint cure_track: {CURE_MIN}-{CURE_MAX} spaces above the start, got {len(seq)}")
         for k, item in enumerate(seq):
             if item not in C.INGREDIENTS:
-                raise _fail(source, _item_line(lines, line, item), f"cure.{side} field 'sequence' space {k + 1}",
+                raise _fail(source, lines.line("cure", side, "sequence", k),
+                            f"cure.{side} field 'sequence' space {k + 1}",
                             f"constraint cure_track: unknown ingredient {item!r}; "
                             f"ingredients: {', '.join(C.INGREDIENTS)}")
         out.append((side, tuple(seq)))
     return tuple(out)
 
 
-def _item_line(lines: _Lines, first: int, item: object) -> int:
-    """The line (from ``first`` on) where ``item`` is written as a string, else ``first``."""
-    if isinstance(item, str):
-        for i in range(first - 1, len(lines.lines)):
-            if f'"{item}"' in lines.lines[i]:
-                return i + 1
-    return first
-
-
-def _curse(raw: object, lines: _Lines, source: str) -> tuple[tuple[str, int, int], ...]:
+def _curse(raw: object, lines: Lines, source: str) -> tuple[tuple[str, int, int], ...]:
     raw = _sides("curse", raw, C.MONSTER_SIDES, lines, source)
     out = []
     for side in C.MONSTER_SIDES:
@@ -772,7 +664,7 @@ def _curse(raw: object, lines: _Lines, source: str) -> tuple[tuple[str, int, int
     return tuple(out)
 
 
-def _check_graph(board: Board, lines: _Lines, source: str) -> None:
+def _check_graph(board: Board, lines: Lines, source: str) -> None:
     """The constraints on the road graph, on the whole board."""
     arr = board.arrays()
     dist = arr["distance"]
@@ -870,7 +762,7 @@ def generate(seed: int, *, name: str | None = None, max_tries: int = 500) -> Boa
     for _ in range(max_tries):
         data = _draw(rs, name or f"generated-{seed}", seed)
         try:
-            return validate(data, _Lines("", False), f"<generated board {seed}>")
+            return validate(data, Lines("", False), f"<generated board {seed}>")
         except BoardError as exc:
             last = exc
     raise BoardError(f"generate({seed}): no valid board in {max_tries} tries; last fault: {last}")

@@ -21,6 +21,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple
 
+from cursedsim.datafile import Lines, error
 from cursedsim.errors import OptionError
 
 SCHEMA = 1
@@ -363,65 +364,6 @@ class CardsError(OptionError):
     """A cards file that cannot be read or breaks the schema; the message names field and line."""
 
 
-# ---------------------------------------------------------------- line numbers
-
-
-class _Lines:
-    """The line of a key: top-level keys before the first card, card keys inside the i-th card (the
-    ``[[card]]`` block in TOML, the i-th object of "card" in JSON, found by its braces)."""
-
-    def __init__(self, text: str, is_json: bool):
-        self.lines = text.splitlines()
-        self.is_json = is_json
-        self.blocks = self._json_blocks() if is_json else self._toml_blocks()
-
-    def _toml_blocks(self) -> list[tuple[int, int]]:
-        starts = [i for i, line in enumerate(self.lines) if re.match(r"\s*\[\[\s*card\s*\]\]", line)]
-        return [(s, (starts[n + 1] if n + 1 < len(starts) else len(self.lines)) - 1)
-                for n, s in enumerate(starts)]
-
-    def _json_blocks(self) -> list[tuple[int, int]]:
-        blocks, depth, start, inside = [], 0, 0, False
-        for i, line in enumerate(self.lines):
-            if not inside and re.search(r'"card"\s*:', line):
-                inside, depth = True, 0
-                line = line.split(":", 1)[1]
-            if not inside:
-                continue
-            for ch in line:
-                if ch == "{":
-                    depth += 1
-                    start = i if depth == 1 else start
-                elif ch == "}":
-                    depth -= 1
-                    if depth == 0:
-                        blocks.append((start, i))
-                elif ch == "]" and depth == 0:
-                    inside = False
-                    break
-        return blocks
-
-    def _pattern(self, key: str) -> str:
-        return rf'^\s*"{key}"\s*:|[{{,]\s*"{key}"\s*:' if self.is_json else rf'^\s*"?{key}"?\s*='
-
-    def top(self, key: str) -> int:
-        end = self.blocks[0][0] if self.blocks else len(self.lines)
-        for i in range(end):
-            if re.search(self._pattern(key), self.lines[i]):
-                return i + 1
-        return 1
-
-    def card(self, index: int, key: str | None = None) -> int:
-        if index >= len(self.blocks):
-            return 1
-        first, last = self.blocks[index]
-        if key is not None:
-            for i in range(first, last + 1):
-                if re.search(self._pattern(key), self.lines[i]):
-                    return i + 1
-        return first + 1
-
-
 # ---------------------------------------------------------------- loading and validation
 
 TOP_KEYS = ("schema", "name", "reconstructed", "description", "card")
@@ -454,7 +396,7 @@ def parse_cards(text: str, *, json_format: bool = False, source: str = "<cards>"
         data = json.loads(text) if json_format else tomllib.loads(text)
     except (tomllib.TOMLDecodeError, json.JSONDecodeError) as exc:
         raise CardsError(f"{source}: not valid {'JSON' if json_format else 'TOML'}: {exc}") from None
-    return validate(data, _Lines(text, json_format), source)
+    return validate(data, Lines(text, json_format), source)
 
 
 def cards_of(cards: str = "default") -> Cards:
@@ -485,10 +427,10 @@ def deck_for(mode: str, *, unlisted: str = "omit", sizes: dict[str, int] | None 
 
 
 def _fail(source: str, line: int, where: str, message: str) -> CardsError:
-    return CardsError(f"{source}, line {line}: {where}: {message}")
+    return error(CardsError, source, line, where, message)
 
 
-def validate(data: object, lines: _Lines, source: str) -> Cards:
+def validate(data: object, lines: Lines, source: str) -> Cards:
     """The Cards ``data`` describes, or a CardsError on its first fault (top level first, then each card)."""
     if not isinstance(data, dict):
         raise _fail(source, 1, "cards file", "must be a table of keys")
@@ -516,27 +458,27 @@ def validate(data: object, lines: _Lines, source: str) -> Cards:
         for key in ("id", "name"):
             value = getattr(card, key)
             if (key, value) in seen:
-                raise _fail(source, lines.card(i, key), f"card {i + 1} field {key!r}",
+                raise _fail(source, lines.entry("card", i, key), f"card {i + 1} field {key!r}",
                             f"duplicate {key} {value!r} (also card {seen[key, value] + 1})")
             seen[key, value] = i
     for deck in DECKS:
         n = sum(c.deck == deck for c in cards)
         if n > PRINTED_SIZE[deck]:
             last = max(i for i, c in enumerate(cards) if c.deck == deck)
-            raise _fail(source, lines.card(last, "deck"), f"deck {deck!r}",
+            raise _fail(source, lines.entry("card", last, "deck"), f"deck {deck!r}",
                         f"{n} cards; the game has {PRINTED_SIZE[deck]}")
     return Cards(name=name.strip(), reconstructed=reconstructed, cards=cards, source=source)
 
 
-def _card(raw: object, i: int, lines: _Lines, source: str) -> Card:
+def _card(raw: object, i: int, lines: Lines, source: str) -> Card:
     """One validated card (the i-th, 0-based)."""
     where = f"card {i + 1}"
     if not isinstance(raw, dict):
-        raise _fail(source, lines.card(i), where, "must be a table of keys")
+        raise _fail(source, lines.entry("card", i), where, "must be a table of keys")
     label = f"{where} ({raw['id']!r})" if isinstance(raw.get("id"), str) else where
 
     def bad(key: str, message: str) -> CardsError:
-        return _fail(source, lines.card(i, key), f"{label} field {key!r}", message)
+        return _fail(source, lines.entry("card", i, key), f"{label} field {key!r}", message)
 
     def string(key: str, default: str | None = None, choices: tuple[str, ...] | None = None) -> str:
         v = raw.get(key, default)
@@ -570,7 +512,7 @@ def _card(raw: object, i: int, lines: _Lines, source: str) -> Card:
             raise bad(key, f"unknown field; valid fields: {', '.join(CARD_KEYS)}")
     for key in REQUIRED_CARD:
         if key not in raw:
-            raise _fail(source, lines.card(i), f"{label} field {key!r}", "missing")
+            raise _fail(source, lines.entry("card", i), f"{label} field {key!r}", "missing")
     deck = string("deck", choices=DECKS)
     card_id = string("id")
     if not re.fullmatch(ID_PATTERN[deck], card_id):
@@ -626,7 +568,8 @@ def _card(raw: object, i: int, lines: _Lines, source: str) -> Card:
     if deck in ACTIONS:
         for key in ("action_text", "actions", "villager"):
             if key not in raw:
-                raise _fail(source, lines.card(i), f"{label} field {key!r}", f"missing (a {deck} card needs it)")
+                raise _fail(source, lines.entry("card", i), f"{label} field {key!r}",
+                            f"missing (a {deck} card needs it)")
         action_text = string("action_text")
         actions = names("actions", ACTIONS[deck])
         if not actions:
