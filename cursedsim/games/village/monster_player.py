@@ -31,8 +31,11 @@ guard slot i); a d20 per A Taste of Rural Life roll; per Quiet Night arrival a b
 
 from __future__ import annotations
 
+from cursedsim.events import EventKind
 from cursedsim.games.village import components as C
 from cursedsim.games.village import rules as R
+from cursedsim.games.village import turnlog
+from cursedsim.games.village.turnlog import _line
 
 M = R.MONSTER
 SHEEP = "Sheep"
@@ -60,6 +63,23 @@ MONSTER_CARD = 100
 #: Town Guard tile codes (V7.5), in components.TOWN_GUARD_TILES order.
 GUARD_TILES = tuple(name for name, _ in C.TOWN_GUARD_TILES)
 NO_EFFECT, ENERGY_MINUS_1, ENERGY_MINUS_2, MOVEMENT_MINUS_1, PANIC_PLUS_1 = range(5)
+
+
+#: The Monster player's events the turn log did not have yet (turnlog.EVENTS has the shared ones: arrive,
+#: no_arrival, action, move, skip, eat, feeding_effect, power, adjust, reshuffle); registered into it below.
+EVENTS = {
+    "quiet_night": EventKind("side", (), "a Quiet Night (V6)", _line("Quiet Night: Panic -2, Curse -1")),
+    "energy": EventKind("side", ("use", "spent"), "Energy spent (V7.11)", _line("spends {spent} Energy: {use}")),
+    "town_guard": EventKind("rule", ("tile", "slot"), "a Town Guard tile revealed (V7.4, V7.5)",
+                            _line("Town Guard tile {slot} revealed: {tile}")),
+    "discard": EventKind("side", ("card", "reason"), "a card discarded (V8.4, C11)",
+                         _line("{card} discarded ({reason})")),
+    "use": EventKind("side", ("card",), "a single-use card activated (V8.3)", _line("activates {card}")),
+    "roll": EventKind("side", ("d20",), "a d20 rolled for a card (C13)", _line("rolls d20 {d20}")),
+    "leap": EventKind("side", ("to",), "Monstrous Leap (C17)", _line("leaps to {to}")),
+}
+for _name, _kind in EVENTS.items():
+    turnlog.EVENTS.setdefault(_name, _kind)
 
 
 # ================================================================ set-up
@@ -196,7 +216,7 @@ def action(t) -> None:
     t.m_moving = True
     t.m_moves = max(0, C.MOVES_PER_ACTION - t.m_guard_debt)
     t.m_guard_debt = 0
-    t.record(M, "action", left=t.m_actions)
+    t.record(M, "action", n=C.MONSTER_ACTIONS - t.m_actions, card="-", what=f"Feeding ({t.m_actions} left)")
     while t.m_moving and not t.over:
         choice = t.choose(M, DECIDE_MOVE, move_legal(t))
         if choice == END_MOVING:
@@ -210,7 +230,7 @@ def action(t) -> None:
     while not t.over:
         choice = t.choose(M, DECIDE_EAT, eat_legal(t))
         if choice == EAT_NOTHING:
-            t.record(M, "no_meal")
+            t.record(M, "skip", reason="eats nothing")
             return
         if choice == EAT_VILLAGER:
             number = int(t.arrays["house_number"][t.at])
@@ -329,7 +349,7 @@ def move_along(t, n: int) -> None:
     t.m_moves -= road_cost(t, road)
     t.at = n
     t.m_visited.append(n)
-    t.record(M, "move", to=t.location_name(n))
+    t.record(M, "move", to=t.location_name(n), paid=0)
     slot = int(t.arrays["guard_slot"][road])
     if slot >= 0 and slot < len(t.guards) and t.guards[slot] != EMPTY and not t.m_new_moon:
         reveal(t, slot)
@@ -442,7 +462,8 @@ def play_from_hand(t, i: int) -> None:
 def play_card(t, card, *, free: bool) -> None:
     """V8.3, V8.4: immediate (applied, discarded), ongoing (in front of the Monster or, placement wizard, the
     Wizard), single-use (in front of the Monster; a previous one discarded without effect)."""
-    t.record(M, "power", card=f"{card.id} {card.name}", kind=card.kind, free=free)
+    t.record(M, "power", card=f"{card.id} {card.name}", effect=card.effect,
+             result=f"{card.kind}{' (free)' if free else ''}")
     if card.kind == "ongoing":
         (t.in_front_of_wizard if card.placement == "wizard" else t.in_front_of_monster).append(card)
         return
@@ -541,7 +562,8 @@ def end_of_turn(t) -> None:
     panic, curse = adjustment(t)
     t.move_panic(panic)
     t.move_curse(curse)
-    t.record("rule", "adjust", panic_change=panic, curse_change=curse)
+    t.record("rule", "adjust", villagers=sum(1 for s in t.stomach for k in s if k != SHEEP), panic_change=panic,
+             curse_change=curse)
     if t.over:
         return
     for slot in t.stomach:

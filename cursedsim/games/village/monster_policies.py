@@ -121,7 +121,7 @@ class Glutton:
             empty = not t.stomach
             return P.QUIET_NIGHT if (t.panic >= self.night_panic and empty) else P.FEEDING
         if decision == P.DECIDE_NIGHT_POWER:
-            return self.best_card(t, legal, 1)
+            return max(0, self.best_card(t, legal, 1))
         if decision == P.DECIDE_NIGHT_SINGLE:
             return 0
         if decision == P.DECIDE_BETWEEN:
@@ -138,8 +138,8 @@ class Glutton:
         return legal[0]
 
     def best_card(self, t, legal, offset: int) -> int:
-        """The legal play code of the highest-valued card (0 = none when nothing has a positive value)."""
-        best, value = legal[0], 0
+        """The legal play code (>= offset) of the highest-valued card; -1 when none has a positive value."""
+        best, value = -1, 0
         for code in legal:
             if code < offset:
                 continue
@@ -152,9 +152,8 @@ class Glutton:
         return best
 
     def between(self, t, legal):
-        play = self.best_card(t, [c for c in legal if c >= P.PLAY], P.PLAY) if any(
-            c >= P.PLAY for c in legal) else -1
-        if play >= P.PLAY:
+        play = self.best_card(t, legal, P.PLAY)
+        if play >= 0:
             return play
         single = P.single_use_card(t)
         if P.USE_SINGLE_BETWEEN in legal and single is not None:
