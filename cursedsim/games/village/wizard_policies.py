@@ -14,13 +14,16 @@ from cursedsim.games.village import wizard_player as WP
 PARAMS = {
     "random": (),
     "planner": (
-        ("spell_min", 2.0, 0.0, 20.0, "cast a Spell when its value (below) is at least this"),
+        ("spell_min", 4.0, 0.0, 20.0, "cast a Spell when its value (below) is at least this"),
         ("ingredient_value", 4.0, 0.0, 20.0, "value of a needed ingredient a Spell gives"),
         ("coin_reserve", 1.0, 0.0, 10.0, "coins kept after paying a crossing in coins (else an action pays)"),
         ("declare_cap", 3.0, 1.0, 4.0, "most coins declared at a Steal"),
         ("distract_min", 2.0, 1.0, 5.0, "least declared coins worth an action spent on a distraction"),
         ("need_penalty", 10.0, 0.0, 50.0, "Rabid Monster card score added when its villager sells a needed "
                                           "ingredient"),
+        ("card_keep", 20.0, 0.0, 50.0, "Rabid Monster card score added per other action the card offers"),
+        ("coin_target", 0.0, 0.0, 25.0, "steal while the coins are below this (and below the cheapest purchase "
+                                        "of a missing ingredient)"),
     ),
 }
 
@@ -35,10 +38,11 @@ class WizardRandom:
 
 
 def missing(t) -> list[int]:
-    """The ingredients of the Cure steps left, in track order, less those held (as a multiset)."""
+    """The ingredients of the next Cure steps the Wizard can hold at once (as many steps as its
+    capacity), in track order, less those held (as a multiset): what to buy next."""
     pool = list(t.held)
     out = []
-    for need in t.cure_seq[t.cure:]:
+    for need in t.cure_seq[t.cure:t.cure + WP.capacity(t)]:
         if need in pool:
             pool.remove(need)
         else:
@@ -63,14 +67,16 @@ class Planner:
 
     label = "planner"
 
-    def __init__(self, spell_min=2.0, ingredient_value=4.0, coin_reserve=1.0, declare_cap=3.0, distract_min=2.0,
-                 need_penalty=10.0):
+    def __init__(self, spell_min=4.0, ingredient_value=4.0, coin_reserve=1.0, declare_cap=3.0, distract_min=2.0,
+                 need_penalty=10.0, card_keep=20.0, coin_target=0.0):
         self.spell_min = int(spell_min)
         self.ingredient_value = int(ingredient_value)
         self.coin_reserve = int(coin_reserve)
         self.declare_cap = int(declare_cap)
         self.distract_min = int(distract_min)
         self.need_penalty = int(need_penalty)
+        self.card_keep = int(card_keep)
+        self.coin_target = int(coin_target)
 
     # ------------------------------------------------------------ values
 
@@ -118,13 +124,14 @@ class Planner:
 
     def action(self, t, legal) -> int:
         need = missing(t)
-        if WP.A_MIX in legal:
+        buyable = [n for n in WP.buy_houses(t) if t.houses[n] in need]
+        if WP.A_MIX in legal and (not need or not buyable or t.wizard_actions_left <= 1 + self.mix_reserve(t)):
             return WP.A_MIX
         if WP.A_SPELL in legal and max(self.spell_value(t, t.spell_hand[p]) for p in WP.spells(t)) >= self.spell_min:
             return WP.A_SPELL
-        if WP.A_BUY_HOUSE in legal and any(t.houses[n] in need for n in WP.buy_houses(t)):
+        if WP.A_BUY_HOUSE in legal and buyable:
             return WP.A_BUY_HOUSE
-        if WP.A_STEAL in legal and need and t.coins < self.cheapest_need(t):
+        if WP.A_STEAL in legal and need and t.coins < max(self.coin_target, self.cheapest_need(t)):
             return WP.A_STEAL
         if WP.A_BUY_MARKET in legal and need and not any(t.houses[n] in need for n in range(1, C.HOUSES + 1)) \
                 and any(i in need for i in WP.market_ingredients(t)):
@@ -132,6 +139,11 @@ class Planner:
         if WP.A_DISCARD in legal and need and len(t.held) >= WP.capacity(t) and self.unneeded(t) >= 0:
             return WP.A_DISCARD
         return WP.A_END
+
+    def mix_reserve(self, t) -> int:
+        """1 when reaching the Laboratory from here would take an action (no coins for the fare), else 0."""
+        cost = WP.fare(t, t.board.laboratory)
+        return 1 if cost > t.coins - self.coin_reserve else 0
 
     def unneeded(self, t) -> int:
         """The lowest held ingredient beyond what the Cure steps left need, or -1."""
@@ -155,7 +167,7 @@ class Planner:
 
     def buy_count(self, t, legal) -> int:
         number = t.wizard_pending[1]
-        want = list(t.cure_seq[t.cure:]).count(t.houses[number]) - t.held.count(t.houses[number])
+        want = missing(t).count(t.houses[number])
         return max(legal[0], min(legal[-1], want))
 
     def market_pick(self, t, legal) -> int:
@@ -226,7 +238,9 @@ class Planner:
         def score(p):
             v = C.VILLAGER_NAMES.index(t.rm_drawn[p].villager)
             on_board = sum(1 for n in range(1, C.HOUSES + 1) if t.houses[n] == v)
-            return on_board + (self.need_penalty if v in need else 0)
+            kind = t.wizard_pending[1]
+            spare = sum(1 for k in t.rm_drawn[p].actions if k != kind)   # actions the card could still serve
+            return on_board + (self.need_penalty if v in need else 0) + self.card_keep * spare
         return min(legal, key=lambda p: (score(p), p))
 
 
