@@ -6,6 +6,13 @@ Plays now: the 0-player mode (``automata``, V15): the Possessed Wizard (V14, dec
 ``automata.py``) against the Rabid Monster (V13, ``automata.py``), to a win (V12.1 Cure top, V12.2 Curse
 top, checked the instant a track moves) or to the turn cap (O1 ``max_turns``: ``unfinished``).
 
+Plays now, the Monster player (``monster_player.py``; V6-V9, V14.13 and the readings M1-M17 of
+docs/rules/village.md): its set-up (4 Powers, Town Guard tiles from stream 9, Energy 0) and its whole turn,
+Quiet Night or Feeding (movements, Town Guard tiles, eating, Energy and its uses, Power cards with their
+requirements, single-use cards, the end of the turn), every choice asked of its controller
+(``monster_policies``: ``MonsterRandom``, ``Glutton``), in ``possessed_wizard`` (and its side of ``duel``);
+options O2, O7-O11.
+
     t = Table.deal(seed, index, options, board=board)
     while not t.is_over():
         t.step()                     # one side's turn (V1.2: Wizard first, then alternate)
@@ -48,10 +55,10 @@ Readings of this engine (beyond the options of rules.RuleOptions), each a doubt 
   row this turn, a card discarded unused by a Mix Cure (V14.3) included.
 - The 0-player game has no Wizard hand and no Monster hand (no refill: V5.1 and V9.5 are players' rules).
 
-Not yet: the 2-player mode and both 1-player modes (the Wizard player's and the Monster player's
-actions, Town Guards, Energy, Quiet Night, the player's Power/Spell hands and their requirements, the
-legal-action API and policies); ``coin_change = "denominations"`` (O4; this engine counts coin value
-only); the options that only matter for players (O2 ``monster`` chooser, O3, O5, O7-O11, O16, O17).
+Not yet: the Wizard player's side of the 2-player mode and the Rabid Monster game (its actions, its
+Spell hand and their requirements, the legal-action API and policies);
+``coin_change = "denominations"`` (O4; this engine counts coin value
+only); the options that only matter for the Wizard player (O3, O5, O16, O17).
 No ``apply``/``legal_actions``/``observe`` yet: the automata make every choice, so the table steps by
 whole turns (``step``); a player's decisions will need the decision API of the gifts table. ``clone()`` is
 a deep copy (the streams are copied with the state). No compiled kernel, no registration in
