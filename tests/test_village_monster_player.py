@@ -17,6 +17,8 @@ from cursedsim.games.village import monster_player as P
 from cursedsim.games.village import monster_policies as MP
 from cursedsim.games.village import reference as V
 from cursedsim.games.village import rules as R
+from cursedsim.games.village import wizard_player as W
+from cursedsim.games.village import wizard_policies as WP
 
 CARDS = K.load_cards()
 PW = R.POSSESSED_WIZARD
@@ -52,7 +54,10 @@ class Rolls:
 def table(*answers, mode=PW, **options) -> V.Table:
     """A dealt Monster-player table, every house emptied, stomach empty, Energy 0; the Monster's answers."""
     script = Script()
-    t = V.Table.deal(3, 0, R.RuleOptions(**options), mode=mode, controllers={R.MONSTER: script}, log=True)
+    controllers = {R.MONSTER: script}
+    if mode == R.DUEL:
+        controllers[R.WIZARD] = Script()
+    t = V.Table.deal(3, 0, R.RuleOptions(**options), mode=mode, controllers=controllers, log=True)
     for n in range(1, C.HOUSES + 1):
         if t.houses[n] != V.EMPTY:
             t.bag[t.houses[n]] += 1
@@ -343,14 +348,30 @@ def test_panic_down_not_offered_at_the_bottom_nor_short_of_energy():
     assert P.PANIC_DOWN not in P.energy_legal(t)
 
 
-def test_discarding_box_of_holding_returns_the_fourth_ingredient():
-    t = table()
+def test_discarding_box_of_holding_the_wizard_returns_an_ingredient():
+    """M9: with 4 held and the Box gone, the Wizard player chooses the ingredient that returns."""
+    t = table(mode=R.DUEL)
     t.in_front_of_wizard = [CARDS.by_id("S02")]
     t.held = [0, 1, 2, 3]
     t.energy = 4
     t.m_moving = True
+    t.controllers[R.WIZARD].answers = [(W.DISCARD, 1)]
     P.spend(t, P.DISCARD_SPELL)
-    assert t.held == [0, 1, 2] and t.energy == 0
+    assert sorted(t.held) == [0, 2, 3] and t.energy == 0 and t.spell_discard[-1].id == "S02"
+
+
+def test_duel_quiet_night_arrival_in_an_occupied_house_is_the_wizard_players_choice():
+    """O2 ``wizard`` in the 2-player game: the Wizard player places it (V2.3)."""
+    t = table(mode=R.DUEL)
+    for n in range(1, 21):
+        if n not in (2, 17):
+            v = next(v for v in range(6) if t.bag[v])
+            place(t, **{f"h{n}": v})
+    t.streams[V.STREAM_D20] = Rolls(5 - 1, 9 - 1)
+    t.controllers[R.WIZARD].answers = [(W.ARRIVAL_HOUSE, 17)]
+    answer(t, (P.DECIDE_TURN, P.QUIET_NIGHT), (P.DECIDE_NIGHT_POWER, 0))
+    P.turn(t)
+    assert [e["house"] for e in t.events if e["action"] == "arrive"] == [17, 2]
 
 
 def test_buy_movement_only_with_none_left():
@@ -598,6 +619,18 @@ def test_random_games_keep_the_invariants(options):
         while not t.over:
             t.step()
             check_invariants(t, stop)
+
+
+def test_duel_random_against_random_keeps_the_invariants():
+    ends = set()
+    for i in range(40):
+        t = V.Table.deal(12, i, mode=R.DUEL, controllers={R.MONSTER: MP.MonsterRandom(),
+                                                           R.WIZARD: WP.make("random")})
+        while not t.over:
+            t.step()
+            check_invariants(t, False)
+        ends.add(t.winner)
+    assert ends - {R.NO_WINNER}
 
 
 def test_determinism():

@@ -10,7 +10,8 @@ Decisions (``decision`` name: legal codes, ascending; a single legal code is tak
 ``monster_night_power``     0 play no card, 1 + i play Power card ``power_hand[i]`` free (V6.3)
 ``monster_night_single``    0 keep the single-use card in front, 1 activate it now (V8.3)
 ``night_arrival_house``     house number 1-20 (an empty house) for a Quiet Night arrival whose d20 house is
-                            occupied (O2; asked of the Monster, or of the Wizard player)
+                            occupied (O2 ``monster``; with ``wizard`` a Wizard player is asked its own
+                            ``wizard_player.ARRIVAL_HOUSE`` through ``wizard_player.arrive``)
 ``monster_between``         before / after a Feeding action (V8.1): 0 end the turn, 1 take the next action,
                             2 activate the single-use card in front, 10 + i play ``power_hand[i]``
 ``monster_move``            moving phase: 0 end it (go to eating), 1 buy a movement with Energy, 2 spend 4
@@ -161,6 +162,10 @@ def night_arrival(t) -> None:
     """V6.4 with O2: a villager from the bag to the d20 house; an occupied house: the chooser's empty house
     (the Possessed Wizard's closest house, V2.4, when it chooses)."""
     houses = range(1, C.HOUSES + 1)
+    if t.options.night_arrival_chooser == "wizard" and t.controllers.get(R.WIZARD) is not None:
+        from cursedsim.games.village import wizard_player
+        wizard_player.arrive(t, M)                           # the Wizard player's V2.3 choice
+        return
     if all(t.houses[n] != EMPTY for n in houses):
         t.record(M, "no_arrival", reason="all houses occupied")
         return
@@ -174,10 +179,8 @@ def night_arrival(t) -> None:
         empty = [n for n in houses if t.houses[n] == EMPTY]
         if t.options.night_arrival_chooser == "monster":
             house = t.choose(M, DECIDE_ARRIVAL, empty)
-        elif t.controllers.get(R.WIZARD) is None:
-            house = t.closest_empty_house(roll)
         else:
-            house = t.choose(R.WIZARD, DECIDE_ARRIVAL, empty)
+            house = t.closest_empty_house(roll)
     t.houses[house] = v
     t.record(M, "arrive", villager=C.VILLAGER_NAMES[v], roll=roll, house=house)
 
@@ -301,12 +304,12 @@ def spend(t, choice: int) -> None:
 
 
 def discard_spell(t, card) -> None:
-    """V3.9: to the Spell discard pile; Box of Holding (M9): a fourth ingredient held returns to the supply
-    (the last one gained)."""
+    """V3.9: to the Spell discard pile; Box of Holding (M9): the Wizard player returns ingredients it can no
+    longer hold (its choice: wizard_player.trim_to_capacity)."""
     t.spell_discard.append(card)
-    if card.effect == "extra_ingredient_slot":
-        while len(t.held) > C.WIZARD_INGREDIENT_LIMIT:
-            t.held.pop()
+    if card.effect == "extra_ingredient_slot" and t.controllers.get(R.WIZARD) is not None:
+        from cursedsim.games.village import wizard_player
+        wizard_player.trim_to_capacity(t)
 
 
 # ---------------------------------------------------------------- moving (V7.2-V7.6)
