@@ -13,6 +13,14 @@ requirements, single-use cards, the end of the turn), every choice asked of its 
 (``monster_policies``: ``MonsterRandom``, ``Glutton``), in ``possessed_wizard`` (and its side of ``duel``);
 options O2, O7-O11.
 
+Plays now, the Wizard player (``wizard_player.py``; V1.10, V2.3, V3, V4, V5, V10, V13.1-V13.2 and the
+readings W1-W12 of docs/rules/village.md): its hand of 4 Spells and its whole turn (arrival with its house
+choice, Buy at a house or the Market, Mix Cure, Cast Spell with requirements and every Spell effect, Steal
+with the declared amount, the d6 and the distraction, moves paid in coins or with an action, discards, Box
+of Holding, the end-of-turn refill), every choice asked of its controller (``wizard_policies``:
+``WizardRandom``, ``Planner``), in ``rabid_monster`` (drawing and laying the Rabid Monster cards) and its
+side of ``duel``; options O3, O5, O6, O16, O17.
+
     t = Table.deal(seed, index, options, board=board)
     while not t.is_over():
         t.step()                     # one side's turn (V1.2: Wizard first, then alternate)
@@ -31,7 +39,8 @@ so e.g. a different d6 roll never changes which villager arrives. Draws per stre
 - ``STREAM_POWER`` (4): the same for the Power deck;
 - ``STREAM_POSSESSED`` (5): the Possessed Wizard deck's shuffle at set-up (V1.13) and at the end of each
   Wizard turn (V14.5);
-- ``STREAM_RABID`` (6): the Rabid Monster cards' shuffle at the start of each Monster turn (O12).
+- ``STREAM_RABID`` (6): the Rabid Monster cards' shuffle at the start of each Monster turn (O12); against
+  a Wizard player, the shuffle of all 12 after its arrival, before its actions (V13.1).
 
 A shuffle is Fisher-Yates (i from n-1 down to 1, j = below(i+1), swap); the top of a deck is the list's
 last element.
@@ -55,10 +64,9 @@ Readings of this engine (beyond the options of rules.RuleOptions), each a doubt 
   row this turn, a card discarded unused by a Mix Cure (V14.3) included.
 - The 0-player game has no Wizard hand and no Monster hand (no refill: V5.1 and V9.5 are players' rules).
 
-Not yet: the Wizard player's side of the 2-player mode and the Rabid Monster game (its actions, its
-Spell hand and their requirements, the legal-action API and policies);
-``coin_change = "denominations"`` (O4; this engine counts coin value
-only); the options that only matter for the Wizard player (O3, O5, O16, O17).
+Not yet: in ``rabid_monster`` the Rabid Monster (automata.py) still hunts 3 cards it draws itself (the
+0-player reading O12) instead of ``t.rm_used``, the cards the Wizard player used (V13.2), and On the Scent
+should draw from ``t.rm_deck``.
 No ``apply``/``legal_actions``/``observe`` yet: the automata make every choice, so the table steps by
 whole turns (``step``); a player's decisions will need the decision API of the gifts table. ``clone()`` is
 a deep copy (the streams are copied with the state). No compiled kernel, no registration in
