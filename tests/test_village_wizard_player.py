@@ -595,7 +595,8 @@ class Checked:
     def act(self, t, side, decision, legal, stream):
         assert legal == sorted(set(legal)), (decision, legal)
         assert 0 <= t.coins <= C.COIN_TOTAL
-        assert len(t.held) <= WP.capacity(t)
+        if decision != WP.DISCARD:               # a discard may be the return of a Box of Holding's extra
+            assert len(t.held) <= WP.capacity(t)
         assert all(t.held.count(i) <= C.INGREDIENT_TILES_EACH for i in range(6))
         assert len(t.spell_hand) <= C.HAND_SIZE
         assert t.cure >= self.last_cure
