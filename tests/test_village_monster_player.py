@@ -661,3 +661,36 @@ def test_make_and_params():
         MP.make("nope")
     for name, default, low, high, doc in MP.PARAMS["glutton"]:
         assert low <= default <= high and doc
+
+
+def test_a_quiet_night_meal_counts_at_the_next_feeding_end():
+    """M10: villagers eaten in a Quiet Night (A Taste of Rural Life) stay in the stomach (no digesting
+    after it, O8 default) and count at the end of the next Feeding turn."""
+    t = table()
+    place(t, h4=FARMER, h9=FARMER)
+    t.power_hand = [card("P01")]
+    t.streams[V.STREAM_D20] = Rolls(4 - 1, 9 - 1, 0, 0, 0, 0)
+    t.panic = 5
+    answer(t, (P.DECIDE_TURN, P.QUIET_NIGHT), (P.DECIDE_NIGHT_POWER, 1))
+    P.turn(t)
+    curse = t.curse
+    assert t.stomach == [["Farmer"], ["Farmer"]] and t.panic == 3
+    start(t, H(t, 20))
+    answer(t, (P.DECIDE_TURN, P.FEEDING), (P.DECIDE_BETWEEN, P.END_TURN))
+    P.turn(t)
+    assert t.stomach == [] and t.panic == 4 and t.curse == curse + 1
+
+
+def test_glutton_goes_for_the_second_of_a_type():
+    """Glutton: with a Farmer eaten, a Farmer 1 movement away beats a Noble 1 movement away (6 x 1 + 1 >
+    3) although the Noble gives more Energy."""
+    t = table()
+    t.controllers[R.MONSTER] = MP.make("glutton")
+    t.stomach = [["Farmer"]]
+    place(t, h1=FARMER, h3=NOBLE)
+    start(t, t.board.laboratory)
+    t.m_moving, t.m_moves = True, 2
+    g = t.controllers[R.MONSTER]
+    assert g.act(t, R.MONSTER, P.DECIDE_MOVE, P.move_legal(t), None) == P.MOVE + H(t, 1)
+    t.stomach = []
+    assert g.act(t, R.MONSTER, P.DECIDE_MOVE, P.move_legal(t), None) == P.MOVE + H(t, 3)

@@ -3,8 +3,8 @@ codes) and ``Glutton`` (issue 13: "plans movement to eat pairs and triples of on
 Quiet Nights, buys Powers by value": here it plays Power cards by value). A controller is
 ``act(table, side, decision, legal, stream) -> code``; only ``MonsterRandom`` draws from the stream.
 
-Glutton is integer arithmetic over the table, every tie to the lowest code, so a compiled kernel can mirror
-it exactly. Its scores (``house_score``): a house of villager type v at route distance d scores
+Glutton is integer arithmetic over the table (its parameters are read as integers, truncated), every tie
+to the lowest code, so a compiled kernel can mirror it exactly. Its scores (``house_score``): a house of villager type v at route distance d scores
 ``match * stomach[v] + energy(v) - dist * d`` (route distance: movements along roads, an occupied house
 only as the last step, V7.3).
 """
