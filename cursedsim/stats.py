@@ -41,6 +41,27 @@ def mean_se(values) -> tuple[float, float]:
     return float(values.mean()), se
 
 
+def infer_sides(frame: pd.DataFrame) -> tuple[str, dict[str, str]]:
+    """(win, sides) for ``summarize`` of a game of sides' frame without a ``win`` column: the game's own
+    (``sides.summary_args``) when the ``game`` column names one game, else every boolean ``<side>_won``
+    column, the first one as ``win``; a CursedsimError says what to pass when there is none."""
+    if "game" in frame.columns and frame["game"].nunique() == 1:
+        from cursedsim.games import GAME_MODULES, get_game
+        from cursedsim.sides import summary_args
+        name = str(frame["game"].iloc[0])
+        if name in GAME_MODULES and get_game(name).sides:
+            args = summary_args(get_game(name))
+            if all(column in frame.columns for column in args["sides"].values()):
+                return args["win"], args["sides"]
+    sides = {column[:-len("_won")]: column for column in frame.columns
+             if column.endswith("_won") and frame[column].dtype == bool}
+    if not sides:
+        raise CursedsimError("no column 'win' to summarise: pass win= (a game of sides: win='<side>_won' and "
+                             "sides={'<side>': '<side>_won', ...}, as cursedsim.sides.summary_args(game) gives them); "
+                             f"columns: {', '.join(map(str, frame.columns))}")
+    return next(iter(sides.values())), sides
+
+
 def summarize(frame: pd.DataFrame, by: str | Sequence[str] | None = None, *, win: str = "win",
               score: str | None = "score", turns: str | None = "turns", measures: Sequence | None = None,
               alpha: float = 0.05, sides: Mapping[str, str] | None = None) -> pd.DataFrame:
@@ -49,7 +70,8 @@ def summarize(frame: pd.DataFrame, by: str | Sequence[str] | None = None, *, win
 
     sides: a game of sides' side -> win column (``sides.summary_args(game, side)`` gives both this and
     ``win``): per side ``<side>_wins``, ``<side>_win_rate``, ``<side>_ci_low``, ``<side>_ci_high``, after
-    ``ci_high``; "won games" of won-only measures are those of ``win``.
+    ``ci_high``; "won games" of won-only measures are those of ``win``. A frame without a ``win`` column
+    given neither ``win`` nor ``sides`` (Curses & Covens, Cursed Gifts) gets its game's (``infer_sides``).
 
     measures: ``Measure``s (``cursedsim.games.base``; a game's are ``game.measures``), in order: each
     gives ``mean_<column>``, over the games that were won when ``won_only`` (NaN without wins), and
@@ -59,6 +81,8 @@ def summarize(frame: pd.DataFrame, by: str | Sequence[str] | None = None, *, win
     in), mean_turns over all games; None leaves them out. So ``summarize(frame, by)`` of a
     Verflucht! frame and ``summarize(frame, by, measures=game.measures)`` give the same columns."""
     from cursedsim.games.base import Measure
+    if win == "win" and "win" not in frame.columns and not sides:
+        win, sides = infer_sides(frame)
     keys = [] if by is None else [by] if isinstance(by, str) else list(by)
     measures = list(measures or ())
     covered = {measure.column for measure in measures}
@@ -245,5 +269,6 @@ def holm(p_values) -> np.ndarray:
     return adjusted
 
 
-__all__ = ["holm", "is_exact", "side_rates", "mean_from_sums", "mean_se", "paired_difference", "paired_sample_size",
-           "sample_size_for_difference", "se_from_sums", "seat_rates", "summarize", "unpaired_difference", "wilson_interval"]
+__all__ = ["holm", "infer_sides", "is_exact", "side_rates", "mean_from_sums", "mean_se", "paired_difference",
+           "paired_sample_size", "sample_size_for_difference", "se_from_sums", "seat_rates", "summarize",
+           "unpaired_difference", "wilson_interval"]

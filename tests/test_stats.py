@@ -207,3 +207,41 @@ def test_holm_never_lowers_a_p_value_and_refuses_non_probabilities():
     assert np.all(holm(p) >= p)
     with pytest.raises(CursedsimError, match="0-1"):
         holm([0.2, 1.5])
+
+
+def _covens_frame(game: str | None = "covens"):
+    """Six hand-made Curses & Covens games: the hunter wins 2 of 3 at 4 players, 0 of 3 at 5."""
+    columns = {"players": np.array([4, 4, 4, 5, 5, 5], dtype=np.int8),
+               "hunter_won": [True, True, False, False, False, False],
+               "town_won": [False, False, True, True, True, True],
+               "rounds": np.array([3, 5, 4, 6, 2, 4], dtype=np.int16)}
+    if game is not None:
+        columns = {"game": pd.Categorical([game] * 6), **columns}
+    return pd.DataFrame(columns)
+
+
+def test_summarize_infers_the_sides_of_a_game_of_sides_from_its_game_column():
+    """README's ``summarize(frame, ["players"])`` on a frame of sides: the game's first side is ``win``."""
+    summary = stats.summarize(_covens_frame(), "players")
+    assert list(summary["wins"]) == [2, 0] and list(summary["hunter_wins"]) == [2, 0]
+    assert list(summary["town_wins"]) == [1, 3]
+    assert summary["win_rate"].iloc[0] == pytest.approx(2 / 3)
+    explicit = stats.summarize(_covens_frame(), "players", **stats_args("covens"))
+    pd.testing.assert_frame_equal(summary, explicit)
+
+
+def stats_args(game: str) -> dict:
+    from cursedsim.sides import summary_args
+    return summary_args(get_game(game))
+
+
+def test_summarize_infers_sides_from_won_columns_without_a_game_column():
+    summary = stats.summarize(_covens_frame(game=None))
+    assert summary["hunter_wins"].iloc[0] == 2 and summary["town_wins"].iloc[0] == 4
+    assert summary["wins"].iloc[0] == 2   # the first <side>_won column is ``win``
+
+
+def test_summarize_without_a_win_column_says_what_to_pass():
+    frame = _covens_frame().drop(columns=["hunter_won", "town_won", "game"])
+    with pytest.raises(CursedsimError, match=r"no column 'win' to summarise: pass win= \(a game of sides"):
+        stats.summarize(frame)
