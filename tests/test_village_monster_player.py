@@ -529,6 +529,9 @@ def test_hydrophobia_bridge_costs_a_movement_and_goes_at_two_colours():
     assert P.MOVE + H(t, 15) not in P.move_legal(t)       # a bridge: 2 movements
     t.m_moves = 2
     assert P.MOVE + H(t, 15) in P.move_legal(t)
+    t.m_moves, t.energy, t.at = 1, 2, H(t, 15)          # one left: the street to house 13, not the bridge
+    assert P.move_legal(t) == [P.END_MOVING, P.MOVE + H(t, 13)]
+    t.m_moves, t.at = 2, H(t, 3)
     P.move_along(t, H(t, 15))
     assert t.m_moves == 0
     P.monster_eat(t, "Farmer")

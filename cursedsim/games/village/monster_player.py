@@ -189,13 +189,15 @@ def feeding(t) -> None:
     """V7.1, V8.1: up to 3 actions (more with Midnight Snack), Power cards before or after each; then the
     end of the turn (V9)."""
     t.m_actions = C.MONSTER_ACTIONS
+    taken = 0
     while not t.over:
         choice = t.choose(M, DECIDE_BETWEEN, between_legal(t))
         if choice == END_TURN:
             break
         if choice == NEXT_ACTION:
             t.m_actions -= 1
-            action(t)
+            taken += 1
+            action(t, taken)
         elif choice == USE_SINGLE_BETWEEN:
             use_single(t)
         else:
@@ -214,12 +216,13 @@ def between_legal(t) -> list[int]:
     return legal
 
 
-def action(t) -> None:
-    """V7.1-V7.11: a moving phase (up to 2 movements, O11 debt first) then an eating phase."""
+def action(t, n: int = 1) -> None:
+    """V7.1-V7.11: the turn's n-th action, a moving phase (up to 2 movements, O11 debt first) then an eating
+    phase."""
     t.m_moving = True
     t.m_moves = max(0, C.MOVES_PER_ACTION - t.m_guard_debt)
     t.m_guard_debt = 0
-    t.record(M, "action", n=C.MONSTER_ACTIONS - t.m_actions, card="-", what=f"Feeding ({t.m_actions} left)")
+    t.record(M, "action", n=n, card="-", what=f"Feeding, {t.m_moves} movements ({t.m_actions} actions left)")
     while t.m_moving and not t.over:
         choice = t.choose(M, DECIDE_MOVE, move_legal(t))
         if choice == END_MOVING:
@@ -334,14 +337,17 @@ def road_cost(t, road: int) -> int:
 
 def move_legal(t) -> list[int]:
     legal = [END_MOVING]
-    if t.m_moves == 0 and t.energy >= movement_cost(t):     # M3: a movement is bought when none is left
-        legal.append(BUY_MOVEMENT)
     legal += energy_legal(t)
     arr = t.arrays
+    can_move = False
     for k in range(int(arr["adj_start"][t.at]), int(arr["adj_start"][t.at + 1])):
         n, road = int(arr["adj"][k]), int(arr["adj_road"][k])
         if road_cost(t, road) <= t.m_moves:
             legal.append(MOVE + n)
+            can_move = True
+    # M3: a movement is bought when no road can be taken with the movements left
+    if not can_move and t.energy >= movement_cost(t):
+        legal.append(BUY_MOVEMENT)
     return sorted(set(legal))
 
 

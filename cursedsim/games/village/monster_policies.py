@@ -182,8 +182,8 @@ class Glutton:
         goal, _ = self.target(t, self.reach(t))
         if goal < 0:
             return P.END_MOVING
-        if t.m_moves == 0:
-            return P.BUY_MOVEMENT if P.BUY_MOVEMENT in legal else P.END_MOVING
+        if P.BUY_MOVEMENT in legal:                          # no road can be taken: buy one (M3)
+            return P.BUY_MOVEMENT
         # the neighbour on a shortest route to the goal (lowest location index among ties)
         best, best_d = -1, UNREACHABLE
         for code in legal:
