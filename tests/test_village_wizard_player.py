@@ -88,9 +88,14 @@ def test_deal_draws_four_spells_from_the_top_of_the_deck():
 # ---------------------------------------------------------------- V2 arrival
 
 def _one_empty_house(t, empty):
+    """Houses in ``empty`` empty, the others filled with the tokens in component order; the bag the rest."""
+    tokens = [v for v, count in enumerate(C.VILLAGER_COUNTS) for _ in range(count)]
+    t.bag = list(C.VILLAGER_COUNTS)
     for n in range(1, C.HOUSES + 1):
-        t.houses[n] = FARMER if n not in empty else RF.EMPTY
-    t.bag = [C.VILLAGER_COUNTS[0] - 20 + len(empty)] + list(C.VILLAGER_COUNTS[1:])
+        t.houses[n] = RF.EMPTY if n in empty else tokens.pop(0)
+        if t.houses[n] != RF.EMPTY:
+            t.bag[t.houses[n]] -= 1
+    assert min(t.bag) >= 0 and sum(t.bag) == C.VILLAGER_TOKENS - C.HOUSES + len(empty)
 
 
 def test_arrival_in_an_occupied_house_goes_where_the_wizard_chooses():
@@ -563,17 +568,26 @@ def test_rabid_get_busy_fourth_card_option():
 
 def test_o16_a_move_paid_with_an_action_uses_a_card_or_not():
     def play(option):
+        buy = lambda legal: WP.A_BUY_HOUSE if WP.A_BUY_HOUSE in legal else WP.A_END   # noqa: E731
         t, s = table(mode=R.RABID_MONSTER, rabid_spent_actions=option,
-                     script=Script(action=[WP.A_BUY_HOUSE, WP.A_END], pay=[WP.PAY_ACTION]))
+                     script=Script(action=buy, pay=[WP.PAY_ACTION], buy_count=[1] * 3))
         n = _far_house(t)
         t.houses[n] = FARMER
-        s.answers["buy_house"] = [n]
+        s.answers["buy_house"] = [n] * 3
         t.rm_cards = [c for c in t.rm_cards if "buy_ingredients" in c.actions] * 2
-        t.coins = 4
+        t.coins = 10
         WP.turn(t)
-        return len(t.rm_used), t.wizard_actions_left
-    assert play("use_a_card")[0] == 2
-    assert play("free")[0] == 1
+        return len(t.rm_used), len(t.held)
+    assert play("use_a_card") == (3, 2)      # move, buy, buy: 3 cards, the 3 actions
+    assert play("free") == (2, 2)            # the move uses no card but one of the 3 actions (W9)
+
+
+def test_rabid_arrival_in_an_occupied_house_is_the_players_choice():
+    t, s = table(mode=R.RABID_MONSTER, script=Script(arrival_house=[12]))
+    _one_empty_house(t, {4, 12})
+    t.d20 = lambda: 7
+    WP.arrive(t)
+    assert s.offered(WP.ARRIVAL_HOUSE) == [[4, 12]] and t.houses[12] != RF.EMPTY
 
 
 def test_no_card_for_an_action_no_action():
