@@ -443,6 +443,7 @@ def test_taste_of_rural_life():
     P.apply_effect(t, card("P01"))
     assert t.stomach == [["Farmer"], ["Farmer"]] and t.houses[4] == t.houses[9] == V.EMPTY
     assert t.curse == curse + 1 and t.energy == 2
+    assert [e["at"] for e in t.events if e["action"] == "eat"] == ["house 4", "house 9"]
     t.streams[V.STREAM_D20] = Rolls(5 - 1, 5 - 1)
     P.apply_effect(t, card("P01"))
     assert t.curse == curse + 1                          # nobody eaten: no Curse

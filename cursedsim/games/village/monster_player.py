@@ -404,9 +404,10 @@ def eat_legal(t) -> list[int]:
     return sorted(set(legal))
 
 
-def monster_eat(t, kind: str) -> bool:
+def monster_eat(t, kind: str, where: int = -1) -> bool:
     """V7.9: the token into the leftmost empty slot, its Energy at once (at most 9); V14.13 the feeding cards
-    next to the Monster board (M7); Hydrophobia discarded at the second colour (C11). False: no room (O9)."""
+    next to the Monster board (M7); Hydrophobia discarded at the second colour (C11). False: no room (O9).
+    ``where``: the location of the meal when it is not the Monster's (A Taste of Rural Life)."""
     if len(t.stomach) >= C.STOMACH_SLOTS and t.options.full_stomach == "stop":
         return False
     t.stomach.append([kind])
@@ -423,7 +424,7 @@ def monster_eat(t, kind: str) -> bool:
                 got = t.gain_coins(card.param("coins"))
                 t.record("rule", "feeding_effect", card=card.id, effect=f"the Wizard gains {got} coins")
     t.energy = min(C.ENERGY_MAX, t.energy + max(0, gain))
-    t.record(M, "eat", kind=kind, at=t.location_name(t.at), energy=t.energy)
+    t.record(M, "eat", kind=kind, at=t.location_name(t.at if where < 0 else where), energy=t.energy)
     if kind != SHEEP:
         types = {k for slot in t.stomach for k in slot if k != SHEEP}
         for card in list(t.in_front_of_monster):
@@ -508,7 +509,7 @@ def apply_effect(t, card) -> None:
             t.record(M, "roll", d20=roll)
             if v != EMPTY and (len(t.stomach) < C.STOMACH_SLOTS or t.options.full_stomach == "keep_eating"):
                 t.houses[roll] = EMPTY
-                monster_eat(t, C.VILLAGER_NAMES[v])
+                monster_eat(t, C.VILLAGER_NAMES[v], t.board.house(roll))
                 eaten += 1
         if eaten:
             t.move_curse(card.param("curse"))
