@@ -54,15 +54,29 @@ class Planner:
     """``planner``: plans the cheapest route to the next Cure ingredients, steals when short of coins,
     casts spells by value.
 
-    ACTION, first that applies: Mix Cure; a Spell of value >= spell_min; a Buy at a house whose villager
-    sells a missing ingredient; a Steal when the coins are below the cheapest such purchase (price +
-    crossing fare; the Market price when no villager sells it); the Market for a missing ingredient no
-    house offers; a discard of an unneeded ingredient when full; else end the turn. Sub-decisions: the
-    cheapest house (fare + price, then the earliest missing step, then the lowest number); as many as the
-    steps left need; the Steal with the best d6 expectation x6 (empty 6, occupied d*(6-d), d = min(house,
-    declare_cap, supply)), fare x6 subtracted, then the lowest number; crossings in coins while
-    coin_reserve coins remain, else an action; a Rabid Monster card whose villager is least on the board
-    (+need_penalty if it sells a missing ingredient), then the lowest position.
+    "Missing" is ``missing(t)``: the next ``capacity`` Cure steps less the ingredients held. ACTION, the
+    first that applies: Mix Cure when offered and (nothing is missing, or no offered house sells a missing
+    ingredient, or at most 1 action is left beyond the one the fare to the Laboratory would take when the
+    coins less coin_reserve do not cover it); a Spell when the best offered one has value >= spell_min; a
+    Buy when an offered house sells a missing ingredient; a Steal when something is missing and the coins
+    are below max(coin_target, the cheapest fare + price of a missing ingredient's house, or fare + price
+    of the Market when no house sells one); the Market when no house on the board sells a missing
+    ingredient and the Market offers one; a discard when full and something is missing and an ingredient
+    is unneeded (beyond the remaining steps); else end the turn.
+
+    Spell value: its coins, + ingredient_value per missing ingredient it gives (while a pouch is free), +
+    2 ingredient_value for a Cure step it makes, + the coins Diplosis adds, + 1 for a first Box of
+    Holding, Hypnotize with a missing type in the bag, A Village Feast, Gift of the Gab, Hydrophobia, + 2
+    for Distract with a target. Sub-decisions (ties: the lowest code): BUY_HOUSE the missing sellers (all
+    offered when none) by fare + price, then the earliest missing step, then the number; BUY_COUNT the
+    missing count of that type within the offered range; MARKET_PICK and HYPNOTIZE the first missing
+    offered; SPELL the highest value; STEAL_HOUSE the highest 6 x expectation less 6 x fare (empty 6,
+    occupied d(6-d), d = min(house coins, declare_cap, supply)); STEAL_AMOUNT min(declare_cap, the most
+    offered); DISTRACT when that d >= distract_min; PAY coins while coin_reserve coins remain after fare
+    and price, else an action; DISCARD the lowest unneeded; ARRIVAL_HOUSE for a missing type the lowest
+    (fare, roads from the token, number), else the lowest number; RM_CARD the lowest (copies of its
+    villager on the board + need_penalty if it sells a missing ingredient + card_keep x the other actions
+    the card offers); MOVE_TO, DISCARD_POWER and decisions of other modules: the lowest code.
     """
 
     label = "planner"
