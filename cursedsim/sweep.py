@@ -155,7 +155,8 @@ def summarize_cell(game: Game, frame: Any, side: str | None = None) -> dict[str,
     """n, wins, win_rate, ci_low, ci_high and the game's measures (``stats.summarize`` with
     ``game.measures``: ``mean_<column>``, over won games where the measure says so, and ``<column>_se``
     where it shows one; mean_score and score_se over won games, mean_turns, for a game with such columns),
-    then ``mean_<column>`` (over all games) for every other numeric outcome column and
+    then ``mean_<column>`` (over all games) for every other numeric outcome column but codes
+    (``game.code_columns`` and ``game.seat_column``: a mean seat or bit mask means nothing) and
     ``<column>_<category>`` (the share of games) for every category of every categorical outcome column.
     ``frame`` is a run's frame or its ``streaming.RunSummary`` (the same numbers). A game of sides: wins
     and win_rate are ``side``'s (default the first side's), and every side has ``<side>_wins``,
@@ -170,7 +171,7 @@ def summarize_cell(game: Game, frame: Any, side: str | None = None) -> dict[str,
     for name in args.get("sides", {}):
         row[f"{name}_wins"] = int(row[f"{name}_wins"])
     n = row["n"]
-    skipped = {"win", *args.get("sides", {}).values()}
+    skipped = {"win", *args.get("sides", {}).values(), *game.code_columns, game.seat_column}
     for name in game.outcome_columns:
         if name in skipped or f"mean_{name}" in row:
             continue

@@ -199,3 +199,30 @@ def test_bad_grids_are_refused_before_any_game(coin, kwargs, error, fragment):
     with pytest.raises(error, match=fragment):
         sweep(game, progress=False, **settings)
     assert calls == []
+
+
+def test_a_sweep_row_averages_amounts_not_codes():
+    """Cursed Gifts' seats, elimination order and dealt-kinds bit mask are codes: a cell row shows no mean of
+    them (a mean seat says nothing), while the amounts (ripostes, turns) keep theirs."""
+    from cursedsim.games.gifts import rules as gifts_rules
+    from cursedsim.sweep import summarize_cell
+    gifts = games.get_game("gifts")
+    n = 4
+    frame = pd.DataFrame({column: np.zeros(n, dtype=dtype) for column, dtype in
+                          {**gifts_rules.OUTCOME_DTYPES, **gifts_rules.SIDE_DTYPES}.items()})
+    frame["winner_seat"] = np.array([0, 1, 2, 1], dtype=np.int8)
+    frame["focus_seat"] = np.array([0, 1, 2, 3], dtype=np.int8)
+    frame["focus_won"] = [True, True, True, False]
+    frame["field_won"] = ~frame["focus_won"]
+    frame["elimination_order"] = np.array([3 + 2 * 8, 1, 2, 9], dtype=np.int32)
+    frame["focus_dealt"] = np.array([5, 7, 1, 2**40], dtype=np.int64)
+    frame["ripostes"] = np.array([1, 0, 2, 5], dtype=np.int16)
+    row = summarize_cell(gifts, frame)
+    assert row["mean_ripostes"] == 2.0 and row["focus_wins"] == 3
+    for code in ("winner_seat", "focus_seat", "elimination_order", "focus_dealt"):
+        assert f"mean_{code}" not in row, code
+
+
+def test_code_columns_must_be_outcome_columns():
+    with pytest.raises(CursedsimError, match="code column 'nope' is not an outcome column"):
+        dataclasses.replace(COIN, code_columns=("nope",))

@@ -145,6 +145,9 @@ class Game:
     one_policy_all_sides: bool = False
     #: An outcome column holding the winning seat (-1: none), for the win rate of each seat.
     seat_column: str | None = None
+    #: Integer outcome columns holding codes, not amounts (seats, an encoded order, a bit mask): summaries
+    #: such as ``sweep``'s show no mean of them (``seat_column`` is one without being listed).
+    code_columns: tuple[str, ...] = ()
     #: ``(options, players) -> dict``: what the options stand for beyond their values, added to a run's
     #: identity (``run.json``) so a run never resumes from games of something else: e.g. the digest of the
     #: deck file an option names (a file rewritten at the same path). None: the option values suffice.
@@ -158,6 +161,10 @@ class Game:
         self._check_sides()
         if self.seat_column is not None and self.seat_column not in self.outcome_columns:
             raise CursedsimError(f"game {self.name!r}: seat column {self.seat_column!r} is not an outcome column")
+        object.__setattr__(self, "code_columns", tuple(self.code_columns))
+        for column in self.code_columns:
+            if column not in self.outcome_columns:
+                raise CursedsimError(f"game {self.name!r}: code column {column!r} is not an outcome column")
         measures = conventional_measures(self.outcome_columns) if self.measures is None else tuple(self.measures)
         for measure in measures:
             if not isinstance(measure, Measure) or measure.column not in self.outcome_columns:

@@ -123,6 +123,7 @@ GAME = Game(
     measures=(Measure("turns", "mean turns"), Measure("unfinished", "share unfinished")),
     sides=(FOCUS, FIELD),
     seat_column="winner_seat",
+    code_columns=("winner_seat", "elimination_order", "focus_dealt", "focus_seat"),
     one_policy_all_sides=True,
     run_identity=run_identity,
 )
