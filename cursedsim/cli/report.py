@@ -37,14 +37,18 @@ from cursedsim.report import DEFAULT_GAMES, DEFAULT_JOBS, DEFAULT_SEED, TUNED_DE
 @click.option("--deck", metavar="FILE", default=None,
               help="A deck file (TOML or JSON) every run plays instead of the default deck; only the gifts report "
                    "takes one.")
+@click.option("--board", metavar="FILE", default=None,
+              help="A board file (TOML or JSON) every run plays instead of the reconstructed default board; only "
+                   "the village report takes one.")
 @click.option("--no-progress", is_flag=True, help="No progress bar.")
-def report_command(game, out, n_games, seed, n_jobs, runs_dir, no_keep_runs, policies, tuned, deck, no_progress):
+def report_command(game, out, n_games, seed, n_jobs, runs_dir, no_keep_runs, policies, tuned, deck, board,
+                   no_progress):
     """Simulate GAME's balance report and write it (Markdown and self-contained HTML) into --out."""
     from cursedsim.console import make_console
     from cursedsim.report import report
 
     tuned = None if tuned.strip().lower() == "none" else tuned
-    _check_input(game, out, n_games, seed, n_jobs, runs_dir, deck)
+    _check_input(game, out, n_games, seed, n_jobs, runs_dir, deck, board)
     console = make_console()
 
     def log(message: str) -> None:
@@ -53,7 +57,7 @@ def report_command(game, out, n_games, seed, n_jobs, runs_dir, no_keep_runs, pol
 
     result = report(game, out, n_games=n_games, seed=seed, n_jobs=n_jobs, progress=False if no_progress else None,
                     log=log, runs_dir=runs_dir, keep_runs=not no_keep_runs, policies=policies, tuned=tuned,
-                    deck=deck)
+                    deck=deck, board=board)
     recommendations = recommendations_table(result)
     if recommendations is not None:
         console.print(recommendations)
@@ -66,19 +70,20 @@ def report_command(game, out, n_games, seed, n_jobs, runs_dir, no_keep_runs, pol
 
 
 def _check_input(game: str, out: str, n_games: int, seed: int, n_jobs: int, runs_dir: str | None,
-                 deck: str | None = None) -> None:
+                 deck: str | None = None, board: str | None = None) -> None:
     """Everything the report needs, checked before it writes anything: the game has a report, the deck
-    file (if any) is one its game takes (the validator's one-line error naming field and line), the
+    or board file (if any) is one its game takes (the validator's one-line error naming field and line), the
     settings are valid, its runs fit in memory (a paired comparison holds up to four frames) and a
     report can be written into ``out`` (a folder, not a file; created and writable), with its runs in
     ``runs_dir`` (a folder apart from the report's files)."""
     from cursedsim import runner
-    from cursedsim.report.data import ReportError, check_settings, report_deck, runs_folder
+    from cursedsim.report.data import ReportError, check_settings, report_board, report_deck, runs_folder
     from cursedsim.report.registry import report_for
     from cursedsim.rundir import check_out, check_output_file
 
     report_for(game)
     report_deck(runner.resolve_game(game), deck)
+    report_board(runner.resolve_game(game), board)
     check_settings(n_games, seed, n_jobs)
     runner.check_memory(runner.resolve_game(game), n_games, copies=4, what="the report's runs")
     try:

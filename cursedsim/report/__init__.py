@@ -70,7 +70,8 @@ def report(game: str, out: str | os.PathLike, *, n_games: int = DEFAULT_GAMES, s
            n_jobs: int = DEFAULT_JOBS, progress: bool | None = None,
            log: Callable[[str], Any] | None = None, command: str | None = None,
            runs_dir: str | os.PathLike | None = None, keep_runs: bool = True, policies: Sequence[str] = (),
-           tuned: str | os.PathLike | None = TUNED_DEFAULT, deck: str | os.PathLike | None = None) -> Report:
+           tuned: str | os.PathLike | None = TUNED_DEFAULT, deck: str | os.PathLike | None = None,
+           board: str | os.PathLike | None = None) -> Report:
     """Simulate, draw and write the balance report of ``game`` into the folder ``out``.
 
     ``n_games`` games per cell (every policy x setting the game's report varies), all with
@@ -83,7 +84,8 @@ def report(game: str, out: str | os.PathLike, *, n_games: int = DEFAULT_GAMES, s
     parameters per player count; the default is the repository's ``results/<game>/tuned.json`` when it
     exists, None for none. ``deck``: a deck file every run plays instead of the default deck (only a
     game with a deck option: gifts); a bad file fails with the validator's one-line error before
-    anything is written or played, and runs of another deck are never resumed. Writes ``report.md``,
+    anything is written or played, and runs of another deck are never resumed. ``board``: likewise a
+    board file every run plays (only a game with a board option: village). Writes ``report.md``,
     ``report.html``, ``figures/*.png`` and ``tables/*.csv``.
     """
     from cursedsim.errors import RunError
@@ -105,6 +107,10 @@ def report(game: str, out: str | os.PathLike, *, n_games: int = DEFAULT_GAMES, s
     if deck is not None:   # the game takes a deck and the file is one, before anything is written or played
         from cursedsim.runner import resolve_game
         deck_file = data.report_deck(resolve_game(game_report.game), deck)
+    board_file = None
+    if board is not None:   # the same for a board file
+        from cursedsim.runner import resolve_game
+        board_file = data.report_board(resolve_game(game_report.game), board)
     tuned_file = _tuned_file(game_report.game, tuned)
     policies = _policy_specs(policies)
     if tuned_file or policies:   # a bad file or policy fails before anything is written or played
@@ -116,13 +122,14 @@ def report(game: str, out: str | os.PathLike, *, n_games: int = DEFAULT_GAMES, s
     os.makedirs(out, exist_ok=True)
     with ReportProgress(enabled=want_bar(progress, n_games * 100), log=log) as tracker:   # ~100 runs a report
         choices = data.ReportChoices(runs_dir=runs_dir, policies=policies, tuned_file=tuned_file, tracker=tracker,
-                                     deck=deck_file)
+                                     deck=deck_file, board=board_file)
         report_data = game_report.collect(out, n_games=n_games, seed=seed, n_jobs=n_jobs, progress=False,
                                           log=tracker.message, choices=choices)
     (log or (lambda message: None))("figures and documents")
     drawn = figures.make_figures(report_data, game_report.figures)
     command = command or _command(game_report.game, out, n_games, seed, runs_dir, policies, tuned, tuned_file,
-                                  None if deck is None else os.fspath(deck))
+                                  None if deck is None else os.fspath(deck),
+                                  None if board is None else os.fspath(board))
     recommendations = game_report.recommendations(report_data) if game_report.recommendations else None
     context = {**game_report.context(report_data, out=out, command=command), "recommendations": recommendations}
     written = writer.write_report(out, context, drawn, report_data.tables, game_report.table_notes)
@@ -160,11 +167,12 @@ def _policy_specs(policies: Any) -> tuple[str, ...]:
 
 
 def _command(game: str, out: str, n_games: int, seed: int, runs_dir: str | None, policies: Sequence[str],
-             tuned: Any, tuned_file: str | None, deck: str | None = None) -> str:
+             tuned: Any, tuned_file: str | None, deck: str | None = None, board: str | None = None) -> str:
     """The command line that makes this report again."""
     parts = [f"cursedsim report {game} --out {out} --games {n_games} --seed {seed}"]
     parts += [f"--runs-dir {runs_dir}"] if runs_dir else []
     parts += [f"--deck {deck}"] if deck else []
+    parts += [f"--board {board}"] if board else []
     parts += [f"--policy {p}" for p in policies]
     if tuned is None:
         parts.append("--tuned none")

@@ -76,7 +76,8 @@ class ReportChoices:
     to the built-in ones (names, also a plugin's, or ``"name:param=value,..."``); tuned_file: a file of
     tuned parameters (``cursedsim tune --out``; its policies join as ``"<policy> (tuned)"``), or None;
     tracker: the report's one progress bar (None: no bar); deck: a deck file every run plays instead of
-    the game's default deck (a game with a ``deck`` option; checked by :func:`report_deck`), or None.
+    the game's default deck (a game with a ``deck`` option; checked by :func:`report_deck`), or None;
+    board: likewise a board file every run plays (a game with a ``board`` option; :func:`report_board`).
     """
 
     runs_dir: str | None = None
@@ -84,6 +85,7 @@ class ReportChoices:
     tuned_file: str | None = None
     tracker: ReportProgress | None = None
     deck: str | None = None
+    board: str | None = None
 
 
 @dataclass(frozen=True)
@@ -228,6 +230,22 @@ def report_deck(game: Any, deck: Any) -> str | None:
                           f"{game.name} has no deck option")
     given = os.fspath(deck)   # checked as given, so that the error names the file as the user wrote it
     game.option_columns(game.make_options({"deck": given}), game.default_players or game.min_players)
+    return os.path.abspath(given)
+
+
+def report_board(game: Any, board: Any) -> str | None:
+    """The board file a report plays instead of ``game``'s default board, as an absolute path (None: no
+    board given), checked before anything is played as :func:`report_deck` checks a deck: ``game`` has a
+    ``board`` option and the file is a valid board (the validator's one-line error names field and line)."""
+    from cursedsim.runner import option_kinds
+    if board is None:
+        return None
+    if not isinstance(board, (str, os.PathLike)) or not os.fspath(board).strip():
+        raise ReportError(f"a report's board must be a board file path, got {board!r}")
+    if "board" not in option_kinds(game.options_type):
+        raise ReportError(f"only the village report takes a board (--board FILE); {game.name} has no board option")
+    given = os.fspath(board)
+    game.option_columns(game.make_options({"board": given}), game.default_players or game.min_players)
     return os.path.abspath(given)
 
 
@@ -458,5 +476,6 @@ def difference_of_differences(changes: Mapping[str, np.ndarray], reference: str 
 
 __all__ = ["ALPHA", "RUNS_DIR", "RUNS_MARKER", "TUNED_SUFFIX", "ReportChoices", "ReportData", "ReportError",
            "ReportPolicy", "Runs", "check_settings", "concat", "default_tuned_file", "difference_of_differences",
-           "games_changed", "load_tuned", "paired_win_change", "prepare_runs", "remove_runs", "report_deck",
+           "games_changed", "load_tuned", "paired_win_change", "prepare_runs", "remove_runs", "report_board",
+           "report_deck",
            "report_policies", "run_name", "runs_folder", "with_holm"]

@@ -22,6 +22,7 @@ REPORTS: dict[str, str] = {
     "cursed": "cursedsim.report.cursed",
     "covens": "cursedsim.report.covens",
     "gifts": "cursedsim.report.gifts",
+    "village": "cursedsim.report.village",
 }
 
 

@@ -1,0 +1,19 @@
+"""The So, You've Been Cursed. balance report (sides ``wizard`` and ``monster``; the pairing decides the
+mode), on the RECONSTRUCTED default board or a board file (``--board FILE``, ``ReportChoices.board``),
+named in every table: the win rates of every pairing with intervals, game length and the Panic effects
+per mode, the player policies against the printed automata (paired on the same games), and the
+sensitivity to the reconstructed board: generated boards and the Curse and Cure track lengths, with the
+balance point (``data``: plan and simulations, ``reduce``: frames to rows, ``boards``: the board files
+written, ``figures``: the six figures with their readings, ``content``: summary, settings and table
+notes, ``recommend``: the recommendations shown first)."""
+
+from __future__ import annotations
+
+from cursedsim.report.registry import GameReport
+from cursedsim.report.village import content, data, figures, recommend
+
+REPORT = GameReport(game="village", collect=data.collect, figures=figures.FIGURES, context=content.build_context,
+                    summary_table=content.summary_table, summary_text=content.summary_text,
+                    table_notes=content.TABLE_NOTES, recommendations=recommend.recommendations)
+
+__all__ = ["REPORT"]
