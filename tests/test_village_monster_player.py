@@ -698,3 +698,14 @@ def test_glutton_goes_for_the_second_of_a_type():
     assert g.act(t, R.MONSTER, P.DECIDE_MOVE, P.move_legal(t), None) == P.MOVE + H(t, 1)
     t.stomach = []
     assert g.act(t, R.MONSTER, P.DECIDE_MOVE, P.move_legal(t), None) == P.MOVE + H(t, 3)
+
+
+def test_the_meals_energy_spent_in_the_same_action():
+    """M1: Energy is awarded at the meal and may pay for Panic -1 before the action ends."""
+    t = table()
+    t.energy, t.panic = 4, 5
+    place(t, h9=NOBLE)
+    start(t, H(t, 9))
+    answer(t, (MOVE, P.END_MOVING), (EAT, P.EAT_VILLAGER), (P.DECIDE_AFTER_MEAL, P.PANIC_DOWN))
+    P.action(t)
+    assert t.energy == 1 and t.panic == 4 and t.stomach == [["Noble"]]

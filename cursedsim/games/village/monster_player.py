@@ -19,6 +19,8 @@ Decisions (``decision`` name: legal codes, ascending; a single legal code is tak
                             single-use card, 100 + n move along a road to adjacent location n
 ``monster_eat``             eating phase: 0 eat nothing (the action ends), 1 eat the villager here, 2 / 3 / 4 as
                             in ``monster_move``, 10 + k eat a sheep from adjacent pasture k
+``monster_after_meal``      after the meal, still in the action (M1): 0 end the action, 2 / 3 / 4 as in
+                            ``monster_move``
 ``monster_discard_spell``   j: ``in_front_of_wizard[j]``, 100 + j: ``in_front_of_monster[j]`` (ongoing Spells)
 ``monster_leap``            location index n (Monstrous Leap: any location but the Monster's own)
 ``monster_sheep_pasture``   pasture k (An Extra Serving, short supply: where the next sheep goes)
@@ -49,15 +51,17 @@ DECIDE_ARRIVAL = "night_arrival_house"
 DECIDE_BETWEEN = "monster_between"
 DECIDE_MOVE = "monster_move"
 DECIDE_EAT = "monster_eat"
+DECIDE_AFTER_MEAL = "monster_after_meal"
 DECIDE_DISCARD_SPELL = "monster_discard_spell"
 DECIDE_LEAP = "monster_leap"
 DECIDE_SHEEP = "monster_sheep_pasture"
 DECISIONS = (DECIDE_TURN, DECIDE_NIGHT_POWER, DECIDE_NIGHT_SINGLE, DECIDE_ARRIVAL, DECIDE_BETWEEN, DECIDE_MOVE,
-             DECIDE_EAT, DECIDE_DISCARD_SPELL, DECIDE_LEAP, DECIDE_SHEEP)
+             DECIDE_EAT, DECIDE_AFTER_MEAL, DECIDE_DISCARD_SPELL, DECIDE_LEAP, DECIDE_SHEEP)
 
 QUIET_NIGHT, FEEDING = 0, 1
 END_TURN, NEXT_ACTION, USE_SINGLE_BETWEEN, PLAY = 0, 1, 2, 10
 END_MOVING, BUY_MOVEMENT, DISCARD_SPELL, PANIC_DOWN, USE_SINGLE, MOVE = 0, 1, 2, 3, 4, 100
+END_ACTION = 0
 EAT_NOTHING, EAT_VILLAGER, EAT_SHEEP = 0, 1, 10
 MONSTER_CARD = 100
 
@@ -243,10 +247,16 @@ def action(t, n: int = 1) -> None:
             kind = C.VILLAGER_NAMES[t.houses[number]]
             t.houses[number] = EMPTY
             monster_eat(t, kind)
-            return
+            break
         if choice >= EAT_SHEEP:
             t.sheep[choice - EAT_SHEEP] -= 1
             monster_eat(t, SHEEP)
+            break
+        spend(t, choice)
+    # M1: the meal's Energy may still be spent in this action
+    while not t.over:
+        choice = t.choose(M, DECIDE_AFTER_MEAL, [END_ACTION] + energy_legal(t))
+        if choice == END_ACTION:
             return
         spend(t, choice)
 

@@ -130,6 +130,8 @@ class Glutton:
             return self.move(t, legal)
         if decision == P.DECIDE_EAT:
             return self.eat(t, legal)
+        if decision == P.DECIDE_AFTER_MEAL:
+            return max(P.END_ACTION, self.spend(t, legal))
         if decision == P.DECIDE_LEAP:
             return self.leap(t, legal)
         if decision == P.DECIDE_ARRIVAL:
