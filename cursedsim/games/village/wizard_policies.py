@@ -76,7 +76,7 @@ class Planner:
     and price, else an action; DISCARD the lowest unneeded; ARRIVAL_HOUSE for a missing type the lowest
     (fare, roads from the token, number), else the lowest number; RM_CARD the lowest (copies of its
     villager on the board + need_penalty if it sells a missing ingredient + card_keep x the other actions
-    the card offers); MOVE_TO, DISCARD_POWER and decisions of other modules: the lowest code.
+    the card offers; a blank card -1); MOVE_TO, DISCARD_POWER and decisions of other modules: the lowest code.
     """
 
     label = "planner"
@@ -253,6 +253,8 @@ class Planner:
         need = missing(t)
 
         def score(p):
+            if not t.rm_drawn[p].villager:                 # a blank card (unlisted_cards = blank) hunts nobody
+                return -1
             v = C.VILLAGER_NAMES.index(t.rm_drawn[p].villager)
             on_board = sum(1 for n in range(1, C.HOUSES + 1) if t.houses[n] == v)
             kind = t.wizard_pending[1]
