@@ -709,3 +709,13 @@ def test_the_meals_energy_spent_in_the_same_action():
     answer(t, (MOVE, P.END_MOVING), (EAT, P.EAT_VILLAGER), (P.DECIDE_AFTER_MEAL, P.PANIC_DOWN))
     P.action(t)
     assert t.energy == 1 and t.panic == 4 and t.stomach == [["Noble"]]
+
+
+def test_rabid_only_powers_do_nothing_for_the_player():
+    """Digestive Mutton Chop and On the Scent print no Monster text (village_cards.md C1, C15)."""
+    t = table()
+    before = (t.energy, t.curse, t.panic, list(t.sheep), t.at, t.sheep_curse_pending)
+    for cid in ("P04", "P11"):
+        P.play_card(t, card(cid), free=False)
+    assert (t.energy, t.curse, t.panic, list(t.sheep), t.at, t.sheep_curse_pending) == before
+    assert [c.id for c in t.power_discard[-2:]] == ["P04", "P11"]
