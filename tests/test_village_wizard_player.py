@@ -452,6 +452,24 @@ def test_diplosis_doubles_coins_up_to_25():
     assert t.coins == 25
 
 
+def test_spell_coins_only_as_the_supply_allows():
+    t, _ = table()
+    t.coins = C.COIN_TOTAL
+    _cast(t, "S01")
+    assert t.coins == C.COIN_TOTAL
+
+
+def test_market_purchase_with_gift_of_the_gab():
+    t, s = table(script=Script(market_pick=[GD]))
+    t.in_front_of_wizard.append(CARDS.by_id("S07"))
+    t.at = t.board.market
+    t.coins = 4
+    start_actions(t)
+    assert WP.market_ok(t)
+    WP.buy_market(t)
+    assert t.held == [GD] and t.coins == 0
+
+
 def test_ongoing_spells_lie_in_front_of_the_wizard_or_the_monster():
     t, _ = table()
     _cast(t, "S02")
