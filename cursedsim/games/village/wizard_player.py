@@ -39,8 +39,10 @@ decision           codes
 =================  ==========================================================================
 
 ``t.wizard_actions_left`` holds the actions left, ``t.wizard_pending`` the action a sub-decision belongs
-to: ``(ACTION code, location, coins the action needs)`` for ``PAY``; ``(A_STEAL, house)`` for the Steal
-decisions; ``(ARRIVAL, villager)`` for ``ARRIVAL_HOUSE``; ``(RM_CARD, action kind or "")`` for ``RM_CARD``.
+to: ``(ACTION code, location, coins the action needs)`` for ``PAY``; ``(A_BUY_HOUSE, house)`` for
+``BUY_COUNT``; ``(A_BUY_MARKET,)`` for ``MARKET_PICK``; ``(A_STEAL, house)`` for ``STEAL_AMOUNT`` and
+``DISTRACT``; ``(ARRIVAL, villager)`` for ``ARRIVAL_HOUSE``; ``(RM_CARD, action kind or "")`` for ``RM_CARD``
+("" for an action spent on a move or a distraction).
 """
 
 from __future__ import annotations
