@@ -70,16 +70,19 @@ def options_info(options_type: type) -> list[OptionInfo]:
     return infos
 
 
-#: ``int_range`` looks this far on either side of an option's default for the values its validation refuses.
+#: ``int_range`` tries every value this far on either side of an option's default for the values its
+#: validation refuses, then doubles the distance up to FAR (an end beyond FAR counts as none).
 PROBE = 1_000
+FAR = 2**62
 
 
 def int_range(options_type: type, name: str, fixed: Mapping[str, Any] | None = None
               ) -> tuple[int | None, int | None] | None:
     """The valid values of the integer option ``name`` as ``(low, high)``, found by trying values on either
     side of its default (0 for a None default) with the other options at their defaults (or at ``fixed``,
-    e.g. a forced starting item needs a starting item); an end is None where no value within PROBE is
-    refused, and the whole is None when the anchor itself is refused."""
+    e.g. a forced starting item needs a starting item): one by one within PROBE, then by doubling the
+    distance and halving back to the last valid value (Cursed Gifts' max_turns: 1-100000); an end is None
+    where no value within FAR is refused, and the whole is None when the anchor itself is refused."""
     default = next(f.default for f in dataclasses.fields(options_type) if f.name == name)
     anchor = default if isinstance(default, int) and not isinstance(default, bool) else 0
 
@@ -97,7 +100,19 @@ def int_range(options_type: type, name: str, fixed: Mapping[str, Any] | None = N
         end = anchor
         while abs(end - anchor) < PROBE and valid(end + step):
             end += step
-        ends.append(None if abs(end - anchor) >= PROBE else end)
+        if abs(end - anchor) >= PROBE:   # still valid: double the distance until refused, then halve back
+            good, bad, distance = end, None, PROBE
+            while distance < FAR:
+                distance *= 2
+                if not valid(anchor + step * distance):
+                    bad = anchor + step * distance
+                    break
+                good = anchor + step * distance
+            while bad is not None and abs(bad - good) > 1:
+                middle = (good + bad) // 2
+                good, bad = (middle, bad) if valid(middle) else (good, middle)
+            end = None if bad is None else good
+        ends.append(end)
     return ends[0], ends[1]
 
 
@@ -119,5 +134,5 @@ def value_text(value: Any) -> str:
     return f"{value:g}" if isinstance(value, float) else str(value)
 
 
-__all__ = ["OptionInfo", "PROBE", "first_sentence", "int_range", "option_choices", "option_docs", "options_info",
+__all__ = ["FAR", "OptionInfo", "PROBE", "first_sentence", "int_range", "option_choices", "option_docs", "options_info",
            "value_text"]

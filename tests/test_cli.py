@@ -320,3 +320,32 @@ def test_the_report_never_imports_the_cli():
             assert not [n for n in names if n == "cursedsim.cli" or n.startswith("cursedsim.cli.")], path
             if isinstance(node, ast.ImportFrom) and node.module == "cursedsim":
                 assert "cli" not in [alias.name for alias in node.names], path
+
+
+def test_list_shows_an_integer_range_beyond_the_first_probe(capsys):
+    """Cursed Gifts' max_turns takes 1-100000: ``list`` says so, not "at least 1" (its end lies far beyond
+    the values tried one by one)."""
+    status, out, _ = run(capsys, "list", "gifts")
+    assert status == 0
+    assert "max_turns: int, default 400; valid: 1-100000" in " ".join(out.split())
+
+
+def test_int_range_finds_far_ends_exactly_and_none_where_there_is_none():
+    from dataclasses import dataclass
+
+    from cursedsim.describe import PROBE, int_range
+    from cursedsim.errors import OptionError
+
+    @dataclass(frozen=True)
+    class Far:
+        bounded: int = 7
+        low_only: int = 0
+
+        def __post_init__(self):
+            if not -PROBE * 5 - 3 <= self.bounded <= 123_457:
+                raise OptionError("bounded out of range")
+            if self.low_only < -2:
+                raise OptionError("low_only below -2")
+
+    assert int_range(Far, "bounded") == (-PROBE * 5 - 3, 123_457)
+    assert int_range(Far, "low_only") == (-2, None)
