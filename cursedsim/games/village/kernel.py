@@ -10,7 +10,14 @@ functions and a ``choose`` per policy.
 
 Randomness: the streams of ``state.STREAM_*`` (as ``reference.STREAM_*``), each drawn in the reference's
 order: the bag (set-up houses, arrivals, Hypnotize), the d20, the d6, the Spell, Power, Possessed Wizard
-and Rabid Monster shuffles; Fisher-Yates from the top index down (``shuffle``).
+and Rabid Monster shuffles; Fisher-Yates from the top index down (``shuffle``). Streams 7 and 8 (the
+Wizard's and the Monster's policy) and 9 (the Town Guard tiles' set-up shuffle) are seeded for every game
+and not drawn yet.
+
+Still to come (phase 2): the players' turns (``wizard_player_turn``, ``monster_player_turn``) picked in
+``play_game`` by ``st[ST_POLICY + side]``, their set-up in ``deal`` (hands, Town Guard tiles), and a
+decision point ``choose(G, side, decision, nl)`` over the legal list ``st[ST_LEGAL:ST_LEGAL+nl]`` (a single
+option taken without a draw, as ``reference.Table.choose``); the state already holds their fields.
 """
 
 from __future__ import annotations
@@ -897,7 +904,10 @@ def run_chunk(seed: int, start: int, count: int, options, board, mode: str, wiza
     pp = np.zeros((2, S.N_PARAMS), np.float64)
     for side, params in enumerate((wizard_params, monster_params)):
         if params is not None:
-            vec = np.asarray(params, np.float64).ravel()[:S.N_PARAMS]
+            vec = np.asarray(params, np.float64).ravel()
+            if vec.size > S.N_PARAMS:
+                raise ValueError(f"{R.SIDES[side]} policy: {vec.size} parameters, the kernel takes at most "
+                                 f"{S.N_PARAMS}")
             pp[side, :vec.size] = vec
     out = np.zeros((count, len(COLUMNS)), np.int64)
     play_chunk(np.uint64(seed), np.int64(start), np.int64(count), np.int64(R.MODE_NAMES.index(mode)),

@@ -51,7 +51,7 @@ NO_WINNER = R.NO_WINNER
 POLICY_AUTOMATON = 0
 POLICY_RANDOM = 1
 POLICY_PLANNER = 2
-N_PARAMS = 8
+N_PARAMS = 16                         # a policy's parameters (planner 8, glutton 5)
 
 # ---------------------------------------------------------------- rule options
 
