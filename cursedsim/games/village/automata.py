@@ -248,7 +248,11 @@ def cast_spell(t, *, action: bool = False) -> None:
     effect = card.effect if card.automaton_effect == "same" else card.automaton_effect
     result = apply_spell(t, card, effect)
     coins = t.gain_coins(card.coins) if not t.over else 0
-    t.spell_discard.append(card)                           # V3.7, V3.9: all automata spells are immediate
+    if card.kind == "ongoing":                             # V3.7: Hydrophobia (possessed_wizard mode) stays
+        (t.in_front_of_monster if card.placement == "monster" else t.in_front_of_wizard).append(card)
+        result += f"; placed in front of the {'Monster' if card.placement == 'monster' else 'Wizard'}"
+    else:
+        t.spell_discard.append(card)                       # V3.9
     t.record(W, "spell", card=f"{card.id} {card.name}", effect=effect, result=f"{result}; +{coins} coins")
 
 
@@ -277,8 +281,14 @@ def apply_spell(t, card, effect: str) -> str:
         gained = t.gain_coins(min(t.coins, p("cap") - t.coins))
         return f"+{gained} coins"
     if effect == "discard_power":
-        # "Discard the leftmost permanent Power card from in front of the Monster": no ongoing Power card of
-        # the 0-player decks lies in front of the Monster (Greedy Coachman lies before the Wizard).
+        # "Discard the leftmost permanent Power card from in front of the Monster": an ongoing Power card a
+        # Monster player placed there (Fast Food); none in the 0-player game (Greedy Coachman lies before the
+        # Wizard). Leftmost = the first placed.
+        for card_there in t.in_front_of_monster:
+            if card_there.deck == "power" and card_there.kind == "ongoing":
+                t.in_front_of_monster.remove(card_there)
+                t.power_discard.append(card_there)
+                return f"discards {card_there.id} {card_there.name}"
         return "no ongoing Power card in front of the Monster"
     if effect == "place_villager":
         v = t.draw_villager()
@@ -326,13 +336,18 @@ def rabid_monster_turn(t) -> None:
     M = R.MONSTER
     t.stomach = []
     t.sheep_curse_pending = 0
-    if t.options.automata_targets == "rabid_cards":
+    if t.controllers.get(R.WIZARD) is not None:
+        # V13.2: against a Wizard player, the cards it used, in order; On the Scent draws from the cards not
+        # drawn this turn (wizard_player keeps both)
+        deck, hunted = t.rm_deck, list(t.rm_used)
+    elif t.options.automata_targets == "rabid_cards":
         deck = list(t.rm_cards)
         shuffle_in_place(deck, t.streams[STREAM_RABID])
         hunted = [deck.pop() for _ in range(min(R.RABID_CARDS_USED, len(deck)))]
     else:
         deck, hunted = [], list(t.pw_used)
-    t.record(M, "targets", hunted=" ".join(c.id for c in hunted), villagers=", ".join(c.villager for c in hunted))
+    t.record(M, "targets", hunted=" ".join(c.id for c in hunted),
+             villagers=", ".join(c.villager or "nobody" for c in hunted))
     develop_power(t, deck, hunted)
     if t.over:
         return
@@ -340,6 +355,9 @@ def rabid_monster_turn(t) -> None:
         count = t.stomach_tokens() if t.options.rabid_stop_count == "tokens" else len(t.stomach)
         if count >= 3:
             break
+        if not card.villager:                              # a blank card (unlisted_cards = blank) hunts nobody
+            t.record(M, "skip", reason=f"{card.id} shows no villager")
+            continue
         hunt(t, C.VILLAGER_NAMES.index(card.villager))
         if t.over:
             return
@@ -406,7 +424,7 @@ def develop_power(t, rm_deck: list, hunted: list) -> None:
     elif effect == "extra_rabid_card":
         extra = [rm_deck.pop() for _ in range(min(p("cards"), len(rm_deck)))]
         hunted.extend(extra)
-        result = "hunts " + ", ".join(c.villager for c in extra) if extra else "no card left"
+        result = "hunts " + ", ".join(c.villager or "nobody" for c in extra) if extra else "no card left"
     if card not in t.in_front_of_wizard:
         t.power_discard.append(card)
     t.record(M, "power", card=f"{card.id} {card.name}", effect=effect, result=result)

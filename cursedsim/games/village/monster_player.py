@@ -34,11 +34,8 @@ guard slot i); a d20 per A Taste of Rural Life roll; per Quiet Night arrival a b
 
 from __future__ import annotations
 
-from cursedsim.events import EventKind
 from cursedsim.games.village import components as C
 from cursedsim.games.village import rules as R
-from cursedsim.games.village import turnlog
-from cursedsim.games.village.turnlog import _line
 
 M = R.MONSTER
 SHEEP = "Sheep"
@@ -70,21 +67,6 @@ GUARD_TILES = tuple(name for name, _ in C.TOWN_GUARD_TILES)
 NO_EFFECT, ENERGY_MINUS_1, ENERGY_MINUS_2, MOVEMENT_MINUS_1, PANIC_PLUS_1 = range(5)
 
 
-#: The Monster player's events the turn log did not have yet (turnlog.EVENTS has the shared ones: arrive,
-#: no_arrival, action, move, skip, eat, feeding_effect, power, adjust, reshuffle); registered into it below.
-EVENTS = {
-    "quiet_night": EventKind("side", (), "a Quiet Night (V6)", _line("Quiet Night: Panic -2, Curse -1")),
-    "energy": EventKind("side", ("use", "spent"), "Energy spent (V7.11)", _line("spends {spent} Energy: {use}")),
-    "town_guard": EventKind("rule", ("tile", "slot"), "a Town Guard tile revealed (V7.4, V7.5)",
-                            _line("Town Guard tile {slot} revealed: {tile}")),
-    "discard": EventKind("side", ("card", "reason"), "a card discarded (V8.4, C11)",
-                         _line("{card} discarded ({reason})")),
-    "use": EventKind("side", ("card",), "a single-use card activated (V8.3)", _line("activates {card}")),
-    "roll": EventKind("side", ("d20",), "a d20 rolled for a card (C13)", _line("rolls d20 {d20}")),
-    "leap": EventKind("side", ("to",), "Monstrous Leap (C17)", _line("leaps to {to}")),
-}
-for _name, _kind in EVENTS.items():
-    turnlog.EVENTS.setdefault(_name, _kind)
 
 
 # ================================================================ set-up

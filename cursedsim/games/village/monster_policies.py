@@ -11,6 +11,8 @@ only as the last step, V7.3).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from cursedsim.games.village import components as C
 from cursedsim.games.village import monster_player as P
 
@@ -232,7 +234,15 @@ POLICIES = {"random": MonsterRandom, "glutton": Glutton}
 
 
 def make(name: str, params=None):
-    """A Monster controller by name (``random``, ``glutton``) with optional ``{param: value}``."""
+    """A Monster controller by name (``random``, ``glutton``) with optional parameters: ``{param: value}``
+    or the vector in ``PARAMS`` order (what the runner passes)."""
     if name not in POLICIES:
         raise ValueError(f"unknown Monster policy {name!r}; policies: {', '.join(POLICIES)}")
+    if params is not None and not isinstance(params, Mapping):
+        names = [row[0] for row in PARAMS[name]]
+        values = [float(v) for v in params]
+        if len(values) != len(names):
+            raise ValueError(f"Monster policy {name!r} takes {len(names)} parameters ({', '.join(names) or 'none'}), "
+                             f"got {len(values)}")
+        params = dict(zip(names, values))
     return POLICIES[name](params)

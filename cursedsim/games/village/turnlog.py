@@ -67,6 +67,16 @@ EVENTS = {
                               "digested")),
     "reshuffle": EventKind("rule", ("deck", "size"), "a discard pile shuffled into a new deck (V5.1, V9.5)",
                            _line("the {deck} discard is shuffled into a new deck of {size}")),
+    # the Monster player's turn (monster_player.py)
+    "quiet_night": EventKind("side", (), "a Quiet Night (V6)", _line("Quiet Night: Panic -2, Curse -1")),
+    "energy": EventKind("side", ("use", "spent"), "Energy spent (V7.11)", _line("spends {spent} Energy: {use}")),
+    "town_guard": EventKind("rule", ("tile", "slot"), "a Town Guard tile revealed (V7.4, V7.5)",
+                            _line("Town Guard tile {slot} revealed: {tile}")),
+    "discard": EventKind("side", ("card", "reason"), "a card discarded (V8.4, C11)",
+                         _line("{card} discarded ({reason})")),
+    "use": EventKind("side", ("card",), "a single-use card activated (V8.3)", _line("activates {card}")),
+    "roll": EventKind("side", ("d20",), "a d20 rolled for a card (C13)", _line("rolls d20 {d20}")),
+    "leap": EventKind("side", ("to",), "Monstrous Leap (C17)", _line("leaps to {to}")),
     "end": EventKind("rule", ("winner", "reason", "unfinished"), "the game ends (V12)", _end_line),
 }
 
