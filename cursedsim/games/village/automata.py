@@ -51,6 +51,8 @@ def possessed_wizard_turn(t) -> None:
             mix_cure(t)                                    # V14.3: the leftmost card discarded unused
         elif card is None:
             t.record(W, "skip", reason="no card left (O26 at_turn)")
+        elif not card.actions:                             # a blank card (unlisted_cards = blank)
+            t.record(W, "skip", reason=f"{card.id} shows no action")
         else:                                              # V14.4 (and O20 card_action)
             action = card.actions[0]
             t.record(W, "action", n=n, card=card.id, what=action)
@@ -62,7 +64,8 @@ def possessed_wizard_turn(t) -> None:
     t.pw_deck.extend(t.pw_row)
     t.pw_deck.extend(t.pw_used)
     t.pw_deck.extend(t.pw_feeding)
-    t.pw_row, t.pw_used, t.pw_feeding = [], [], []
+    # pw_used stays until the Wizard's next turn: the Rabid Monster reads it (O12 possessed_cards)
+    t.pw_row, t.pw_feeding = [], []
     from cursedsim.games.village.reference import STREAM_POSSESSED, shuffle_in_place
     shuffle_in_place(t.pw_deck, t.streams[STREAM_POSSESSED])
     rows = R.POSSESSED_ACTION_CARDS
@@ -291,11 +294,11 @@ def apply_spell(t, card, effect: str) -> str:
                 return f"discards {card_there.id} {card_there.name}"
         return "no ongoing Power card in front of the Monster"
     if effect == "place_villager":
+        if all(t.houses[n] != -1 for n in range(1, C.HOUSES + 1)):     # V2.5, V2.6: no house to place it in
+            return "no villager placed (every house occupied)"
         v = t.draw_villager()
-        if v == -1 or all(t.houses[n] != -1 for n in range(1, C.HOUSES + 1)):
-            if v != -1:
-                t.bag[v] += 1
-            return "no villager placed"
+        if v == -1:
+            return "no villager placed (the bag is empty)"
         roll = t.d20()
         house = roll if t.houses[roll] == -1 else t.closest_empty_house(roll)
         t.houses[house] = v
@@ -481,6 +484,9 @@ def hunt(t, villager: int) -> None:
         slot = t.eat(SHEEP)
         if slot < 0:
             t.record(M, "skip", reason="stomach full (O9 stop)")
+            return
+        if t.over:                                         # V12: Digestive Mutton Chop's Curse won at the sheep
+            t.sheep[k] -= 1
             return
         t.sheep[k] -= 1
         number = max(far)
