@@ -271,7 +271,7 @@ def test_bad_input_raises_before_anything_is_played(tmp_path, coin):
 
 
 def test_registry_finds_each_games_report_and_names_them_otherwise(coin):
-    assert list(REPORTS) == ["verflucht", "cursed", "covens", "gifts"]
+    assert list(REPORTS) == ["verflucht", "cursed", "covens", "gifts", "village"]
     for game in REPORTS:
         entry = report_for(game)
         assert entry.game == game and entry.figures and callable(entry.collect)
@@ -282,7 +282,7 @@ def test_registry_finds_each_games_report_and_names_them_otherwise(coin):
         with pytest.raises(ReportError) as caught:
             report_for(name)
         assert isinstance(caught.value, error) and name in str(caught.value)
-        assert str(caught.value).endswith("reports exist for: verflucht, cursed, covens, gifts")
+        assert str(caught.value).endswith("reports exist for: verflucht, cursed, covens, gifts, village")
 
 
 # ---------------------------------------------------------------- a small real report
@@ -558,7 +558,7 @@ def test_report_command_makes_the_cursed_report(small_cursed, capsys):
 
 @pytest.mark.parametrize("args, fragments", [
     (["report", "verflucht", "--out", "{tmp}/r", "--games", "0"], ["number of games", "0"]),
-    (["report", "nosuchgame", "--out", "{tmp}/r"], ["nosuchgame", "reports exist for: verflucht, cursed, covens, gifts"]),
+    (["report", "nosuchgame", "--out", "{tmp}/r"], ["nosuchgame", "reports exist for: verflucht, cursed, covens, gifts, village"]),
     (["report", "cursed", "--out", "{tmp}/r", "--games", "1"], ["at least 2 games"]),
     (["report", "verflucht"], ["--out"]),
     (["report", "verflucht", "--out", "{tmp}/r", "--jobs", "0"], ["job"]),

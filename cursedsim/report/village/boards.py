@@ -106,10 +106,20 @@ def track_variants(out: str, base: Any, track: str, lengths: Sequence[int]) -> l
     return [write(out, f"{track}-{length}", track_variant(base, track, length), track, length) for length in lengths]
 
 
+def prune(out: str, kept: Sequence[BoardFile]) -> None:
+    """Remove the board files of ``<out>/boards/`` this report did not write (a former report's boards of
+    another base board or plan), so the folder holds exactly the boards its tables name."""
+    folder = os.path.join(out, BOARDS_DIR)
+    names = {os.path.basename(bf.path) for bf in kept}
+    for name in os.listdir(folder) if os.path.isdir(folder) else ():
+        if name.endswith(".json") and name not in names:
+            os.remove(os.path.join(folder, name))
+
+
 def track_length(board: Any, track: str) -> int:
     """The length of ``board``'s ``track`` on its first side (the report's variants set every side alike)."""
     return board.curse[0][1] if track == "curse" else len(board.cure[0][1])
 
 
-__all__ = ["BOARDS_DIR", "TRACKS", "BoardFile", "cure_sequence", "document", "generated", "track_length",
+__all__ = ["BOARDS_DIR", "TRACKS", "BoardFile", "cure_sequence", "document", "generated", "prune", "track_length",
            "track_variant", "track_variants", "write"]

@@ -39,8 +39,8 @@ from cursedsim.report.village import boards, reduce
 #: Generated boards of the default report.
 GENERATED_BOARDS = 12
 #: The Curse and Cure track lengths of the default report (the base board's own length is its own run).
-CURSE_LENGTHS = (6, 8, 10, 14, 16, 20, 24, 30)
-CURE_LENGTHS = (3, 4, 6, 8, 10, 14, 16, 20)
+CURSE_LENGTHS = (6, 8, 10, 14, 16, 18, 20, 22, 24, 27, 30)
+CURE_LENGTHS = (3, 4, 5, 6, 7, 8, 10, 14, 16, 20)
 #: The pairing of each mode the report uses where one pairing stands for a mode (figures 2-3, 5-6).
 MODE_PAIRINGS = {rules.AUTOMATA: ("possessed", "rabid"), rules.RABID_MONSTER: ("planner", "rabid"),
                  rules.POSSESSED_WIZARD: ("possessed", "glutton"), rules.DUEL: ("planner", "glutton")}
@@ -175,7 +175,8 @@ def check_plan(game_obj: Any, plan: Plan) -> None:
         spec = rules.MODES.get(mode)
         if spec is None:
             raise ReportError(f"unknown mode {mode!r}; modes: {', '.join(rules.MODES)}")
-        automata = (wizard == rules.AUTOMATON_POLICIES[rules.WIZARD], monster == rules.AUTOMATON_POLICIES[rules.MONSTER])
+        auto = rules.AUTOMATON_POLICIES
+        automata = (wizard == auto[rules.WIZARD], monster == auto[rules.MONSTER])
         if automata != (spec.wizard_automaton, spec.monster_automaton):
             raise ReportError(f"the pairing {wizard} + {monster} does not play the mode {mode}")
         if wizard not in plan.wizards or monster not in plan.monsters:
@@ -225,6 +226,7 @@ def collect(out: str, *, n_games: int, seed: int, n_jobs: int, progress: bool | 
     generated = boards.generated(out, plan.generated_boards, plan.board_seed)
     variants = {track: boards.track_variants(out, base, track, [n for n in wanted if n != lengths[track]])
                 for track, wanted in (("curse", plan.curse_lengths), ("cure", plan.cure_lengths))}
+    boards.prune(out, generated + [bf for files in variants.values() for bf in files])
     runs = Runs(game_obj, out, n_games=n_games, seed=seed, n_jobs=n_jobs, progress=progress, log=log,
                 choices=choices, total=plan.run_count, settings={"board": base.label, "board_file": plan.board})
     rows: dict[str, list[dict[str, Any]]] = {key: [] for key in (
@@ -287,8 +289,12 @@ def collect(out: str, *, n_games: int, seed: int, n_jobs: int, progress: bool | 
 
     tables = {key: pd.DataFrame(value) for key, value in rows.items()}
     advantage = with_holm(tables["advantage"]) if len(tables["advantage"]) else tables["advantage"]
-    tracks = tables["tracks"].sort_values(["kind", "mode", "value"], kind="stable").reset_index(drop=True) \
-        if len(tables["tracks"]) else tables["tracks"]
+    tracks = tables["tracks"]
+    if len(tracks):   # per track (curse, cure), the modes in the plan's order, shortest first
+        order = {mode: k for k, mode in enumerate(plan.study_modes)}
+        track_order = {track: k for k, track in enumerate(boards.TRACKS)}
+        tracks = tracks.sort_values(["kind", "mode", "value"], kind="stable", key=lambda c: c.map(
+            track_order if c.name == "kind" else order) if c.name in ("kind", "mode") else c).reset_index(drop=True)
     balance = pd.DataFrame(reduce.balance_rows(tracks, lengths)) if len(tracks) else pd.DataFrame()
     return VillageData(
         **runs.provenance(), plan=plan, board_label=base.label, board_reconstructed=base.reconstructed,

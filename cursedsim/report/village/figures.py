@@ -58,8 +58,7 @@ def pairing_matrix(data: VillageData) -> ReportFigure:
     ax.set_ylabel("Wizard policy")
     ax.set_title("Wizard win % [Wilson 95%], mode")
     parts = []
-    for mode in data.plan.study_modes + ((rules.DUEL,) if rules.DUEL not in data.plan.study_modes else ()):
-        wizard, monster = data.plan.pairing(mode)
+    for mode, wizard, monster in data.plan.pairings:
         row = table[(table["wizard"] == wizard) & (table["monster"] == monster)]
         if len(row):
             r = row.iloc[0]

@@ -16,7 +16,7 @@ from cursedsim.report.village.figures import MODE_WORDS
 BALANCE_BAND = 0.05
 
 
-def verdict(rate: float, low: float, high: float) -> str:
+def verdict(rate: float) -> str:
     """``balanced``, ``favours the Wizard`` or ``favours the Monster`` for the Wizard's win rate."""
     if abs(rate - 0.5) <= BALANCE_BAND:
         return "balanced"
@@ -34,12 +34,13 @@ def recommendations(data: VillageData) -> dict[str, Any]:
             continue
         r = row.iloc[0]
         rows.append([f"is the {MODE_WORDS[mode]} balanced ({wizard} vs {monster})?",
-                     verdict(r["wizard_rate"], r["wizard_ci_low"], r["wizard_ci_high"]), "Wizard win % [95% CI]",
+                     verdict(r["wizard_rate"]), "Wizard win % [95% CI]",
                      percent_ci(r["wizard_rate"], r["wizard_ci_low"], r["wizard_ci_high"]), "-"])
     for r in data.balance.itertuples() if len(data.balance) else ():
         answer = (f"about {r.balance_length:.1f} spaces" if r.balanced_in_range else
                   f"none in {r.shortest}-{r.longest}")
-        rows.append([f"which {r.track.capitalize()} track length balances the {MODE_WORDS.get(r.mode, r.mode)}?", answer,
+        question = f"which {r.track.capitalize()} track length balances the {MODE_WORDS.get(r.mode, r.mode)}?"
+        rows.append([question, answer,
                      f"Wizard win % at {r.shortest} and {r.longest} spaces (base {r.base_length})",
                      f"{100 * r.wizard_rate_shortest:.1f} / {100 * r.wizard_rate_longest:.1f}", "-"])
     gen = data.generated
@@ -50,7 +51,8 @@ def recommendations(data: VillageData) -> dict[str, Any]:
         if not len(boards) or not len(base):
             continue
         b = base.iloc[0]
-        outside = int(((boards["wizard_rate"] < b["wizard_ci_low"]) | (boards["wizard_rate"] > b["wizard_ci_high"])).sum())
+        rates = boards["wizard_rate"]
+        outside = int(((rates < b["wizard_ci_low"]) | (rates > b["wizard_ci_high"])).sum())
         rows.append([f"does the board matter in the {MODE_WORDS[mode]}?",
                      f"{outside} of {len(boards)} generated boards outside the base board's interval",
                      "Wizard win %, generated boards (base)",

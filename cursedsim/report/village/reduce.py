@@ -26,7 +26,8 @@ EFFECT_NAMES = {
                   "extra_feeding_card": "possession_intensifies"},
 }
 #: The rulebook's words for them (figures and tables).
-EFFECT_TITLES = {"get_busy": "Get busy!", "stay_inside": "Stay inside!", "plethora_of_potions": "A plethora of potions!",
+EFFECT_TITLES = {"get_busy": "Get busy!", "stay_inside": "Stay inside!",
+                 "plethora_of_potions": "A plethora of potions!",
                  "maximum_possession": "Maximum Possession!", "possession_intensifies": "Possession intensifies!"}
 
 
