@@ -227,7 +227,7 @@ def generated_boards(data: VillageData) -> ReportFigure:
     ax.set_ylabel("Wizard win % (Wilson 95%)")
     count = int((table["kind"] == "generated").sum() / max(len(modes), 1))
     reading = (f"On {count} generated boards the Wizard wins {join_words(parts) if parts else 'no game played'} "
-               f"({board_note(data)}).")
+               f"(base board: {data.board_tag}).")
     about = (f"{count} boards drawn by board.generate (seeds {data.plan.board_seed} on; every board constraint "
              "holds, everything else random), written to boards/ and played in each study mode's pairing "
              f"({data.n_games:,} games each). Dots: generated boards with their Wilson interval; black bar: the base "
