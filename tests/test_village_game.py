@@ -73,3 +73,11 @@ def test_the_cli_takes_a_board_and_names_a_broken_field(tmp_path, capsys):
     err = capsys.readouterr().err
     assert exit_.value.code == 2
     assert "field 'coins'" in err and "bad.toml, line" in err and len(err.strip().splitlines()) == 1
+
+
+def test_list_shows_the_file_options_as_default_or_a_path(capsys):
+    from cursedsim.cli import main
+    main(["list", "village"])
+    out = " ".join(capsys.readouterr().out.split())
+    for name in ("board", "cards"):
+        assert f"{name}: str, default default; valid: default, or the path of a TOML or JSON file" in out

@@ -33,6 +33,8 @@ def valid_values(info, options_type: type) -> str:
         low, high = int_range(options_type, info.name) or (None, None)
         text = (f"{low}-{high}" if low is not None and high is not None else f"at least {low}" if low is not None
                 else f"at most {high}" if high is not None else "any integer")
+    elif info.name in getattr(options_type, "FILE_OPTIONS", ()):
+        text = "default, or the path of a TOML or JSON file"
     else:
         text = "any number" if base is float else "any text"
     return text + (", none" if optional else "")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from typing import ClassVar
 
 from cursedsim.errors import OptionError
 from cursedsim.games.options import check_fields
@@ -143,6 +144,8 @@ class RuleOptions:
     mugging_take: str = "blind"
     focus_seat: str = "rotate"
     without_card: str = "none"
+    #: the options naming a data file (``cursedsim list`` shows "default, or the path of a ... file")
+    FILE_OPTIONS: ClassVar[tuple[str, ...]] = STR_FIELDS
 
     def __post_init__(self) -> None:
         check_fields(self, CHOICES, INT_RANGES, skip=STR_FIELDS + ("without_card",))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from typing import ClassVar
 
 from cursedsim.errors import OptionError
 from cursedsim.games.options import check_fields
@@ -255,6 +256,8 @@ class RuleOptions:
     power_deck_size: int = 0
     possessed_deck_size: int = 0
     rabid_deck_size: int = 0
+    #: the options naming a data file (``cursedsim list`` shows "default, or the path of a ... file")
+    FILE_OPTIONS: ClassVar[tuple[str, ...]] = FILE_OPTIONS
 
     def __post_init__(self) -> None:
         check_fields(self, CHOICES, INT_RANGES, skip=FILE_OPTIONS)
