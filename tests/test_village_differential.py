@@ -22,8 +22,8 @@ SEED = 20261202
 BOARDS = {"default": lambda: B.board_of("default"), "generated 1": lambda: B.generate(1),
           "generated 2": lambda: B.generate(2)}
 #: One block per option value the 0-player mode reads (the rest are players' rules: O2, O3, O5, O7, O8,
-#: O10, O11, O16, O17). Blank padding keeps the Rabid Monster and Possessed Wizard decks at their listed
-#: cards: the reference cannot play a blank one (no villager, no action; reported).
+#: O10, O11, O16, O17). Blank padding at the default deck sizes: a blank Possessed Wizard card is no
+#: action, a blank Rabid Monster card hunts nobody.
 VARIANTS = [
     {"max_turns": 12}, {"panic_threshold": "above_level"}, {"full_stomach": "stop"},
     {"automata_targets": "possessed_cards"}, {"rabid_path": "stop_at_villagers"}, {"rabid_stop_count": "slots"},
@@ -31,7 +31,7 @@ VARIANTS = [
     {"pw_full_unmatched": "mix_cure"}, {"pw_steal_amount": "best_expectation"},
     {"pw_adjacent_steal_skip": "as_printed"}, {"pw_buy_adjacent": "any_district"}, {"pw_distance": "crossings"},
     {"pw_unpaid_crossing": "move_anyway"}, {"pw_card_count": "at_turn"},
-    {"unlisted_cards": "blank", "rabid_deck_size": 8, "possessed_deck_size": 7},
+    {"unlisted_cards": "blank"}, {"unlisted_cards": "blank", "automata_targets": "possessed_cards"},
     {"unlisted_cards": "copies"},
     {"unlisted_cards": "copies", "spell_deck_size": 30, "power_deck_size": 40, "possessed_deck_size": 20},
 ]

@@ -495,10 +495,10 @@ def apply_spell(st, rs, bd, cd, c):
     elif effect == S.E_DOUBLE_COINS:
         gain_coins(st, min(st[S.ST_COINS], cd[S.CD_A0, c] - st[S.ST_COINS]))
     elif effect == S.E_PLACE_VILLAGER:
+        if all_occupied(st):                               # V2.5, V2.6: no house to place it in (no draw)
+            return
         v = draw_villager(st, rs)
-        if v == S.EMPTY or all_occupied(st):
-            if v != S.EMPTY:
-                st[S.ST_BAG + v] += 1
+        if v == S.EMPTY:
             return
         place_rolled(st, rs, v)
 
@@ -576,11 +576,13 @@ def possessed_wizard_turn(G):
         if st[S.ST_OVER]:
             return
     # V14.5: all cards gathered and shuffled; 3 (+1) below the Wizard's board, 1 (+1) by the Monster board
+    # (pw_used is copied, not emptied: the Rabid Monster hunts it until the Wizard's next turn, O12)
     for lst, nlst in ((S.ST_PW_ROW, S.ST_NPW_ROW), (S.ST_PW_USED, S.ST_NPW_USED),
                       (S.ST_PW_FEEDING, S.ST_NPW_FEEDING)):
         for i in range(st[nlst]):
             push(st, S.ST_PW_DECK, S.ST_NPW_DECK, st[lst + i])
-        st[nlst] = 0
+    st[S.ST_NPW_ROW] = 0
+    st[S.ST_NPW_FEEDING] = 0
     shuffle(st, rs, S.STREAM_POSSESSED, S.ST_PW_DECK, st[S.ST_NPW_DECK])
     rows = R.POSSESSED_ACTION_CARDS
     if panic_effect(st, bd, S.PANIC_FIRST):
@@ -732,6 +734,8 @@ def hunt(st, bd, cd, villager):
     if slot < 0:
         return
     st[S.ST_SHEEP + k] -= 1
+    if st[S.ST_OVER]:                                      # V12: Digestive Mutton Chop's Curse won at the sheep
+        return
     st[S.ST_AT] = house_loc(bd, far)
     eat_house(st, bd, cd, far, slot)
 
