@@ -64,13 +64,11 @@ Readings of this engine (beyond the options of rules.RuleOptions), each a doubt 
   row this turn, a card discarded unused by a Mix Cure (V14.3) included.
 - The 0-player game has no Wizard hand and no Monster hand (no refill: V5.1 and V9.5 are players' rules).
 
-Not yet: in ``rabid_monster`` the Rabid Monster (automata.py) still hunts 3 cards it draws itself (the
-0-player reading O12) instead of ``t.rm_used``, the cards the Wizard player used (V13.2), and On the Scent
-should draw from ``t.rm_deck``.
-No ``apply``/``legal_actions``/``observe`` yet: the automata make every choice, so the table steps by
-whole turns (``step``); a player's decisions will need the decision API of the gifts table. ``clone()`` is
-a deep copy (the streams are copied with the state). No compiled kernel, no registration in
-``cursedsim.games``, no CLI.
+Every mode plays: the automata make their sides' choices; a player side's choices go through
+``Table.choose`` to its controller (wizard_policies.py, monster_policies.py). The table steps by whole
+turns (``step``); a step API with ``apply``/``legal_actions``/``observe`` per decision is issue 14.
+``clone()`` is a deep copy (the streams are copied with the state). The compiled twin is ``kernel.py``
+(tests/test_village_differential*.py compare them game by game).
 """
 
 from __future__ import annotations
