@@ -333,6 +333,8 @@ _fields: list[tuple[str, int]] = [
     ("ENERGY", 1), ("ACTIONS_LEFT", 1), ("MOVES_LEFT", 1), ("MOVE_LOSS", 1), ("EXTRA_ACTIONS", 1),
     ("QUIET_NIGHT", 1), ("SINGLE_USE", 1), ("NEW_MOON", 1), ("BOX_SLOTS", 1), ("MARKET_DISCOUNT", 1),
     ("VISITED", 2),                   # bit set of the locations the Monster visited this turn (128 bits)
+    ("M_MOVING", 1),                  # the Monster player's moving phase is open (V7.3; kernel_monster)
+    ("W_ACTIONS", 1), ("W_PENDING", 3),   # the Wizard player's actions left and pending action (kernel_wizard)
     ("DECISION", 1), ("DECIDER", 1), ("NLEGAL", 1),
     ("SCALARS_END", 1),
     ("OPTS", MAX_OPTIONS),            # option_array
@@ -359,8 +361,12 @@ _fields: list[tuple[str, int]] = [
     ("GUARD", C.TOWN_GUARD_TOTAL),    # Town Guard tile on border road slot k (TOWN_GUARD_TILES index)
     ("GUARD_UP", C.TOWN_GUARD_TOTAL),  # revealed
     ("LEGAL", MAX_LEGAL),
+    ("RM_DRAWN", MAX_ROW), ("NRM_DRAWN", 1),   # kernel_wizard: the Rabid Monster cards drawn (-1 once used)
+    ("RM_USED", MAX_ROW), ("NRM_USED", 1),     # kernel_wizard: those used, in order (V13.2)
+    ("W_NEED", MAX_DECK), ("NW_NEED", 1),      # kernel_wizard: the planner's missing ingredients (scratch)
     # scratch
     ("DIST", MAX_LOCATIONS), ("QUEUE", MAX_LOCATIONS), ("POOL", N_KINDS),
+    ("M_GIVEN", MAX_PASTURES),        # kernel_monster: An Extra Serving's sheep given per pasture (M8)
 ]
 _at = 0
 OFFSETS: dict[str, int] = {}
@@ -396,6 +402,7 @@ ST_EXTRA_ACTIONS = OFFSETS["EXTRA_ACTIONS"]
 ST_QUIET_NIGHT = OFFSETS["QUIET_NIGHT"]
 ST_SINGLE_USE = OFFSETS["SINGLE_USE"]
 ST_NEW_MOON = OFFSETS["NEW_MOON"]
+ST_M_MOVING = OFFSETS["M_MOVING"]
 ST_BOX_SLOTS = OFFSETS["BOX_SLOTS"]
 ST_MARKET_DISCOUNT = OFFSETS["MARKET_DISCOUNT"]
 ST_VISITED = OFFSETS["VISITED"]
@@ -445,6 +452,15 @@ ST_NMONSTER_HAND = OFFSETS["NMONSTER_HAND"]
 ST_GUARD = OFFSETS["GUARD"]
 ST_GUARD_UP = OFFSETS["GUARD_UP"]
 ST_LEGAL = OFFSETS["LEGAL"]
+ST_W_ACTIONS = OFFSETS["W_ACTIONS"]
+ST_W_PENDING = OFFSETS["W_PENDING"]
+ST_RM_DRAWN = OFFSETS["RM_DRAWN"]
+ST_NRM_DRAWN = OFFSETS["NRM_DRAWN"]
+ST_RM_USED = OFFSETS["RM_USED"]
+ST_NRM_USED = OFFSETS["NRM_USED"]
+ST_W_NEED = OFFSETS["W_NEED"]
+ST_NW_NEED = OFFSETS["NW_NEED"]
 ST_DIST = OFFSETS["DIST"]
 ST_QUEUE = OFFSETS["QUEUE"]
 ST_POOL = OFFSETS["POOL"]
+ST_M_GIVEN = OFFSETS["M_GIVEN"]
