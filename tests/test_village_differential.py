@@ -113,7 +113,7 @@ def test_board_from_the_options():
 
 
 @pytest.mark.parametrize("mode, wizard, monster", [("duel", 0, 0), ("automata", 1, 0), ("automata", 0, 2),
-                                                    ("rabid_monster", 1, 0)])
+                                                    ("rabid_monster", 0, 0), ("rabid_monster", 1, 1), ("rabid_monster", 3, 0)])
 def test_what_does_not_play_yet_is_named(mode, wizard, monster):
     with pytest.raises(NotImplementedError, match=f"mode '{mode}' with wizard policy {wizard} and monster "
                                                   f"policy {monster}"):

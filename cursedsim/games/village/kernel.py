@@ -27,6 +27,7 @@ from numba import njit
 
 from cursedsim.rng import below_t, seed_tuple
 
+from cursedsim.games.village import cards as CARDS
 from cursedsim.games.village import components as C
 from cursedsim.games.village import rules as R
 from cursedsim.games.village import state as S
@@ -42,6 +43,8 @@ RABID_PANIC = S.RABID_PANIC
 RABID_CURSE = S.RABID_CURSE
 OPT = S.ST_OPTS
 N_COLUMNS = len(R.OUTCOME_COLUMNS)
+KIND_ONGOING = CARDS.KINDS.index("ongoing")          # cd[CD_KIND] (cards.KINDS)
+PLACE_MONSTER = CARDS.PLACEMENTS.index("monster")    # cd[CD_PLACEMENT] (cards.PLACEMENTS)
 
 
 # ---------------------------------------------------------------- random streams
@@ -494,6 +497,16 @@ def apply_spell(st, rs, bd, cd, c):
                 st[S.ST_NHELD] += 1
     elif effect == S.E_DOUBLE_COINS:
         gain_coins(st, min(st[S.ST_COINS], cd[S.CD_A0, c] - st[S.ST_COINS]))
+    elif effect == S.E_DISCARD_POWER:
+        # Distract: the leftmost ongoing Power card in front of the Monster (a Monster player's Fast Food)
+        for i in range(st[S.ST_NFRONT_MONSTER]):
+            x = st[S.ST_FRONT_MONSTER + i]
+            if cd[S.CD_DECK, x] == S.DK_POWER and cd[S.CD_KIND, x] == KIND_ONGOING:
+                for j in range(i + 1, st[S.ST_NFRONT_MONSTER]):
+                    st[S.ST_FRONT_MONSTER + j - 1] = st[S.ST_FRONT_MONSTER + j]
+                st[S.ST_NFRONT_MONSTER] -= 1
+                push(st, S.ST_POWER_DISC, S.ST_NPOWER_DISC, x)
+                return
     elif effect == S.E_PLACE_VILLAGER:
         if all_occupied(st):                               # V2.5, V2.6: no house to place it in (no draw)
             return
@@ -523,7 +536,13 @@ def cast_spell(st, rs, bd, cd, action):
     apply_spell(st, rs, bd, cd, c)
     if not st[S.ST_OVER]:
         gain_coins(st, cd[S.CD_COINS, c])
-    push(st, S.ST_SPELL_DISC, S.ST_NSPELL_DISC, c)       # V3.7, V3.9: automata spells are immediate
+    if cd[S.CD_KIND, c] == KIND_ONGOING:                  # V3.7: Hydrophobia stays, in front of the Monster
+        if cd[S.CD_PLACEMENT, c] == PLACE_MONSTER:
+            push(st, S.ST_FRONT_MONSTER, S.ST_NFRONT_MONSTER, c)
+        else:
+            push(st, S.ST_FRONT_WIZARD, S.ST_NFRONT_WIZARD, c)
+    else:
+        push(st, S.ST_SPELL_DISC, S.ST_NSPELL_DISC, c)   # V3.9
 
 
 @njit(cache=True)
@@ -748,7 +767,12 @@ def rabid_monster_turn(G):
     clear_stomach(st)
     st[S.ST_SHEEP_CURSE] = 0
     st[S.ST_NHUNTED] = 0
-    if st[OPT + S.OPT_AUTOMATA_TARGETS] == S.TARGETS_RABID_CARDS:
+    if st[S.ST_POLICY + S.WIZARD] != S.POLICY_AUTOMATON:
+        # V13.2: against a Wizard player, the cards it used, in order; On the Scent draws from the cards it
+        # did not draw (RM_DECK as its turn left it)
+        for i in range(st[S.ST_NRM_USED]):
+            push(st, S.ST_HUNTED, S.ST_NHUNTED, st[S.ST_RM_USED + i])
+    elif st[OPT + S.OPT_AUTOMATA_TARGETS] == S.TARGETS_RABID_CARDS:
         n = dk[S.DK_RABID + 1] - dk[S.DK_RABID]
         for i in range(n):
             st[S.ST_RM_DECK + i] = dk[S.DK_RABID] + i
@@ -778,6 +802,32 @@ def rabid_monster_turn(G):
         st[S.ST_BAG + v] += st[S.ST_STOMACH_KIND + v]
     clear_stomach(st)
     move_curse(st, bd, RABID_CURSE[villagers])
+
+
+# ================================================================ a player's decision
+
+@njit(cache=True)
+def choose(G, side, decision, nl):
+    """A player's choice among ``st[ST_LEGAL:ST_LEGAL+nl]`` (as ``reference.Table.choose``): a single
+    option taken without a draw; ``random`` (policy 1) ``legal[below(nl)]`` from the side's stream (7, 8);
+    another policy by its side's module (``kernel_wizard.wizard_policy``, ``kernel_monster.monster_policy``).
+    No option: ``ST_ERR`` set (the reference raises) and -1."""
+    st, rs = G[0], G[1]
+    if nl <= 0:
+        st[S.ST_ERR] = 1
+        return -1
+    st[S.ST_DECISION] = decision
+    st[S.ST_DECIDER] = side
+    st[S.ST_NLEGAL] = nl
+    if nl == 1:
+        return st[S.ST_LEGAL]
+    policy = st[S.ST_POLICY + side]
+    if policy == S.POLICY_RANDOM:
+        stream = S.STREAM_WIZARD_POLICY if side == S.WIZARD else S.STREAM_MONSTER_POLICY
+        return st[S.ST_LEGAL + below(rs, stream, nl)]
+    if side == S.WIZARD:
+        return KW.wizard_policy(G, decision, nl)
+    return KM.monster_policy(G, decision, nl)
 
 
 # ================================================================ the game
@@ -826,7 +876,14 @@ def deal(G, seed, index):
             st[deck + i] = dk[d] + i
         st[ndeck] = n
         shuffle(st, rs, stream, deck, n)
-    deal_row(st, S.ST_PW_ROW, S.ST_NPW_ROW, R.POSSESSED_ACTION_CARDS)   # V1.13
+    deal_row(st, S.ST_PW_ROW, S.ST_NPW_ROW, R.POSSESSED_ACTION_CARDS)   # V1.13 (no card: a Wizard player)
+    st[S.ST_NRM_DRAWN] = 0
+    st[S.ST_NRM_USED] = 0
+    # the players' set-up (hands V1.10/V1.11, Town Guard tiles V1.7), the Wizard's first
+    if st[S.ST_POLICY + S.WIZARD] != S.POLICY_AUTOMATON:
+        KW.wizard_player_deal(G)
+    if st[S.ST_POLICY + S.MONSTER] != S.POLICY_AUTOMATON:
+        KM.monster_player_deal(G)
 
 
 @njit(cache=True)
@@ -838,10 +895,16 @@ def play_game(G, seed, index):
     while True:
         st[S.ST_TURN] += 1
         if st[S.ST_SIDE] == S.WIZARD:
-            possessed_wizard_turn(G)                       # policy 0 (the only one so far)
+            if st[S.ST_POLICY + S.WIZARD] == S.POLICY_AUTOMATON:
+                possessed_wizard_turn(G)
+            else:
+                KW.wizard_player_turn(G)
             st[S.ST_SIDE] = S.MONSTER
         else:
-            rabid_monster_turn(G)
+            if st[S.ST_POLICY + S.MONSTER] == S.POLICY_AUTOMATON:
+                rabid_monster_turn(G)
+            else:
+                KM.monster_player_turn(G)
             st[S.ST_SIDE] = S.WIZARD
         if not st[S.ST_OVER] and st[S.ST_TURN] >= max_turns:
             st[S.ST_UNFINISHED] = 1
@@ -887,20 +950,30 @@ COLUMNS = (("winner", "mode", "turns", "unfinished", "cure", "curse", "panic", "
 assert COLUMNS == R.OUTCOME_COLUMNS
 
 
+#: The modes the kernel plays (the Monster player's modes join with kernel_monster), and the policy ids of
+#: each side's player (random 1 and planner 2 / glutton 2).
+KERNEL_MODES = (R.AUTOMATA, R.RABID_MONSTER)
+PLAYER_POLICIES = ((S.POLICY_RANDOM, S.POLICY_PLANNER), (S.POLICY_RANDOM, S.POLICY_PLANNER))
+
+
 def run_chunk(seed: int, start: int, count: int, options, board, mode: str, wizard_policy: int,
               wizard_params, monster_policy: int, monster_params, cards=None) -> dict[str, np.ndarray]:
     """Play games ``start .. start+count-1`` of run ``seed`` in ``mode`` on ``board`` (a board.Board; None
     = the options' board) with ``cards`` (None = the options' cards file); policies by id per side (0 =
     the side's automaton), parameters as float vectors (None for none). Returns the outcome arrays by
-    column (rules.OUTCOME_DTYPES). Plays now: mode "automata" with (0, 0) only."""
+    column (rules.OUTCOME_DTYPES). Plays the modes of ``KERNEL_MODES``."""
     from cursedsim.games.village import board as B
     if mode not in R.MODE_NAMES:
         raise ValueError(f"unknown village mode {mode!r}; modes: {', '.join(R.MODE_NAMES)}")
     options = R.RuleOptions() if options is None else options
-    if mode != R.AUTOMATA or int(wizard_policy) != S.POLICY_AUTOMATON or int(monster_policy) != S.POLICY_AUTOMATON:
+    the_mode = R.MODES[mode]
+    fits = all((int(policy) == S.POLICY_AUTOMATON) if automaton else int(policy) in PLAYER_POLICIES[side]
+               for side, policy, automaton in ((0, wizard_policy, the_mode.wizard_automaton),
+                                               (1, monster_policy, the_mode.monster_automaton)))
+    if mode not in KERNEL_MODES or not fits:
         raise NotImplementedError(f"village kernel: mode {mode!r} with wizard policy {wizard_policy} and monster "
-                                  f"policy {monster_policy} does not play yet; only the 0-player mode (the Possessed "
-                                  f"Wizard, policy 0, against the Rabid Monster, policy 0)")
+                                  f"policy {monster_policy} does not play yet; modes: {', '.join(KERNEL_MODES)} "
+                                  f"(an automaton side policy 0, a player side one of its policy ids)")
     if board is None or isinstance(board, str):
         board = B.board_of(options.board if board is None else board)
     bd = S.pack_board(board, mode)
@@ -917,3 +990,8 @@ def run_chunk(seed: int, start: int, count: int, options, board, mode: str, wiza
     play_chunk(np.uint64(seed), np.int64(start), np.int64(count), np.int64(R.MODE_NAMES.index(mode)),
                S.option_array(options), bd, cd, dk, np.array([wizard_policy, monster_policy], np.int64), pp, out)
     return {column: out[:, k].astype(R.OUTCOME_DTYPES[column]) for k, column in enumerate(COLUMNS)}
+
+
+# The players' modules import this one's helpers; imported last so that either may be imported first.
+from cursedsim.games.village import kernel_monster as KM  # noqa: E402
+from cursedsim.games.village import kernel_wizard as KW  # noqa: E402
