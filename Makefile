@@ -51,6 +51,8 @@ results: $(TEST_STAMP)
 	$(BIN)/cursedsim report covens --out results/covens/report
 	$(BIN)/python experiments/gifts_balance.py
 	$(BIN)/cursedsim report gifts --out results/gifts/report
+	$(BIN)/python experiments/village_balance.py
+	$(BIN)/cursedsim report village --out results/village/report
 
 # execute notebooks/*.ipynb and store them with their outputs (tests/test_notebooks.py checks they are fresh)
 notebooks: $(TEST_STAMP)
