@@ -952,7 +952,7 @@ assert COLUMNS == R.OUTCOME_COLUMNS
 
 #: The modes the kernel plays (the Monster player's modes join with kernel_monster), and the policy ids of
 #: each side's player (random 1 and planner 2 / glutton 2).
-KERNEL_MODES = (R.AUTOMATA, R.RABID_MONSTER)
+KERNEL_MODES = (R.AUTOMATA, R.RABID_MONSTER, R.POSSESSED_WIZARD, R.DUEL)
 PLAYER_POLICIES = ((S.POLICY_RANDOM, S.POLICY_PLANNER), (S.POLICY_RANDOM, S.POLICY_PLANNER))
 
 

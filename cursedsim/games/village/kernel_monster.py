@@ -238,7 +238,7 @@ def night_arrival(G):
     (the Possessed Wizard's closest house, V2.4, when it chooses)."""
     st, rs = G[0], G[1]
     if st[OPT_CHOOSER] != CHOOSER_MONSTER and st[S.ST_POLICY + S.WIZARD] != 0:
-        st[S.ST_ERR] = 1                                   # the Wizard player's arrival: not in this module
+        K.KW.wizard_arrive(G)                              # the Wizard player's V2.3 choice (kernel_wizard)
         return
     if K.all_occupied(st):
         return
@@ -407,7 +407,7 @@ def spend(G, choice):
             c = remove_at(st, S.ST_FRONT_WIZARD, S.ST_NFRONT_WIZARD, code)
         K.push(st, S.ST_SPELL_DISC, S.ST_NSPELL_DISC, c)     # V3.9
         if G[3][S.CD_PRINTED, c] == S.E_EXTRA_INGREDIENT_SLOT and st[S.ST_POLICY + S.WIZARD] != 0:
-            st[S.ST_ERR] = 1                               # Box of Holding's trim: the Wizard player's
+            K.KW.trim_to_capacity(G)                       # Box of Holding's trim: the Wizard player's (M9)
     elif choice == P.PANIC_DOWN:
         st[S.ST_ENERGY] -= C.ENERGY_PANIC_DOWN
         K.move_panic(st, bd, -1)
