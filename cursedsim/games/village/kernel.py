@@ -2,22 +2,21 @@
 ``automata.py``, docs/rules/village.md) over flat int arrays, one compiled call per chunk of games, game by
 game identical to the reference.
 
-Plays now: the 0-player mode (Possessed Wizard, policy 0, against Rabid Monster, policy 0). The state
-and its numbering are in ``state.py``: every step function takes ``G = (st, rs, bd, cd, dk, pp)``. The
-automata's turns (``possessed_wizard_turn``, ``rabid_monster_turn``) are apart from the game loop
-(``play_game``), which picks a side's turn by its policy id, so the players' turns join as two more turn
-functions and a ``choose`` per policy.
+Plays every mode (``KERNEL_MODES``). The state and its numbering are in ``state.py``: every step function
+takes ``G = (st, rs, bd, cd, dk, pp)``. ``play_game`` picks a side's turn by its policy id: 0 the automaton
+(``possessed_wizard_turn``, ``rabid_monster_turn``, here), else the player's turn of its module
+(``kernel_wizard.wizard_player_turn``, ``kernel_monster.monster_player_turn``; their set-up from ``deal``).
+A player's decision is ``choose(G, side, decision, nl)`` over the legal list ``st[ST_LEGAL:ST_LEGAL+nl]``: a
+single option taken without a draw, ``random`` from the side's stream, another policy by its module.
 
 Randomness: the streams of ``state.STREAM_*`` (as ``reference.STREAM_*``), each drawn in the reference's
 order: the bag (set-up houses, arrivals, Hypnotize), the d20, the d6, the Spell, Power, Possessed Wizard
-and Rabid Monster shuffles; Fisher-Yates from the top index down (``shuffle``). Streams 7 and 8 (the
-Wizard's and the Monster's policy) and 9 (the Town Guard tiles' set-up shuffle) are seeded for every game
-and not drawn yet.
+and Rabid Monster shuffles, the Wizard's and the Monster's policy (7, 8), the Town Guard tiles' set-up
+shuffle (9); Fisher-Yates from the top index down (``shuffle``).
 
-Still to come (phase 2): the players' turns (``wizard_player_turn``, ``monster_player_turn``) picked in
-``play_game`` by ``st[ST_POLICY + side]``, their set-up in ``deal`` (hands, Town Guard tiles), and a
-decision point ``choose(G, side, decision, nl)`` over the legal list ``st[ST_LEGAL:ST_LEGAL+nl]`` (a single
-option taken without a draw, as ``reference.Table.choose``); the state already holds their fields.
+Numba's cache (``cache=True``) keys a function on its own file only: after an edit of ``state.py``,
+``kernel_wizard.py`` or ``kernel_monster.py`` alone, delete the ``village`` entries of ``__pycache__``
+(``*.nbi``, ``*.nbc``) or this module's compiled entry points keep the old code.
 """
 
 from __future__ import annotations
