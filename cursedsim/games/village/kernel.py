@@ -914,7 +914,9 @@ def play_game(G, seed, index):
 
 @njit(cache=True)
 def play_chunk(seed, start, count, mode, opts, bd, cd, dk, policies, pp, out):
-    """Play games start .. start+count-1 and fill ``out`` (count x the columns of rules.OUTCOME_DTYPES)."""
+    """Play games start .. start+count-1 and fill ``out`` (count x the columns of rules.OUTCOME_DTYPES).
+    Returns the first game whose play set ``ST_ERR`` (a decision with no legal option, an unknown policy:
+    the reference raises there), else -1."""
     st = np.zeros(S.N_ST, np.int64)
     rs = np.zeros((S.N_STREAMS, 4), np.uint64)
     for i in range(opts.shape[0]):
@@ -922,8 +924,11 @@ def play_chunk(seed, start, count, mode, opts, bd, cd, dk, policies, pp, out):
     st[S.ST_POLICY] = policies[0]
     st[S.ST_POLICY + 1] = policies[1]
     G = (st, rs, bd, cd, dk, pp)
+    failed = -1
     for g in range(count):
         play_game(G, seed, start + g)
+        if st[S.ST_ERR] and failed < 0:
+            failed = start + g
         out[g, 0] = st[S.ST_WINNER]
         out[g, 1] = mode
         out[g, 2] = st[S.ST_TURN]
@@ -938,6 +943,7 @@ def play_chunk(seed, start, count, mode, opts, bd, cd, dk, policies, pp, out):
             out[g, 8 + S.N_KINDS + f] = st[S.ST_FIRED + f]
             out[g, 8 + S.N_KINDS + S.N_FIRED + f] = st[S.ST_FIRST + f]
         out[g, 8 + S.N_KINDS + 2 * S.N_FIRED] = st[S.ST_QUIET_NIGHTS]
+    return failed
 
 
 # ---------------------------------------------------------------- Python entry
@@ -986,8 +992,12 @@ def run_chunk(seed: int, start: int, count: int, options, board, mode: str, wiza
                                  f"{S.N_PARAMS}")
             pp[side, :vec.size] = vec
     out = np.zeros((count, len(COLUMNS)), np.int64)
-    play_chunk(np.uint64(seed), np.int64(start), np.int64(count), np.int64(R.MODE_NAMES.index(mode)),
-               S.option_array(options), bd, cd, dk, np.array([wizard_policy, monster_policy], np.int64), pp, out)
+    failed = play_chunk(np.uint64(seed), np.int64(start), np.int64(count), np.int64(R.MODE_NAMES.index(mode)),
+                        S.option_array(options), bd, cd, dk, np.array([wizard_policy, monster_policy], np.int64),
+                        pp, out)
+    if failed >= 0:
+        raise RuntimeError(f"village kernel: game {failed} of run {seed} in mode {mode!r} reached a state the "
+                           f"reference rejects (a decision with no legal option or an unknown policy)")
     return {column: out[:, k].astype(R.OUTCOME_DTYPES[column]) for k, column in enumerate(COLUMNS)}
 
 
