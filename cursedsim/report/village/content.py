@@ -66,12 +66,17 @@ def summary_text(data: VillageData, *, compact: bool = False) -> dict[str, Any]:
 
 def build_context(data: VillageData, *, out: str, command: str) -> dict[str, Any]:
     """Template variables of the report (everything but the figures)."""
+    from cursedsim.games.village.cards import cards_of
     from cursedsim.report.village.boards import BOARDS_DIR
     plan = data.plan
+    cards = cards_of(data.option_defaults.get("cards", "default"))
     modes = "; ".join(f"{mode}: {w} vs {m}" for mode, w, m in plan.pairings)
     settings = content.provenance(data, plan.game) + [
         ("board", f"{data.board_text}; every run of figures 1-4 plays it, every table names it (columns board, "
                   "board_reconstructed)"),
+        ("cards", f"{cards.label} in every run" + (" (marked reconstructed: the fields the rulebook does not print "
+                                                   "are documented choices, docs/rules/village_cards.md)"
+                                                   if cards.reconstructed else "")),
         ("pairings", f"every Wizard policy ({', '.join(plan.wizards)}) against every Monster policy "
                      f"({', '.join(plan.monsters)}); the pairing decides the mode"),
         ("mode pairings", f"{modes} (figures 2-3, 5-6, the summary)"),
