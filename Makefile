@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 PIP := $(BIN)/python -m pip install --disable-pip-version-check --progress-bar on
 
-.PHONY: run test bench results notebooks venv clean
+.PHONY: run test test-all bench results notebooks venv clean
 
 venv: $(STAMP)
 
@@ -28,7 +28,11 @@ run: $(STAMP)
 	@echo "make: simulating Verflucht! for 1-5 players, 100,000 games each (a first run compiles the kernel first)"
 	$(BIN)/cursedsim simulate verflucht --players 1-5 --games 100000 --jobs 2
 
+# test: the suite without the tests marked slow (what CI runs); test-all: every test, slow ones included
 test: $(TEST_STAMP)
+	$(BIN)/python -m pytest -n 2 -q -m "not slow"
+
+test-all: $(TEST_STAMP)
 	$(BIN)/python -m pytest -n 2 -q
 
 bench: $(TEST_STAMP)
