@@ -23,7 +23,7 @@ NOTICE_AFTER = 1.0
 DEFAULT_ESTIMATE = 30.0
 #: The first estimate of games whose kernels take longer: their empty-cache compile in the benchmarks
 #: (results/benchmarks/<game>.json, new_process_empty_cache_s, 2 cores).
-FIRST_ESTIMATE = {"covens": 210.0, "gifts": 150.0}
+FIRST_ESTIMATE = {"covens": 210.0, "gifts": 150.0, "village": 300.0}
 #: Where the last compile time per game is kept (in the numba cache root, so it goes with the cache).
 RECORD_NAME = "compile_seconds.json"
 

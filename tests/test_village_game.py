@@ -81,3 +81,26 @@ def test_list_shows_the_file_options_as_default_or_a_path(capsys):
     out = " ".join(capsys.readouterr().out.split())
     for name in ("board", "cards"):
         assert f"{name}: str, default default; valid: default, or the path of a TOML or JSON file" in out
+
+
+@pytest.mark.parametrize("wizard,monster", [("possessed", "rabid"), ("planner", "rabid"), ("random", "rabid"),
+                                            ("possessed", "glutton"), ("possessed", "random"),
+                                            ("planner", "glutton"), ("random", "random")])
+def test_every_pairing_is_played_by_the_kernel_as_the_reference_plays_it(wizard, monster):
+    """The runner's chunks come from the kernel (no fallback), and they are the reference's games."""
+    from cursedsim.games.village import controllers, kernel, mode_of_pairing, reference
+    from cursedsim.games.village.cards import cards_of
+    specs = {"wizard": WIZARD_POLICIES[wizard], "monster": MONSTER_POLICIES[monster]}
+    mode = mode_of_pairing(specs)
+    assert mode in kernel.KERNEL_MODES
+    frame = cursedsim.simulate("village", 12, seed=9, policy={"wizard": wizard, "monster": monster}, progress=False)
+    options = __import__("cursedsim.games.village.rules", fromlist=["RuleOptions"]).RuleOptions()
+    ref = reference.play_chunk(9, 0, 12, options, mode=mode, controllers=controllers(specs, None))
+    for column, values in ref.items():
+        got = frame[column].to_numpy()
+        if column in ("winner", "mode"):
+            names = {"winner": ("wizard", "monster"), "mode": tuple(__import__(
+                "cursedsim.games.village.rules", fromlist=["MODE_NAMES"]).MODE_NAMES)}[column]
+            got = [names.index(v) if isinstance(v, str) else -1 for v in got]
+        assert list(got) == list(values), column
+    assert cards_of().label in set(frame["cards"])

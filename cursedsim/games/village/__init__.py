@@ -63,14 +63,9 @@ def run_chunk(seed: int, start: int, count: int, players: int, options: rules.Ru
     specs = _specs(policy)
     vectors = _vectors(specs, params)
     from cursedsim.games.village import kernel
-    mode = mode_of_pairing(specs)
-    try:
-        out = kernel.run_chunk(seed, start, count, options, board_of(options.board), mode,
-                               specs[rules.WIZARD].policy_id, vectors[rules.WIZARD],
-                               specs[rules.MONSTER].policy_id, vectors[rules.MONSTER], cards=cards_of(options.cards))
-    except NotImplementedError:   # DEVELOPMENT ONLY (issue 13 in progress): until the kernel plays every mode
-        from cursedsim.games.village import reference
-        out = reference.play_chunk(seed, start, count, options, mode=mode, controllers=controllers(specs, params))
+    out = kernel.run_chunk(seed, start, count, options, board_of(options.board), mode_of_pairing(specs),
+                           specs[rules.WIZARD].policy_id, vectors[rules.WIZARD],
+                           specs[rules.MONSTER].policy_id, vectors[rules.MONSTER], cards=cards_of(options.cards))
     out.update(side_columns(out["winner"]))
     return out
 

@@ -14,9 +14,10 @@ order: the bag (set-up houses, arrivals, Hypnotize), the d20, the d6, the Spell,
 and Rabid Monster shuffles, the Wizard's and the Monster's policy (7, 8), the Town Guard tiles' set-up
 shuffle (9); Fisher-Yates from the top index down (``shuffle``).
 
-Numba's cache (``cache=True``) keys a function on its own file only: after an edit of ``state.py``,
-``kernel_wizard.py`` or ``kernel_monster.py`` alone, delete the ``village`` entries of ``__pycache__``
-(``*.nbi``, ``*.nbc``) or this module's compiled entry points keep the old code.
+Numba's cache (``cache=True``) keys a function on its own file only, so an edit of ``state.py``,
+``kernel_wizard.py`` or ``kernel_monster.py`` alone would leave this module's cached entry points running
+the old code; ``cursedsim.numba_cache`` prevents it by keying the cache directory on every kernel source
+(set ``NUMBA_CACHE_DIR`` by hand and that protection is yours to keep).
 """
 
 from __future__ import annotations
