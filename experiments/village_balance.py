@@ -12,8 +12,8 @@ other lengths, where the Wizard's win rate crosses 50%. The same plan and reduct
 Writes into ``results/village/``: ``pairings.csv``, ``game_length.csv``, ``game_length_summary.csv``,
 ``panic_effects.csv``, ``player_vs_automaton.csv``, ``generated_boards.csv``, ``track_lengths.csv``,
 ``balance_points.csv``, ``balance.json`` (per mode the verdict and the balance lengths), the board files
-played (``boards/*.json``) and the report's six figures as PNG. The game count is an argument: until the
-kernel plays the player modes they run on the reference engine (~100 games/s), so keep it small there.
+played (``boards/*.json``) and the report's six figures as PNG. The game count is an argument (``--games``,
+per run: 108 runs).
 """
 
 from __future__ import annotations
