@@ -116,7 +116,7 @@ def main(game: str, n_jobs: int, n_games: int, order: list[str]) -> dict:
         policy = name.replace(";", ",")
         frame = cursedsim.simulate(game, n_games, players=players, policy=policy, seed=5, n_jobs=n_jobs,
                                    progress=False)
-        win = {"covens": "hunter_won", "gifts": "focus_won"}.get(game, "win")
+        win = {"covens": "hunter_won", "gifts": "focus_won", "village": "wizard_won"}.get(game, "win")
         played[name] = {"digest": digest(frame), "win_rate": float(frame[win].mean())}
     return played
 

@@ -93,6 +93,8 @@ def test_every_policy_plays_its_own_games_whatever_ran_before_it_in_2_workers(ga
 PAIRINGS = {
     "covens": ("hunter=tracker;town=coven", "hunter=random;town=bluff", "hunter=largest_hand;town=random"),
     "gifts": ("leader", "focus=defensive;field=random", "focus=spread;field=weakest_link"),
+    # So, You've Been Cursed.: the pairing decides the mode (0-player, a solo game, the duel)
+    "village": ("wizard=possessed;monster=rabid", "wizard=planner;monster=glutton", "wizard=random;monster=rabid"),
 }
 
 
