@@ -83,3 +83,40 @@ def test_pairs(boards, name, pair):
     """~4,000 games, 330 per pair and board."""
     r = compare(SEED + 100, 0, 330, R.RuleOptions(), boards[name], *pair)
     assert r["turns"].min() >= 1
+
+
+class Counting:
+    """The Monster policy ``inner``, counting the situations of M3 and M10 it meets: a movement on sale while
+    a road can be taken (a Hydrophobia bridge), A Taste of Rural Life on a Quiet Night, a single-use card
+    waiting at a Quiet Night's free card."""
+
+    def __init__(self, inner):
+        self.inner = inner
+        self.seen = {"buy_with_a_road": 0, "night_meal": 0, "night_waiting": 0}
+
+    def act(self, t, side, decision, legal, stream):
+        from cursedsim.games.village import monster_player as P
+        code = self.inner.act(t, side, decision, legal, stream)
+        if decision == P.DECIDE_MOVE and P.BUY_MOVEMENT in legal and any(c >= P.MOVE for c in legal):
+            self.seen["buy_with_a_road"] += 1
+        if decision == P.DECIDE_NIGHT_POWER:
+            self.seen["night_waiting"] += P.single_use_card(t) is not None
+            self.seen["night_meal"] += bool(code) and t.power_hand[code - 1].effect == "eat_rolled_houses"
+        return code
+
+
+@pytest.mark.parametrize("wizard,monster", [("random", "random"), ("planner", "glutton")])
+def test_hydrophobia_buys_and_quiet_night_meals(boards, wizard, monster):
+    """M3 (a movement bought for a Hydrophobia bridge), M10 (the night's meal digested, only the night's
+    single-use card): games that reach them (counted on the reference's side), played alike by the kernel."""
+    options, b = R.RuleOptions(unlisted_cards="copies"), boards["default"]
+    wp, mp = defaults(WPOL, wizard), defaults(MPOL, monster)
+    spy = Counting(MPOL.make(monster, mp))
+    r = REF.play_chunk(SEED + 7, 0, 120, options, board=b, mode=R.DUEL,
+                       controllers={R.WIZARD: WPOL.make(wizard, wp), R.MONSTER: spy})
+    k = KN.run_chunk(SEED + 7, 0, 120, options, b, R.DUEL, WIZARD[wizard], wp, MONSTER[monster], mp)
+    for column in R.OUTCOME_DTYPES:
+        diff = np.flatnonzero(k[column] != r[column])
+        assert diff.size == 0, (column, int(diff[0]), k[column][diff[0]], r[column][diff[0]])
+    if monster == "random":
+        assert min(spy.seen.values()) > 0, spy.seen

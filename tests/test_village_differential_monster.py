@@ -102,3 +102,79 @@ def test_blocks_reach_both_ends_and_quiet_nights():
     assert (random["winner"] == 0).any() and (glutton["winner"] == 1).any()
     assert random["quiet_nights"].sum() > 0 and glutton["quiet_nights"].sum() > 0
     assert random["eaten_sheep"].sum() > 0
+
+
+class Counting:
+    """A Monster controller that plays ``inner`` and counts the situations of the Monster readings M3 and
+    M10: a movement on sale while a road can be taken (a Hydrophobia bridge), A Taste of Rural Life played
+    on a Quiet Night, a single-use card waiting at a Quiet Night's free card."""
+
+    def __init__(self, inner):
+        self.inner = inner
+        self.seen = {"buy_with_a_road": 0, "night_meal": 0, "night_waiting": 0}
+
+    def act(self, t, side, decision, legal, stream):
+        from cursedsim.games.village import monster_player as P
+        code = self.inner.act(t, side, decision, legal, stream)
+        if decision == P.DECIDE_MOVE and P.BUY_MOVEMENT in legal and any(c >= P.MOVE for c in legal):
+            self.seen["buy_with_a_road"] += 1
+        if decision == P.DECIDE_NIGHT_POWER:
+            self.seen["night_waiting"] += P.single_use_card(t) is not None
+            self.seen["night_meal"] += bool(code) and t.power_hand[code - 1].effect == "eat_rolled_houses"
+        return code
+
+
+@pytest.mark.parametrize("seed,count,options,policy,params", [
+    (51, 200, OPTIONS_DECKS, "random", DEFAULTS["random"]),
+    (52, 150, {}, "glutton", GLUTTON_BUYER),
+])
+def test_hydrophobia_buys_and_quiet_night_meals_and_waiting_cards(seed, count, options, policy, params):
+    """M3 and M10 in games that reach them (counted on the reference's side): the kernel plays them alike."""
+    options = R.RuleOptions(**options)
+    b = board("default")
+    spy = Counting(MP.make(policy, params))
+    want = reference.play_chunk(seed, 0, count, options, board=b, mode=MODE, controllers={R.MONSTER: spy})
+    got = kernel.run_chunk(seed, 0, count, options, b, MODE, S.POLICY_AUTOMATON, None, POLICY_ID[policy],
+                           np.array(params, np.float64))
+    for column in R.OUTCOME_COLUMNS:
+        bad = np.nonzero(got[column] != want[column])[0]
+        assert bad.size == 0, (column, seed, int(bad[0]), got[column][bad[0]], want[column][bad[0]])
+    if policy == "random":
+        assert min(spy.seen.values()) > 0, spy.seen
+
+
+def test_run_chunk_none_params_are_the_policy_defaults():
+    """kernel.run_chunk: parameters None play the policy's defaults (policy_specs), not zeros."""
+    options = R.RuleOptions()
+    b = board("default")
+    none = kernel.run_chunk(61, 0, 40, options, b, MODE, S.POLICY_AUTOMATON, None, POLICY_ID["glutton"], None)
+    given = kernel.run_chunk(61, 0, 40, options, b, MODE, S.POLICY_AUTOMATON, None, POLICY_ID["glutton"],
+                             np.array(DEFAULTS["glutton"], np.float64))
+    zeros = kernel.run_chunk(61, 0, 40, options, b, MODE, S.POLICY_AUTOMATON, None, POLICY_ID["glutton"],
+                             np.zeros(len(DEFAULTS["glutton"]), np.float64))
+    for column in R.OUTCOME_COLUMNS:
+        assert (none[column] == given[column]).all(), column
+    assert any((zeros[column] != given[column]).any() for column in R.OUTCOME_COLUMNS)
+    assert kernel.default_params(1, POLICY_ID["glutton"]) == DEFAULTS["glutton"]
+    assert kernel.default_params(1, S.POLICY_RANDOM) is None and kernel.default_params(0, 0) is None
+
+
+@pytest.mark.parametrize("location", ["house 20", "house"])
+def test_a_card_with_an_unpacked_location_requirement_is_refused(tmp_path, location):
+    """state.pack_cards keeps a location kind: a cards file whose card requires another location (the
+    reference reads an id such as "house 20") is refused at packing with the card named, not played
+    differently."""
+    from cursedsim.games.village import cards as K
+    text = K.DEFAULT_CARDS.read_text(encoding="utf-8")
+    i = text.index('id = "P10"')
+    j = text.index('need_location = ""', i)
+    path = tmp_path / "cards.toml"
+    path.write_text(text[:j] + f'need_location = "{location}"' + text[j + len('need_location = ""'):],
+                    encoding="utf-8")
+    cards = K.load_cards(path)
+    with pytest.raises(ValueError, match=r"P10.*supported: 'laboratory', 'market'"):
+        S.pack_cards(cards, MODE)
+    with pytest.raises(ValueError, match="P10"):
+        kernel.run_chunk(1, 0, 1, R.RuleOptions(cards=str(path)), board("default"), MODE, S.POLICY_AUTOMATON,
+                         None, POLICY_ID["random"], None)
+    assert S.pack_cards(K.load_cards(), MODE)[0].shape[1] > 0     # the default cards pack

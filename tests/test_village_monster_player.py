@@ -390,6 +390,23 @@ def test_buy_movement_only_with_none_left():
     assert t.energy == 0 and t.m_moves == 1
 
 
+def test_hydrophobia_a_movement_bought_for_the_bridge_with_a_street_open():
+    """M3: one movement left before a street and a Hydrophobia bridge: 2 Energy buy the second movement the
+    bridge needs ("The Monster may spend Energy on multiple enhancements")."""
+    t = table()
+    t.in_front_of_monster = [CARDS.by_id("S08")]
+    start(t, H(t, 15))
+    t.m_moving, t.m_moves, t.energy = True, 1, 2
+    legal = P.move_legal(t)
+    assert P.MOVE + H(t, 13) in legal and P.MOVE + H(t, 3) not in legal and P.BUY_MOVEMENT in legal
+    P.spend(t, P.BUY_MOVEMENT)
+    assert t.energy == 0 and t.m_moves == 2 and P.MOVE + H(t, 3) in P.move_legal(t)
+    P.move_along(t, H(t, 3))
+    assert t.at == H(t, 3) and t.m_moves == 0
+    t.in_front_of_monster, t.m_moves, t.energy, t.at = [], 1, 2, H(t, 15)
+    assert P.BUY_MOVEMENT not in P.move_legal(t)          # every road takes one: nothing to buy yet
+
+
 # ---------------------------------------------------------------- Power cards (V8)
 
 def test_requirements_location_o10():
@@ -530,7 +547,7 @@ def test_hydrophobia_bridge_costs_a_movement_and_goes_at_two_colours():
     assert P.MOVE + H(t, 15) not in P.move_legal(t)       # a bridge: 2 movements
     t.m_moves = 2
     assert P.MOVE + H(t, 15) in P.move_legal(t)
-    t.m_moves, t.energy, t.at = 1, 2, H(t, 15)          # one left: the street to house 13, not the bridge
+    t.m_moves, t.energy, t.at = 1, 0, H(t, 15)          # one left: the street to house 13, not the bridge
     assert P.move_legal(t) == [P.END_MOVING, P.MOVE + H(t, 13)]
     t.m_moves, t.at = 2, H(t, 3)
     P.move_along(t, H(t, 15))
@@ -667,22 +684,53 @@ def test_make_and_params():
         assert low <= default <= high and doc
 
 
-def test_a_quiet_night_meal_counts_at_the_next_feeding_end():
-    """M10: villagers eaten in a Quiet Night (A Taste of Rural Life) stay in the stomach (no digesting
-    after it, O8 default) and count at the end of the next Feeding turn."""
+def test_a_quiet_night_digests_its_meal():
+    """M10: villagers eaten in a Quiet Night (A Taste of Rural Life) go back into the bag at its end ("Any
+    Villager tokens eaten are placed back into the bag."), with no Panic/Curse adjustment (O8 default); the
+    next Feeding turn ends with an empty stomach (Panic -1, no Curse)."""
     t = table()
     place(t, h4=FARMER, h9=FARMER)
     t.power_hand = [card("P01")]
     t.streams[V.STREAM_D20] = Rolls(4 - 1, 9 - 1, 0, 0, 0, 0)
-    t.panic = 5
+    t.panic, t.curse = 5, 3
     answer(t, (P.DECIDE_TURN, P.QUIET_NIGHT), (P.DECIDE_NIGHT_POWER, 1))
     P.turn(t)
-    curse = t.curse
-    assert t.stomach == [["Farmer"], ["Farmer"]] and t.panic == 3
+    curse = 3                                            # -1 for the night, +1 for the meal
+    assert t.stomach == [] and t.panic == 3 and t.curse == curse
+    on_board = [t.houses[n] for n in range(1, C.HOUSES + 1) if t.houses[n] != V.EMPTY]
+    assert len(on_board) + sum(t.bag) == C.VILLAGER_TOKENS and on_board.count(FARMER) + t.bag[FARMER] == 7
     start(t, H(t, 20))
     answer(t, (P.DECIDE_TURN, P.FEEDING), (P.DECIDE_BETWEEN, P.END_TURN))
     P.turn(t)
-    assert t.stomach == [] and t.panic == 4 and t.curse == curse + 1
+    assert t.stomach == [] and t.panic == 2 and t.curse == curse
+
+
+def test_a_quiet_night_meal_adjusts_with_o8():
+    """O8 quiet_night_adjusts: the whole end of the turn follows the night: two Farmers are Panic +1 and
+    Curse +1, then digesting."""
+    t = table(quiet_night_adjusts=True)
+    place(t, h4=FARMER, h9=FARMER)
+    t.power_hand = [card("P01")]
+    t.streams[V.STREAM_D20] = Rolls(4 - 1, 9 - 1, 0, 0, 0, 0)
+    t.panic, t.curse = 5, 3
+    answer(t, (P.DECIDE_TURN, P.QUIET_NIGHT), (P.DECIDE_NIGHT_POWER, 1))
+    P.turn(t)
+    assert t.stomach == [] and t.panic == 4 and t.curse == 4   # 5 -2 +1; 3 -1 +1 (meal) +1 (pair)
+
+
+@pytest.mark.parametrize("night_card", [0, 1])
+def test_a_quiet_night_cannot_use_a_waiting_single_use_card(night_card):
+    """M10: "This is the only way the Monster token may move during a Quiet Night" (the one card played):
+    a Monstrous Leap waiting from an earlier turn is not offered, with or without a free card (Fast Food)."""
+    t = table()
+    t.in_front_of_monster = [card("P08")]
+    t.power_hand = [card("P05")]
+    t.at = H(t, 20)
+    answer(t, (P.DECIDE_TURN, P.QUIET_NIGHT), (P.DECIDE_NIGHT_POWER, night_card))   # no DECIDE_NIGHT_SINGLE
+    P.turn(t)
+    assert t.at == H(t, 20) and P.single_use_card(t).id == "P08"
+    asked = [d for d, _ in t.controllers[R.MONSTER].asked]
+    assert P.DECIDE_NIGHT_SINGLE not in asked
 
 
 def test_glutton_goes_for_the_second_of_a_type():

@@ -962,11 +962,22 @@ KERNEL_MODES = (R.AUTOMATA, R.RABID_MONSTER, R.POSSESSED_WIZARD, R.DUEL)
 PLAYER_POLICIES = ((S.POLICY_RANDOM, S.POLICY_PLANNER), (S.POLICY_RANDOM, S.POLICY_PLANNER))
 
 
+def default_params(side: int, policy: int) -> list[float] | None:
+    """The parameter defaults of ``side``'s player policy with kernel id ``policy`` (policy_specs), None
+    for an automaton or a policy without parameters."""
+    from cursedsim.games.village import policy_specs
+    specs = (policy_specs.WIZARD_POLICIES, policy_specs.MONSTER_POLICIES)[side]
+    for spec in specs.values():
+        if int(policy) != S.POLICY_AUTOMATON and spec.policy_id == int(policy) and spec.params:
+            return list(spec.params.values())
+    return None
+
+
 def run_chunk(seed: int, start: int, count: int, options, board, mode: str, wizard_policy: int,
               wizard_params, monster_policy: int, monster_params, cards=None) -> dict[str, np.ndarray]:
     """Play games ``start .. start+count-1`` of run ``seed`` in ``mode`` on ``board`` (a board.Board; None
     = the options' board) with ``cards`` (None = the options' cards file); policies by id per side (0 =
-    the side's automaton), parameters as float vectors (None for none). Returns the outcome arrays by
+    the side's automaton), parameters as float vectors (None: the policy's defaults, policy_specs). Returns the outcome arrays by
     column (rules.OUTCOME_DTYPES). Plays the modes of ``KERNEL_MODES``."""
     from cursedsim.games.village import board as B
     if mode not in R.MODE_NAMES:
@@ -986,6 +997,8 @@ def run_chunk(seed: int, start: int, count: int, options, board, mode: str, wiza
     cd, dk = S.pack_cards(cards, mode, options)
     pp = np.zeros((2, S.N_PARAMS), np.float64)
     for side, params in enumerate((wizard_params, monster_params)):
+        if params is None:
+            params = default_params(side, (wizard_policy, monster_policy)[side])
         if params is not None:
             vec = np.asarray(params, np.float64).ravel()
             if vec.size > S.N_PARAMS:

@@ -200,9 +200,9 @@ def monster_player_turn(G):
 
 @njit(cache=True)
 def quiet_night(G):
-    """V6.2-V6.5: Panic -2, Curse -1, one free Power card (and its replacement), two arrivals (O2); the
-    end-of-turn adjustment only with O8 quiet_night_adjusts."""
-    st, rs, bd = G[0], G[1], G[2]
+    """V6.2-V6.5: Panic -2, Curse -1, one free Power card (and its replacement), two arrivals (O2); then
+    digesting (M10), the whole end of the turn only with O8 quiet_night_adjusts."""
+    st, rs, bd, cd = G[0], G[1], G[2], G[3]
     st[S.ST_QUIET_NIGHTS] += 1
     K.move_panic(st, bd, C.QUIET_NIGHT_PANIC)
     K.move_curse(st, bd, C.QUIET_NIGHT_CURSE)
@@ -210,16 +210,18 @@ def quiet_night(G):
     for i in range(st[S.ST_NMONSTER_HAND]):
         nl = add_legal(st, nl, 1 + i)
     pick = monster_choose(G, D_NIGHT_POWER, nl)
+    single = False
     if pick:
         c = remove_at(st, S.ST_MONSTER_HAND, S.ST_NMONSTER_HAND, pick - 1)
         play_card(G, c)
         if st[S.ST_OVER]:
             return
+        single = cd[S.CD_KIND, c] == KIND_SINGLE
         drawn = K.draw_from(st, rs, S.ST_POWER_DECK, S.ST_NPOWER_DECK, S.ST_POWER_DISC, S.ST_NPOWER_DISC,
                             S.STREAM_POWER)
         if drawn >= 0:
             K.push(st, S.ST_MONSTER_HAND, S.ST_NMONSTER_HAND, drawn)
-    if single_use_index(G) >= 0:
+    if single and single_use_index(G) >= 0:                # M10: only the card played this night
         nl = add_legal(st, 0, 0)
         nl = add_legal(st, nl, 1)
         if monster_choose(G, D_NIGHT_SINGLE, nl):
@@ -230,6 +232,8 @@ def quiet_night(G):
         night_arrival(G)
     if st[OPT_NIGHT_ADJUSTS]:                              # O8
         end_of_turn(G)
+    else:
+        digest(st)                                         # M10: the night's meal leaves the stomach
 
 
 @njit(cache=True)
@@ -446,12 +450,13 @@ def move_legal(G):
     nl = add_legal(st, 0, P.END_MOVING)
     nl = energy_legal(G, nl)
     at = st[S.ST_AT]
-    can_move = False
+    short = False
     for e in range(bd_at(bd, S.O_ADJ_START, at), bd_at(bd, S.O_ADJ_START, at + 1)):
         if road_cost(G, bd_at(bd, S.O_ADJ_ROAD, e)) <= st[S.ST_MOVES_LEFT]:
             nl = add_legal(st, nl, P.MOVE + bd_at(bd, S.O_ADJ, e))
-            can_move = True
-    if not can_move and st[S.ST_ENERGY] >= movement_cost(G):   # M3
+        else:
+            short = True
+    if short and st[S.ST_ENERGY] >= movement_cost(G):      # M3: some road takes more than is left
         nl = add_legal(st, nl, P.BUY_MOVEMENT)
     return sort_legal(st, nl)
 
@@ -706,10 +711,16 @@ def end_of_turn(G):
     K.move_curse(st, bd, curse)
     if st[S.ST_OVER]:
         return
+    digest(st)
+    refill(G)
+
+
+@njit(cache=True)
+def digest(st):
+    """V9.4: eaten villagers back into the bag, the stomach emptied (eaten sheep are back in the supply)."""
     for v in range(S.N_TYPES):
         st[S.ST_BAG + v] += st[S.ST_STOMACH_KIND + v]
     K.clear_stomach(st)
-    refill(G)
 
 
 # ================================================================ Glutton (monster_policies.Glutton)

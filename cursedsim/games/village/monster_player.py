@@ -117,8 +117,8 @@ def turn(t) -> None:
 
 
 def quiet_night(t) -> None:
-    """V6.2-V6.5: Panic -2, Curse -1, one free Power card (and its replacement), two arrivals (O2); the
-    end-of-turn adjustment only with O8 ``quiet_night_adjusts``."""
+    """V6.2-V6.5: Panic -2, Curse -1, one free Power card (and its replacement), two arrivals (O2); then
+    digesting (M10), the whole end of the turn only with O8 ``quiet_night_adjusts``."""
     from cursedsim.games.village.reference import STREAM_POWER
     t.quiet_nights += 1
     t.record(M, "quiet_night")
@@ -126,15 +126,18 @@ def quiet_night(t) -> None:
     t.move_curse(C.QUIET_NIGHT_CURSE)
     legal = [0] + [1 + i for i in range(len(t.power_hand))]
     pick = t.choose(M, DECIDE_NIGHT_POWER, legal)
+    single = False
     if pick:
         card = t.power_hand.pop(pick - 1)
         play_card(t, card, free=True)
         if t.over:
             return
+        single = card.kind == "single_use"
         drawn = t.draw_from(t.power_deck, t.power_discard, STREAM_POWER, "Power")
         if drawn is not None:
             t.power_hand.append(drawn)
-    if single_use_card(t) is not None and t.choose(M, DECIDE_NIGHT_SINGLE, [0, 1]):
+    # M10: only the single-use card played this night (the one card of V6.3), not one waiting from before
+    if single and single_use_card(t) is not None and t.choose(M, DECIDE_NIGHT_SINGLE, [0, 1]):
         use_single(t)
         if t.over:
             return
@@ -142,6 +145,8 @@ def quiet_night(t) -> None:
         night_arrival(t)
     if t.options.quiet_night_adjusts:                        # O8
         end_of_turn(t)
+    else:
+        digest(t)                                            # M10: the night's meal leaves the stomach
 
 
 def night_arrival(t) -> None:
@@ -331,14 +336,15 @@ def move_legal(t) -> list[int]:
     legal = [END_MOVING]
     legal += energy_legal(t)
     arr = t.arrays
-    can_move = False
+    short = False
     for k in range(int(arr["adj_start"][t.at]), int(arr["adj_start"][t.at + 1])):
         n, road = int(arr["adj"][k]), int(arr["adj_road"][k])
         if road_cost(t, road) <= t.m_moves:
             legal.append(MOVE + n)
-            can_move = True
-    # M3: a movement is bought when no road can be taken with the movements left
-    if not can_move and t.energy >= movement_cost(t):
+        else:
+            short = True
+    # M3: a movement is on sale when some road from here takes more movements than are left
+    if short and t.energy >= movement_cost(t):
         legal.append(BUY_MOVEMENT)
     return sorted(set(legal))
 
@@ -568,9 +574,14 @@ def end_of_turn(t) -> None:
              curse_change=curse)
     if t.over:
         return
+    digest(t)
+    refill(t)
+
+
+def digest(t) -> None:
+    """V9.4: eaten villagers back into the bag; eaten sheep back to the supply (the sheep not on the board)."""
     for slot in t.stomach:
         for kind in slot:
             if kind != SHEEP:
                 t.bag[C.VILLAGER_NAMES.index(kind)] += 1
     t.stomach = []
-    refill(t)

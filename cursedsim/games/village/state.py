@@ -260,6 +260,11 @@ def _param_values(effect: str, pairs) -> list[int]:
     return [int(values[p.name]) for p in K.EFFECTS[effect].params]
 
 
+#: The location requirements the kernel plays: ids that name the one location of their kind (the reference
+#: reads a requirement as a location id, the kernel's card facts keep the kind).
+PACKED_LOCATIONS = ("laboratory", "market")
+
+
 def pack_cards(cards: K.Cards | None, mode: str, options: R.RuleOptions | None = None
                ) -> tuple[np.ndarray, np.ndarray]:
     """(cd, dk): the decks ``mode`` plays (``Cards.deck_for`` with the options' cards file, unlisted_cards
@@ -302,7 +307,11 @@ def pack_cards(cards: K.Cards | None, mode: str, options: R.RuleOptions | None =
         col[CD_ACTIONS] = sum(1 << names.index(a) for a in c.actions)
         col[CD_VILLAGER] = K.VILLAGERS.index(c.villager) if c.villager else -1
         req = c.requirements
-        col[CD_NEED_LOCATION] = LOCATION_KINDS.index(req.location) + 1 if req.location in LOCATION_KINDS else 0
+        if req.location and req.location not in PACKED_LOCATIONS:
+            raise ValueError(f"card {c.id} ({c.name}): location requirement {req.location!r} is not played by the "
+                             f"kernel (it packs a location kind); supported: "
+                             f"{', '.join(repr(x) for x in PACKED_LOCATIONS)} or none")
+        col[CD_NEED_LOCATION] = LOCATION_KINDS.index(req.location) + 1 if req.location else 0
         col[CD_NEED_INGREDIENTS] = sum(1 << (4 * K.INGREDIENTS.index(i)) for i in req.ingredients)
         col[CD_NEED_STOMACH] = sum(1 << (4 * K.STOMACH.index(s)) for s in req.stomach)
         col[CD_NEED_PANIC], col[CD_NEED_ENERGY] = req.panic, req.energy
