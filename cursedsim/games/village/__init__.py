@@ -143,6 +143,8 @@ GAME = Game(
     measures=(Measure("turns", "mean turns"), Measure("unfinished", "share unfinished")),
     sides=(WIZARD, MONSTER),
     run_identity=run_identity,
+    # the turn an effect first fired, 0 = never: a mean over games would mix "never" with "at turn 0"
+    code_columns=tuple(f"first_{effect}" for effect in rules.PANIC_EFFECTS),
     players_doc="the two sides, wizard and monster; how many are people follows from the pairing: "
                 "--policy wizard=planner plays the solo game against the Rabid Monster, both automata "
                 "(the default) the 0-player game",
