@@ -123,6 +123,15 @@ def in_legal(st, nl, code):
     return False
 
 
+@njit(cache=True)
+def any_move_legal(st, nl):
+    """A road can be taken (a MOVE code is legal)."""
+    for i in range(nl):
+        if st[S.ST_LEGAL + i] >= P.MOVE:
+            return True
+    return False
+
+
 # ================================================================ set-up
 
 @njit(cache=True)
@@ -847,8 +856,8 @@ def glutton(G, decision, nl):
         goal = glutton_target(G, st[S.ST_MOVES_LEFT] + bought)
         if goal < 0:
             return P.END_MOVING
-        if in_legal(st, nl, P.BUY_MOVEMENT):               # no road can be taken: buy one (M3)
-            return P.BUY_MOVEMENT
+        if in_legal(st, nl, P.BUY_MOVEMENT) and not any_move_legal(st, nl):
+            return P.BUY_MOVEMENT                          # no road can be taken: buy one (M3)
         best, best_d = -1, UNREACHABLE
         for i in range(nl):
             code = st[L + i]

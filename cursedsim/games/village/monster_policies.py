@@ -186,8 +186,8 @@ class Glutton:
         goal, _ = self.target(t, self.reach(t))
         if goal < 0:
             return P.END_MOVING
-        if P.BUY_MOVEMENT in legal:                          # no road can be taken: buy one (M3)
-            return P.BUY_MOVEMENT
+        if P.BUY_MOVEMENT in legal and not any(code >= P.MOVE for code in legal):
+            return P.BUY_MOVEMENT                            # no road can be taken: buy one (M3)
         # the neighbour on a shortest route to the goal (lowest location index among ties)
         best, best_d = -1, UNREACHABLE
         for code in legal:
