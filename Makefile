@@ -40,6 +40,7 @@ bench: $(TEST_STAMP)
 	$(BIN)/python benchmarks/bench_cursed.py
 	$(BIN)/python benchmarks/bench_covens.py
 	$(BIN)/python benchmarks/bench_gifts.py
+	$(BIN)/python benchmarks/bench_village.py
 	$(BIN)/python benchmarks/bench_memory.py
 
 results: $(TEST_STAMP)

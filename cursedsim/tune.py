@@ -52,6 +52,13 @@ TAG_HOLDOUT = 0x686F6C64      # "hold"
 
 #: Default search spaces: (low, high) with two ints = integers low..high, with a float = a uniform real;
 #: a list = one of its values. Parameters left out keep their defaults.
+def _village_spaces() -> dict[str, dict[str, tuple[int, int]]]:
+    """The village player policies' search spaces: every parameter over its ``PARAMS`` range."""
+    from cursedsim.games.village import monster_policies, wizard_policies
+    tables = {"planner": wizard_policies.PARAMS["planner"], "glutton": monster_policies.PARAMS["glutton"]}
+    return {policy: {name: (int(low), int(high)) for name, _, low, high, _ in rows} for policy, rows in tables.items()}
+
+
 DEFAULT_SPACES: dict[tuple[str, str], dict[str, Any]] = {
     # Verflucht! smart: every threshold is compared with integer sums, so integers cover the family. The
     # ranges come from a one-at-a-time scan around the defaults (sweep, 100,000 games, 1 and 5 players,
@@ -92,6 +99,9 @@ DEFAULT_SPACES: dict[tuple[str, str], dict[str, Any]] = {
     # rarely holds more than 2 ripostes.
     **{("gifts", name): {"heal_at": (1, 9), "riposte_min": (1, 5), "heal_first": [0, 1], "keep": (0, 2)}
        for name in ("leader", "weakest_link", "spread", "defensive")},
+    # So, You've Been Cursed.: each player policy's parameters over their documented ranges (integers: both
+    # policies score in integer arithmetic), from wizard_policies.PARAMS and monster_policies.PARAMS.
+    **{("village", name): space for name, space in _village_spaces().items()},
 }
 
 
