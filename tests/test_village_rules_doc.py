@@ -2,7 +2,7 @@
 numbers are unique, every rule option is an open point with its default and choices, bad options name
 the valid ones, and the modes and outcome columns are those of the rulebook and issue 13.
 
-No engine exists yet: these tests read the doc and the rules module only (no simulation).
+These tests read the doc and the rules module only (no simulation); the engines have their own tests.
 """
 
 from __future__ import annotations
