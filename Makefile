@@ -57,7 +57,7 @@ results: $(TEST_STAMP)
 	$(BIN)/python experiments/gifts_balance.py
 	$(BIN)/cursedsim report gifts --out results/gifts/report
 	$(BIN)/python experiments/village_balance.py
-	$(BIN)/cursedsim report village --out results/village/report
+	$(BIN)/cursedsim report village --out results/village/report --games 100000
 
 # execute notebooks/*.ipynb and store them with their outputs (tests/test_notebooks.py checks they are fresh)
 notebooks: $(TEST_STAMP)
