@@ -32,6 +32,9 @@ VOLATILE = [
     (re.compile(r"\bT_[0-9a-f]{5}(?=[_\"\s])"), "T_…"),                    # pandas Styler table ids
     (re.compile(r"\b\d+(\.\d+)?\s?(s|ms|seconds)\b(?= |\)|,|\.|$)"), "… s"),  # durations
 ]
+#: Lines a cold numba cache adds on stderr (cursedsim.compile_notice): they say the machine compiled, not
+#: what the notebook computed, and may land in the next cell's output, so they are never compared.
+COMPILE_NOTICE = re.compile(r"^cursedsim: (compiling|compiled) .*$\n?", re.M)
 #: The output mime types compared (images are not).
 TEXT_TYPES = ("text/plain", "text/html")
 
@@ -93,7 +96,9 @@ def text_outputs(notebook) -> list[list[str]]:
         texts = []
         for output in cell.get("outputs", []):
             if output.output_type == "stream":
-                texts.append(f"{output.name}: {output.text}")
+                text = COMPILE_NOTICE.sub("", output.text) if output.name == "stderr" else output.text
+                if text:
+                    texts.append(f"{output.name}: {text}")
             elif output.output_type in ("execute_result", "display_data"):
                 texts += [f"{kind}: {_joined(output.data[kind])}" for kind in TEXT_TYPES if kind in output.data]
             elif output.output_type == "error":

@@ -88,3 +88,20 @@ def test_a_changed_number_makes_a_notebook_stale_and_volatile_text_does_not():
                   if o.output_type == "execute_result")
     result.data["text/plain"] += " <Styler at 0x55e0ff> #T_09fe1_row0 took 3 s"
     assert execute.stale_cells(volatile, again) == []
+
+
+def test_a_compile_notice_of_a_cold_cache_is_not_an_output():
+    """A fresh run on an empty numba cache prints compile notices on stderr (sometimes into the next cell):
+    they never make a notebook stale, but any other stderr text does."""
+    path = NOTEBOOK_DIR / "gifts_worked_example.ipynb"
+    stored = nbformat.read(path, as_version=4)
+    cold = copy.deepcopy(stored)
+    cell = [c for c in cold.cells if c.cell_type == "code"][1]
+    cell.outputs.append(nbformat.v4.new_output("stream", name="stderr", text=(
+        "cursedsim: compiling the gifts kernel (leader): ~150 s, once, then cached ...\n"
+        "cursedsim: compiled the gifts kernel for policy leader in 151.2 s\n")))
+    assert execute.stale_cells(stored, cold) == []
+    other = copy.deepcopy(stored)
+    [c for c in other.cells if c.cell_type == "code"][1].outputs.append(
+        nbformat.v4.new_output("stream", name="stderr", text="cursedsim: warning: something else\n"))
+    assert execute.stale_cells(stored, other) == [2]
