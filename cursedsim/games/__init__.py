@@ -31,7 +31,8 @@ def get_game(name: str) -> Game:
     from cursedsim.plugins import load_entry_points
     load_entry_points()   # the policies of installed plugins, on first use (cursedsim.plugins)
     if name not in _loaded:
-        _loaded[name] = importlib.import_module(GAME_MODULES[name]).GAME
+        from cursedsim.search.policy import attach
+        _loaded[name] = attach(importlib.import_module(GAME_MODULES[name]).GAME)   # + ismcts (cursedsim.search)
     return _loaded[name]
 
 

@@ -88,6 +88,14 @@ class StepState(abc.ABC):
     def outcome(self) -> dict[str, Any]:
         """Once terminal: the runner's outcome columns of this game (``Game.outcome_columns``)."""
 
+    def events(self) -> list[dict[str, Any]]:
+        """The events of the game so far (``cursedsim.events``) of a state made with ``log=True``: what the
+        game's turn log renders."""
+        table = getattr(self, "table", None)
+        if table is None or not hasattr(table, "events"):
+            raise NotImplementedError(f"{type(self).__name__} keeps no events")
+        return list(table.events)
+
     def action_name(self, action: int) -> str:
         """A readable name of ``action`` (for logs and adapters)."""
         return str(action)
