@@ -22,6 +22,10 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 #: The sources that compiled kernels and game outcomes depend on: the games, the random streams and
 #: the bit helpers. Edits elsewhere (runner, CLI, reports) neither recompile nor invalidate results.
 KERNEL_SOURCES = ("games", "rng.py", "bits.py")
+#: Modules of the games that no compiled kernel reads (search, step API, solvers on the reference engine):
+#: left out of the numba cache's key, so editing them does not recompile every kernel (a test checks
+#: that no kernel module imports them, directly or through another module of the package).
+NOT_COMPILED = ("step.py", "clairvoyant.py", "optimal_fight.py")
 #: What every game's outcomes depend on besides its own package.
 SHARED_SOURCES = ("games/__init__.py", "games/base.py", "rng.py", "bits.py")
 
@@ -40,10 +44,14 @@ def kernel_sources(game: str | None = None) -> list[Path]:
     return paths
 
 
-def source_digest(game: str | None = None) -> str:
-    """A short hash of the kernel sources (names and contents): of every game, or of one game."""
+def source_digest(game: str | None = None, compiled_only: bool = False) -> str:
+    """A short hash of the kernel sources (names and contents): of every game, or of one game;
+    ``compiled_only``: without the ``NOT_COMPILED`` modules (the numba cache's key; a run's identity keeps
+    them, as a search policy's results depend on them)."""
     digest = hashlib.sha256()
     for path in kernel_sources(game):
+        if compiled_only and path.name in NOT_COMPILED:
+            continue
         digest.update(str(path.relative_to(PACKAGE_DIR)).encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
@@ -62,6 +70,6 @@ def pin_cache_dir() -> str | None:
     ``NUMBA_CACHE_DIR``. Must run before any kernel module is imported. Returns the directory."""
     if os.environ.get("NUMBA_CACHE_DIR"):
         return None
-    directory = cache_root() / source_digest()
+    directory = cache_root() / source_digest(compiled_only=True)
     numba.config.CACHE_DIR = str(directory)
     return str(directory)
