@@ -827,14 +827,22 @@ class _Run:
             "game": self.game.name, "n_games": self.n_games, "players": self.players, "policy": self.policy,
             "params": self.overrides, "options": _options_dict(self.game, self.options, self.players),
             "seed": self.seed, "chunk_size": self.chunk_size, "cursedsim_version": __version__,
-            # finished chunks are only reused by the code that played them (this game's sources)
-            "code": source_digest(self.game.name)})
+            # finished chunks are only reused by the code that played them (this game's sources; a run of
+            # kernel policies only: the sources its kernels compile, numba_cache.NOT_COMPILED left out)
+            "code": source_digest(self.game.name, compiled_only=_kernel_only(self.game, self.policy))})
 
     def task(self, start: int, stop: int) -> tuple:
         """The chunk of this run's games start..stop-1 (positions in the run; game indices first_game +)."""
         first = self.first_game
         return (self.game, self.seed, first + start, first + stop, self.players, self.options, self.policy,
                 self.param_vector)
+
+
+def _kernel_only(game: Game, policy: Any) -> bool:
+    """Whether every policy of a run is played by the game's kernel (none by the reference engine or the
+    step API, whose sources a kernel run does not depend on)."""
+    specs = policy_specs(game, policy)
+    return all(spec.engine == "kernel" for spec in (specs.values() if game.sides else [specs]))
 
 
 class _Frame:

@@ -257,7 +257,8 @@ def test_chunks_played_by_other_code_are_not_reused(coin, tmp_path, monkeypatch)
     """After an edit of the package sources a finished run is not silently resumed with old results."""
     out = tmp_path / "run"
     cursedsim.simulate("coin", 1000, seed=1, out=out, progress=False)
-    monkeypatch.setattr("cursedsim.numba_cache.source_digest", lambda game=None: "0123456789abcdef")
+    monkeypatch.setattr("cursedsim.numba_cache.source_digest",
+                        lambda game=None, compiled_only=False: "0123456789abcdef")
     with pytest.raises(RunError, match=r"code is '?[0-9a-f]{16}'? there but '?0123456789abcdef'? now"):
         cursedsim.simulate("coin", 1000, seed=1, out=out, progress=False)
 

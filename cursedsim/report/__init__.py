@@ -71,7 +71,7 @@ def report(game: str, out: str | os.PathLike, *, n_games: int = DEFAULT_GAMES, s
            log: Callable[[str], Any] | None = None, command: str | None = None,
            runs_dir: str | os.PathLike | None = None, keep_runs: bool = True, policies: Sequence[str] = (),
            tuned: str | os.PathLike | None = TUNED_DEFAULT, deck: str | os.PathLike | None = None,
-           board: str | os.PathLike | None = None) -> Report:
+           board: str | os.PathLike | None = None, search_games: int | None = None) -> Report:
     """Simulate, draw and write the balance report of ``game`` into the folder ``out``.
 
     ``n_games`` games per cell (every policy x setting the game's report varies), all with
@@ -85,7 +85,9 @@ def report(game: str, out: str | os.PathLike, *, n_games: int = DEFAULT_GAMES, s
     exists, None for none. ``deck``: a deck file every run plays instead of the default deck (only a
     game with a deck option: gifts); a bad file fails with the validator's one-line error before
     anything is written or played, and runs of another deck are never resumed. ``board``: likewise a
-    board file every run plays (only a game with a board option: village). Writes ``report.md``,
+    board file every run plays (only a game with a board option: village). ``search_games``: games per
+    contender of the skill-ceiling section (``ceiling``; None: ``ceiling.DEFAULT_SEARCH_GAMES``, 0: no
+    section), played on games 0.. of the same seed. Writes ``report.md``,
     ``report.html``, ``figures/*.png`` and ``tables/*.csv``.
     """
     from cursedsim.errors import RunError
@@ -97,6 +99,7 @@ def report(game: str, out: str | os.PathLike, *, n_games: int = DEFAULT_GAMES, s
     started = time.perf_counter()
     game_report = report_for(game)
     data.check_settings(n_games, seed, n_jobs)
+    search_games = _search_games(search_games)
     try:
         out = check_out(out, "out")   # a path that is not a file
         runs_dir = None if runs_dir is None else check_out(runs_dir, "runs_dir")
@@ -125,20 +128,63 @@ def report(game: str, out: str | os.PathLike, *, n_games: int = DEFAULT_GAMES, s
                                      deck=deck_file, board=board_file)
         report_data = game_report.collect(out, n_games=n_games, seed=seed, n_jobs=n_jobs, progress=False,
                                           log=tracker.message, choices=choices)
+        ceiling_figures = _ceiling(game_report, report_data, out, runs, search_games, seed, n_jobs, choices)
     (log or (lambda message: None))("figures and documents")
-    drawn = figures.make_figures(report_data, game_report.figures)
+    drawn = figures.make_figures(report_data, [*game_report.figures, *ceiling_figures])
     command = command or _command(game_report.game, out, n_games, seed, runs_dir, policies, tuned, tuned_file,
                                   None if deck is None else os.fspath(deck),
-                                  None if board is None else os.fspath(board))
+                                  None if board is None else os.fspath(board), search_games)
     recommendations = game_report.recommendations(report_data) if game_report.recommendations else None
     context = {**game_report.context(report_data, out=out, command=command), "recommendations": recommendations}
-    written = writer.write_report(out, context, drawn, report_data.tables, game_report.table_notes)
+    notes = {**game_report.table_notes, **({"skill_ceiling": _ceiling_note()} if ceiling_figures else {})}
+    written = writer.write_report(out, context, drawn, report_data.tables, notes)
     if not keep_runs:
         data.remove_runs(runs)
     return Report(game=game_report.game, out=out, markdown=written.markdown, html=written.html, figures=drawn,
                   summary=game_report.summary_table(report_data), data=report_data,
                   seconds=time.perf_counter() - started, recommendations=recommendations,
                   runs_dir=runs if keep_runs else None)
+
+
+def _search_games(search_games: Any) -> int:
+    """The games per contender of the skill-ceiling section (None: the default), or a ReportError."""
+    from cursedsim.report.ceiling import DEFAULT_SEARCH_GAMES
+    from cursedsim.report.data import ReportError
+    if search_games is None:
+        return DEFAULT_SEARCH_GAMES
+    if isinstance(search_games, bool) or not isinstance(search_games, int) or not 0 <= search_games <= 10**7:
+        raise ReportError(f"search_games must be an integer from 0 (no skill-ceiling section) to 10,000,000, "
+                          f"got {search_games!r}")
+    return search_games
+
+
+def _ceiling(game_report, report_data, out: str, runs: str, search_games: int, seed: int, n_jobs: int,
+             choices) -> list:
+    """Play the game's skill-ceiling section (``ceiling``) into ``<runs>/ceiling``, add its table to
+    ``report_data``; its figure maker (none when the game has no plan or ``search_games`` is 0)."""
+    import dataclasses
+
+    from cursedsim.report import ceiling
+    from cursedsim.report.data import Runs
+    from cursedsim.runner import resolve_game
+    if game_report.ceiling is None or not search_games:
+        return []
+    game = resolve_game(game_report.game)
+    plan = game_report.ceiling()
+    ceiling_runs = Runs(game, out, n_games=search_games, seed=seed, n_jobs=n_jobs,
+                        choices=dataclasses.replace(choices, runs_dir=os.path.join(runs, "ceiling")),
+                        total=sum(len(s.heuristics) + len(ceiling.BUDGETS) for s in plan.settings),
+                        settings={"ceiling": repr(plan)}, kernel_only=False)
+    table, maker = ceiling.section(ceiling_runs, plan, search_games, game.title)
+    report_data.tables["skill_ceiling"] = table
+    report_data.runs += ceiling_runs.count
+    report_data.games_played += ceiling_runs.count * search_games
+    return [maker]
+
+
+def _ceiling_note() -> str:
+    from cursedsim.report.ceiling import TABLE_NOTE
+    return TABLE_NOTE
 
 
 def _tuned_file(game: str, tuned: Any) -> str | None:
@@ -167,12 +213,15 @@ def _policy_specs(policies: Any) -> tuple[str, ...]:
 
 
 def _command(game: str, out: str, n_games: int, seed: int, runs_dir: str | None, policies: Sequence[str],
-             tuned: Any, tuned_file: str | None, deck: str | None = None, board: str | None = None) -> str:
+             tuned: Any, tuned_file: str | None, deck: str | None = None, board: str | None = None,
+             search_games: int | None = None) -> str:
     """The command line that makes this report again."""
     parts = [f"cursedsim report {game} --out {out} --games {n_games} --seed {seed}"]
     parts += [f"--runs-dir {runs_dir}"] if runs_dir else []
     parts += [f"--deck {deck}"] if deck else []
     parts += [f"--board {board}"] if board else []
+    from cursedsim.report.ceiling import DEFAULT_SEARCH_GAMES
+    parts += [f"--search-games {search_games}"] if search_games not in (None, DEFAULT_SEARCH_GAMES) else []
     parts += [f"--policy {p}" for p in policies]
     if tuned is None:
         parts.append("--tuned none")

@@ -340,12 +340,14 @@ class Runs:
     the runs the plan plays (for "run k of N"). ``settings``: what else every run depends on that its
     run directory is not keyed on (e.g. the deck played: its ``name@digest`` and file), kept in the run
     folder's marker under ``settings``: runs of other settings are replaced, never resumed.
+    ``kernel_only``: every run plays kernel policies, so the folder is keyed on the compiled sources only
+    (``numba_cache.NOT_COMPILED`` left out); False for runs of search or reference-engine policies.
     """
 
     def __init__(self, game: Any, out: str, *, n_games: int, seed: int, n_jobs: int,
                  progress: bool | None = None, log: Callable[[str], Any] | None = None,
                  choices: ReportChoices | None = None, total: int | None = None,
-                 settings: Mapping[str, Any] | None = None) -> None:
+                 settings: Mapping[str, Any] | None = None, kernel_only: bool = True) -> None:
         from cursedsim import __version__
         from cursedsim.numba_cache import source_digest
         choices = choices or ReportChoices()
@@ -356,7 +358,8 @@ class Runs:
         self.tracker = choices.tracker or ReportProgress(enabled=False, log=log)
         self.log = self.tracker.message
         self.version = __version__
-        self.code = source_digest(game.name)
+        # kernel runs depend on the compiled sources only; runs of search or reference-engine policies on all
+        self.code = source_digest(game.name, compiled_only=kernel_only)
         self.started = time.perf_counter()
         self.count = 0
         marker = {"game": game.name, "n_games": n_games, "seed": seed, "version": __version__, "code": self.code}
@@ -382,6 +385,14 @@ class Runs:
         from cursedsim.runner import simulate
         return self._played(path, 1, path, lambda: simulate(
             self.game, self.n_games, seed=self.seed, n_jobs=self.n_jobs, progress=False,
+            out=os.path.join(self.folder, path), **kwargs))
+
+    def simulate_n(self, path: str, n_games: int, **kwargs: Any) -> pd.DataFrame:
+        """Like ``simulate`` with ``n_games`` games (0 .. n_games-1 of the same seed), e.g. a search run
+        far slower than the report's other cells."""
+        from cursedsim.runner import simulate
+        return self._played(path, 1, path, lambda: simulate(
+            self.game, n_games, seed=self.seed, n_jobs=self.n_jobs, progress=False,
             out=os.path.join(self.folder, path), **kwargs))
 
     def compare(self, path: str, policies: Sequence[Any], **kwargs: Any):

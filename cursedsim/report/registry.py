@@ -44,6 +44,7 @@ class GameReport:
     summary_text: ``(data, *, compact) -> dict``: the summary as text (heading, title, columns, rows,
         labels, note), for the documents and (compact) the terminal;
     table_notes: what each CSV table of ``data.tables`` holds;
+    ceiling: ``() -> CeilingPlan`` of the skill-ceiling section (``report/ceiling.py``) or None;
     recommendations: ``data -> dict | None``: the answers a designer acts on, shown first in the report
         and on the terminal, as text like ``summary_text`` (heading, title, columns, rows, labels, note);
         None: the report has no such section.
@@ -57,6 +58,8 @@ class GameReport:
     summary_text: Callable[..., dict[str, Any]]
     table_notes: Mapping[str, str]
     recommendations: Callable[[Any], dict[str, Any] | None] | None = None
+    #: ``() -> ceiling.CeilingPlan``: the settings of the skill-ceiling section (None: the report has none).
+    ceiling: Callable[[], Any] | None = None
 
 
 def report_games() -> tuple[str, ...]:

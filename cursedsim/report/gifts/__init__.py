@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from cursedsim.report.gifts import content, data, figures, recommend
 from cursedsim.report.registry import GameReport
+from cursedsim.report.gifts import ceiling_plan
 
 REPORT = GameReport(game="gifts", collect=data.collect, figures=figures.FIGURES, context=content.build_context,
                     summary_table=content.summary_table, summary_text=content.summary_text,
-                    table_notes=content.TABLE_NOTES, recommendations=recommend.recommendations)
+                    table_notes=content.TABLE_NOTES, recommendations=recommend.recommendations,
+                    ceiling=ceiling_plan.plan)
 
 __all__ = ["REPORT"]

@@ -10,10 +10,12 @@ notes, ``recommend``: the recommendations shown first)."""
 from __future__ import annotations
 
 from cursedsim.report.registry import GameReport
+from cursedsim.report.village import ceiling_plan
 from cursedsim.report.village import content, data, figures, recommend
 
 REPORT = GameReport(game="village", collect=data.collect, figures=figures.FIGURES, context=content.build_context,
                     summary_table=content.summary_table, summary_text=content.summary_text,
-                    table_notes=content.TABLE_NOTES, recommendations=recommend.recommendations)
+                    table_notes=content.TABLE_NOTES, recommendations=recommend.recommendations,
+                    ceiling=ceiling_plan.plan)
 
 __all__ = ["REPORT"]

@@ -1,0 +1,198 @@
+"""The skill-ceiling section every report ends with: per setting (a player count, a side, a mode) the
+best built-in policy, ISMCTS at two budgets, and where a game has one the clairvoyant bound, all on the
+same games, as intervals on one figure: the optimum lies between the best play found (achievable, a
+lower bound) and the clairvoyant's win rate (an upper bound). docs/bounds.md says what each means.
+
+Its runs live in the report's run folder (``ceiling/...``): the search runs resume by chunk like every
+other run, the clairvoyant's per-game results from their own file.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from cursedsim.report.data import ReportError, Runs, run_name
+from cursedsim.report.figures import ReportFigure, TextTable, error_bars, new_figure, pct, points
+
+#: Search games per setting in a report (the CLI's ``--search-games``): ISMCTS plays slowly.
+DEFAULT_SEARCH_GAMES = 200
+#: The two ISMCTS budgets (iterations per decision) every setting plays.
+BUDGETS = (10, 50)
+
+
+@dataclass(frozen=True)
+class CeilingSetting:
+    """One row of the figure: its ``label``, ``players``, the built-in ``heuristics`` of the bracketed side
+    (the best of them on the same games is shown), that ``side`` (None: a single-side game, every seat),
+    rule ``options`` and the policies of the other sides (``others``: side -> policy name)."""
+
+    label: str
+    players: int
+    heuristics: tuple[str, ...]
+    side: str | None = None
+    options: Mapping[str, Any] = field(default_factory=dict)
+    others: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class CeilingPlan:
+    """What a game's ceiling plays: its ``settings`` and the clairvoyant solver ``"module:function"``
+    (``solve_chunk(seed, start, count, players, options) -> {"clairvoyant_won": ...}``) or None with
+    ``no_bound``, why there is none."""
+
+    settings: tuple[CeilingSetting, ...]
+    clairvoyant: str | None = None
+    no_bound: str = ""
+
+
+def _policy(game: Any, setting: CeilingSetting, name: str, params: Mapping[str, float] | None = None):
+    """simulate's policy and params for ``name`` on the bracketed side, the others as the setting says."""
+    if setting.side is None:
+        return {"policy": name, "params": dict(params or {})}
+    return {"policy": {**setting.others, setting.side: name}, "params": {setting.side: dict(params or {})}}
+
+
+def _clairvoyant(plan: CeilingPlan, runs: Runs, setting: CeilingSetting, n: int, path: str) -> np.ndarray:
+    """The clairvoyant's per-game wins on games 0..n-1 (from its file in the run folder when there)."""
+    from cursedsim.files import write_via
+    file = os.path.join(runs.folder, path, "clairvoyant.csv")
+    if os.path.isfile(file):
+        done = pd.read_csv(file)
+        if len(done) == n:
+            return done["clairvoyant_won"].to_numpy(bool)
+    module, function = plan.clairvoyant.split(":")
+    solve_chunk = getattr(importlib.import_module(module), function)
+    options = runs.game.make_options(dict(setting.options))
+    runs.log(f"ceiling {setting.label}: clairvoyant bound on {n:,} games")
+    won = np.asarray(solve_chunk(runs.seed, 0, n, setting.players, options)["clairvoyant_won"], dtype=bool)
+    os.makedirs(os.path.dirname(file), exist_ok=True)
+    write_via(file, lambda tmp: pd.DataFrame({"game_index": np.arange(n), "clairvoyant_won": won}).to_csv(tmp, index=False))
+    return won
+
+
+def collect(runs: Runs, plan: CeilingPlan, n_search: int) -> pd.DataFrame:
+    """Play the plan on games 0..n_search-1 of the report's seed: one row per setting and contender
+    (kind ``heuristic``, ``ismcts`` or ``clairvoyant``) with wins, games, rate and Wilson interval, and for
+    the bound the games where some policy won and the bound did not (must be 0: else a ReportError)."""
+    from cursedsim.stats import wilson_interval
+    game = runs.game
+    rows = []
+    for setting in plan.settings:
+        slug = f"ceiling/{run_name(setting.label)}-{n_search}"
+        wins: dict[tuple[str, str], np.ndarray] = {}
+        for name in setting.heuristics:
+            frame = runs.simulate_n(f"{slug}/{name}", n_search, players=setting.players,
+                                    options=dict(setting.options), **_policy(game, setting, name))
+            wins[("heuristic", name)] = frame[game.win_column(setting.side)].to_numpy(bool)
+        for budget in BUDGETS:
+            frame = runs.simulate_n(f"{slug}/ismcts-{budget}", n_search, players=setting.players,
+                                    options=dict(setting.options),
+                                    **_policy(game, setting, "ismcts", {"iterations": budget}))
+            wins[("ismcts", f"ismcts ({budget} iterations)")] = frame[game.win_column(setting.side)].to_numpy(bool)
+        if plan.clairvoyant:
+            bound = _clairvoyant(plan, runs, setting, n_search, slug)
+            beaten = int(sum(np.sum(w & ~bound) for w in wins.values()))
+            if beaten:
+                raise ReportError(f"{game.name} {setting.label}: a policy won {beaten} game(s) the clairvoyant "
+                                  "bound lost: the bound is wrong (report it); nothing was written")
+            wins[("clairvoyant", "clairvoyant bound")] = bound
+        best = max(setting.heuristics, key=lambda name: (wins[("heuristic", name)].sum(), name))
+        for (kind, label), won in wins.items():
+            low, high = wilson_interval(int(won.sum()), len(won))
+            rows.append({"setting": setting.label, "kind": kind, "contender": label, "games": len(won),
+                         "wins": int(won.sum()), "rate": won.mean(), "ci_low": low, "ci_high": high,
+                         "best_heuristic": kind == "heuristic" and label == best})
+    return pd.DataFrame(rows)
+
+
+def _shown(table: pd.DataFrame) -> pd.DataFrame:
+    """The rows the figure shows: per setting the best heuristic, both ISMCTS budgets, the bound."""
+    return table[(table["kind"] != "heuristic") | table["best_heuristic"]]
+
+
+def figure(table: pd.DataFrame, plan: CeilingPlan, title_game: str) -> ReportFigure:
+    """One row per setting: the best heuristic, ISMCTS at two budgets and the clairvoyant bound as 95%
+    intervals; the band from the best play found to the bound is where the optimum lies."""
+    shown = _shown(table)
+    settings = list(dict.fromkeys(shown["setting"]))
+    figure_ = new_figure(7.5, 0.9 + 0.75 * len(settings))
+    ax = figure_.subplots()
+    ax.grid(alpha=0.3, axis="x")
+    styles = {"heuristic": ("C0", "o", -0.24), "ismcts": ("C1", "s", 0.0), "clairvoyant": ("C3", "v", 0.3)}
+    lines = []
+    for y, setting in enumerate(settings):
+        rows = shown[shown["setting"] == setting]
+        lower = rows[rows["kind"] != "clairvoyant"]["rate"].max()
+        bound = rows[rows["kind"] == "clairvoyant"]["rate"]
+        if len(bound):
+            ax.fill_betweenx([y - 0.38, y + 0.38], 100 * lower, 100 * bound.iloc[0], color="0.85", zorder=0)
+        for i, row in enumerate(rows.itertuples()):
+            colour, marker, offset = styles[row.kind]
+            dy = offset + (0.12 * (i - 1) if row.kind == "ismcts" else 0)
+            bars = 100 * error_bars(row.rate, row.ci_low, row.ci_high)
+            ax.errorbar(100 * row.rate, y + dy, xerr=bars, fmt=marker, color=colour, capsize=3, ms=5,
+                        alpha=0.6 if row.kind == "ismcts" and "10 " in row.contender else 1.0)
+            lines.append([setting, row.contender, pct(row.rate), f"{pct(row.ci_low)}–{pct(row.ci_high)}",
+                          f"{row.wins:,}/{row.games:,}"])
+    ax.set_yticks(range(len(settings)), settings)
+    ax.invert_yaxis()
+    ax.set_xlabel("win rate (%), 95% Wilson intervals, the same games for every contender")
+    ax.plot([], [], "o", color="C0", label="best built-in policy")
+    ax.plot([], [], "s", color="C1", label=f"ISMCTS ({BUDGETS[0]} and {BUDGETS[1]} iterations)")
+    if plan.clairvoyant:
+        ax.plot([], [], "v", color="C3", label="clairvoyant bound")
+        ax.fill_between([], [], color="0.85", label="the optimum lies here")
+    ax.legend(loc="best", fontsize=8)
+    return ReportFigure("skill_ceiling", f"How good can play get? The skill ceiling of {title_game}",
+                        _about(plan), figure_, reading(table, plan),
+                        [TextTable("Contenders on the same games", ["setting", "contender", "win rate",
+                                                                    "95% interval", "wins/games"], lines)])
+
+
+def _about(plan: CeilingPlan) -> str:
+    bound = ("The clairvoyant bound knows the shuffled deck and every later draw and plays the best line "
+             "for each game: no real policy wins a game it loses, so its win rate bounds every policy's "
+             "from above (checked game by game). " if plan.clairvoyant else
+             f"There is no clairvoyant bound for this game: {plan.no_bound} ")
+    return ("Each row plays the same games (same seed, game indices 0 upwards) with the best built-in policy "
+            "of the side, with information-set MCTS at two budgets (a search that never sees hidden cards) "
+            "and, where there is one, the clairvoyant solver. " + bound +
+            "The best play found is a lower bound of the optimum (a policy reaches it); docs/bounds.md.")
+
+
+def reading(table: pd.DataFrame, plan: CeilingPlan) -> str:
+    """One sentence per setting: where the optimum lies, or the best play found and what search adds."""
+    parts = []
+    for setting, rows in _shown(table).groupby("setting", sort=False):
+        achieved = rows[rows["kind"] != "clairvoyant"].sort_values("rate", ascending=False).iloc[0]
+        best = rows[rows["kind"] == "heuristic"].iloc[0]
+        search = rows[rows["kind"] == "ismcts"].sort_values("rate").iloc[-1]
+        text = (f"{setting}: best play found {pct(achieved['rate'])} ({achieved['contender']}); ISMCTS "
+                f"{points(search['rate'] - best['rate'])} points against {best['contender']}")
+        bound = rows[rows["kind"] == "clairvoyant"]
+        if len(bound):
+            text += f"; the optimum lies between {pct(achieved['rate'])} and {pct(bound['rate'].iloc[0])}"
+        parts.append(text)
+    return ". ".join(parts) + "."
+
+
+TABLE_NOTE = ("skill ceiling: per setting and contender (kind heuristic, ismcts or clairvoyant) the wins on "
+              "the same games, the win rate and its 95% Wilson interval; best_heuristic marks the built-in "
+              "policy shown")
+
+
+def section(runs: Runs, plan: CeilingPlan, n_search: int, title_game: str) -> tuple[pd.DataFrame, Callable]:
+    """Collect the ceiling (``collect``) and a figure maker for it: what a report adds at its end."""
+    table = collect(runs, plan, n_search)
+    return table, lambda data: figure(table, plan, title_game)
+
+
+__all__ = ["BUDGETS", "DEFAULT_SEARCH_GAMES", "TABLE_NOTE", "CeilingPlan", "CeilingSetting", "collect", "figure",
+           "reading", "section"]

@@ -1,0 +1,20 @@
+"""The skill-ceiling section of the So, You've Been Cursed. report: the two solo modes (the Wizard
+player against the Rabid Monster, the Monster player against the Possessed Wizard). No clairvoyant
+bound: ``NO_BOUND``."""
+
+from __future__ import annotations
+
+from cursedsim.report.ceiling import CeilingPlan, CeilingSetting
+
+NO_BOUND = ("a game runs for dozens of turns with several actions each over a board, dice, three decks and "
+            "the automaton's draws; a search of every line of a known deal is far beyond reach (no "
+            "memoisation collapses it).")
+
+
+def plan() -> CeilingPlan:
+    return CeilingPlan(settings=(CeilingSetting("Wizard player vs Rabid Monster", players=2, side="wizard",
+                                                heuristics=("planner",),
+                                                others={"monster": "rabid"}),
+                                 CeilingSetting("Monster player vs Possessed Wizard", players=2, side="monster",
+                                                heuristics=("glutton",),
+                                                others={"wizard": "possessed"})), no_bound=NO_BOUND)
