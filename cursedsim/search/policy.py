@@ -85,10 +85,13 @@ class _WithSearch(Mapping):
 
     def __init__(self, base: Mapping[str, PolicySpec]):
         self.base = base
+        ids = ", ".join(f"{spec.policy_id} {name}" for name, spec in base.items() if spec.engine == "kernel")
+        docs = {**ISMCTS.param_docs, "rollout": f"{ISMCTS.param_docs['rollout']} (here: {ids})"}
+        self.spec = dataclasses.replace(ISMCTS, param_docs=docs)
 
     def __getitem__(self, name):
         if name == NAME and NAME not in self.base:
-            return ISMCTS
+            return self.spec
         return self.base[name]
 
     def __iter__(self):
