@@ -1,0 +1,174 @@
+"""The step API of Verflucht! (cursedsim/games/verflucht/step.py): built-in policies stepped through it
+give the runner's rows, clones are independent, and a seat's determinisations hide what it cannot see.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+import cursedsim
+from cursedsim.errors import UnknownPolicyError
+from cursedsim.games.verflucht import GAME
+from cursedsim.games.verflucht.step import STEP, action_name
+from cursedsim.step.api import TERMINAL, IllegalActionError, step_spec
+
+COLUMNS = GAME.outcome_columns
+
+# (players, options, policy, params): every player count, every built-in policy, non-default options
+CONFIGS = [
+    (2, None, "baseline", None),
+    (3, {"partial_items_before_seal": True, "seals": 2}, "random", None),
+    (4, {"voluntary_seal": False, "drawer_last_turn": False}, "smart", None),
+    (5, None, "random", None),
+    (5, {"seals": 0}, "baseline", None),
+    (3, None, "smart", {"multi_items": 1.0, "big_hand_first": 1.0, "banish_multi": 1.0, "slack": 4.0}),
+    (2, {"partial_items_before_seal": True, "voluntary_seal": False, "seals": 6}, "smart", None),
+    (4, {"partial_items_before_seal": True}, "random", None),
+]
+GAMES = 50
+
+
+def played(seed, index, players, options, policy, params):
+    state = STEP.new_state(seed, index, players, options)
+    while not state.is_terminal():
+        state.apply_policy(policy, params)
+    return state
+
+
+@pytest.mark.parametrize("players, options, policy, params", CONFIGS)
+def test_apply_policy_gives_the_runners_rows(players, options, policy, params):
+    seed, first = 20, 7
+    frame = cursedsim.simulate("verflucht", GAMES, players=players, policy=policy, params=params,
+                               options=options, seed=seed, first_game=first)
+    for row in frame.itertuples(index=False):
+        state = played(seed, row.game_index, players, options, policy, params)
+        expected = {column: getattr(row, column) for column in COLUMNS}
+        expected = {k: (v if isinstance(v, str) else v.item() if hasattr(v, "item") else v)
+                    for k, v in expected.items()}
+        assert state.outcome() == expected, (row.game_index, policy, options)
+        assert state.returns() == [float(expected["win"])] * players
+
+
+def random_walk(state, rnd, stop_after=None):
+    """Uniform legal actions until the end (or ``stop_after`` actions); the actions taken."""
+    taken = []
+    while not state.is_terminal() and (stop_after is None or len(taken) < stop_after):
+        legal = state.legal_actions()
+        assert legal == sorted(legal) and legal and all(0 <= a < STEP.num_actions for a in legal)
+        action = rnd.choice(legal)
+        state.apply(action)
+        taken.append(action)
+    return taken
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_random_playouts_end_and_share_the_result(players):
+    rnd = random.Random(players)
+    for index in range(8):
+        options = {"partial_items_before_seal": bool(index % 2), "voluntary_seal": index % 3 != 0}
+        state = STEP.new_state(3, index, players, options)
+        random_walk(state, rnd)
+        assert state.actor() == TERMINAL and state.legal_actions() == []
+        out = state.outcome()
+        assert set(out) == set(COLUMNS)
+        assert state.returns() == [float(out["win"])] * players
+
+
+def test_illegal_action_names_the_legal_ones():
+    state = STEP.new_state(1, 0, 3)
+    legal = state.legal_actions()
+    bad = next(a for a in range(STEP.num_actions) if a not in legal)
+    with pytest.raises(IllegalActionError, match="legal actions"):
+        state.apply(bad)
+    with pytest.raises(IllegalActionError):
+        state.apply(True)
+    random_walk(state, random.Random(0))
+    with pytest.raises(IllegalActionError, match="game is over"):
+        state.apply(0)
+
+
+def test_clone_is_independent_and_equal():
+    rnd = random.Random(5)
+    state = STEP.new_state(4, 2, 3, {"partial_items_before_seal": True})
+    random_walk(state, rnd, stop_after=25)
+    copy = state.clone()
+    assert copy.legal_actions() == state.legal_actions() and copy.actor() == state.actor()
+    assert all(copy.information(a) == state.information(a) for a in range(3))
+    before = (state.legal_actions(), state.information(0), len(state.history))
+    rest = random_walk(copy, random.Random(9))
+    assert (state.legal_actions(), state.information(0), len(state.history)) == before
+    for action in rest:
+        state.apply(action)
+    assert state.outcome() == copy.outcome()
+
+
+def test_mixed_agents_and_policies_stay_legal():
+    """Agent actions and built-in policies in any mix (a policy asked in the middle of a question it
+    did not start) always give legal answers the engine accepts, to the end."""
+    rnd = random.Random(11)
+    for index in range(12):
+        state = STEP.new_state(8, index, 2 + index % 4, {"partial_items_before_seal": index % 2 == 0})
+        while not state.is_terminal():
+            if rnd.random() < 0.5:
+                state.apply(rnd.choice(state.legal_actions()))
+            else:
+                state.apply_policy(rnd.choice(["random", "baseline", "smart"]))
+        assert state.clone().outcome() == state.outcome()
+
+
+def test_determinise_hides_only_what_the_seat_cannot_see():
+    rnd = random.Random(3)
+    hidden_differs = checked = 0
+    for index in range(6):
+        players = 2 + index % 4
+        state = STEP.new_state(6, index, players, {"voluntary_seal": index % 2 == 0})
+        while not state.is_terminal():
+            actor = state.actor()
+            if rnd.random() < 0.3:
+                for agent in {actor, rnd.randrange(players)}:
+                    one, two = state.determinise(agent, 1), state.determinise(agent, 2)
+                    for d in (one, two):
+                        assert d.information(agent) == state.information(agent)
+                        np.testing.assert_array_equal(d.observation(agent), state.observation(agent))
+                        assert d.actor() == actor
+                        if agent == actor:
+                            assert d.legal_actions() == state.legal_actions()
+                    checked += 1
+                    others = [q for q in range(players) if q != agent]
+                    if any(one.table.hands[q] != two.table.hands[q] for q in others) or \
+                            sorted(one.table.face_down) != sorted(two.table.face_down):
+                        hidden_differs += 1
+                    assert one.table.hands[agent] == state.table.hands[agent]
+                    assert [len(h) for h in one.table.hands] == [len(h) for h in state.table.hands]
+                    assert len(one.table.face_down) == len(state.table.face_down)
+                    assert sorted(one.table.display) == sorted(state.table.display)
+                    random_walk(one, random.Random(checked))      # a determinisation plays on
+                    assert one.clone().outcome() == one.outcome()  # and replays (resample in history)
+            state.apply(rnd.choice(state.legal_actions()))
+    assert checked > 20 and hidden_differs > checked // 2
+
+
+def test_information_differs_between_seats_and_observation_is_bounded():
+    state = STEP.new_state(2, 4, 3)
+    random_walk(state, random.Random(1), stop_after=30)
+    infos = {state.information(a) for a in range(3)}
+    assert len(infos) == 3
+    for agent in range(3):
+        obs = state.observation(agent)
+        assert obs.dtype == np.float32 and obs.shape == (STEP.observation_size(3, None),)
+        assert obs.min() >= 0.0 and obs.max() <= 1.0
+
+
+def test_spec_and_names():
+    assert step_spec("verflucht") is STEP
+    assert STEP.agents(4, None) == ("seat0", "seat1", "seat2", "seat3")
+    assert STEP.agent_sides(2, None) == (None, None)
+    assert [action_name(a) for a in (0, 1, 2, 3, 42, 43, 82)] == ["done", "seal", "fight", "C1", "C40", "I1", "I40"]
+    state = STEP.new_state(0, 0, 2)
+    with pytest.raises(UnknownPolicyError):
+        state.apply_policy("no_such_policy")
+    with pytest.raises(UnknownPolicyError):
+        STEP.new_state(0, 0, 2, fixed={"field": "baseline"})
