@@ -40,13 +40,14 @@ from typing import Any
 import numpy as np
 
 from cursedsim import rng
-from cursedsim.games.verflucht import reference_policy
+from cursedsim.errors import UnknownPolicyError
+from cursedsim.games.verflucht import GAME, reference_policy
 from cursedsim.games.verflucht.reference import Table
 from cursedsim.games.verflucht.reference_policies import AttackChoice, Banish, forced_plan
 from cursedsim.games.verflucht.rules import (
     END_NAMES, END_WIN, FIRST_ITEM_CODE, MAX_PLAYERS, MAX_SEALS, MAX_VALUE, N_CARDS,
 )
-from cursedsim.step.api import StepSpec, StepState
+from cursedsim.step.api import StepSpec
 from cursedsim.step.driven import DrivenState, Request
 
 DONE, SEAL, FIGHT = 0, 1, 2
@@ -156,7 +157,6 @@ class VerfluchtState(DrivenState):
     def _policy(self, name: str, params: Mapping[str, float] | None):
         key = (name, _params_key(params))
         if key not in self._policies:
-            from cursedsim.games.verflucht import GAME
             spec = GAME.policy(name)   # an UnknownPolicyError naming the valid ones
             self._policies[key] = reference_policy(spec, spec.param_vector(params))
         return self._policies[key]
@@ -437,7 +437,6 @@ def _next_of(sequence: list[int], done: list[int], offset: int) -> int | None:
 
 def agents(players: int, options: Any = None) -> tuple[str, ...]:
     """One agent per seat: ``seat0`` (the bravest player, who begins) .. ``seat{n-1}``."""
-    from cursedsim.games.verflucht import GAME
     return tuple(f"seat{s}" for s in range(GAME.check_players(players)))
 
 
@@ -450,8 +449,6 @@ def new_state(seed: int, index: int, players: int, options: Any = None, fixed: M
               log: bool = False) -> VerfluchtState:
     """Game ``index`` of the run ``seed`` as the runner deals it (deck and policy streams of (seed,
     index)); every seat is an agent, so ``fixed`` must name no side."""
-    from cursedsim.games.verflucht import GAME
-    from cursedsim.errors import UnknownPolicyError
     if fixed:
         raise UnknownPolicyError("verflucht has no sides: every seat is an agent, nothing can be fixed"
                                  f" (got {dict(fixed)!r})")
