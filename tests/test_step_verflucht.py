@@ -172,3 +172,24 @@ def test_spec_and_names():
         state.apply_policy("no_such_policy")
     with pytest.raises(UnknownPolicyError):
         STEP.new_state(0, 0, 2, fixed={"field": "baseline"})
+
+
+@pytest.mark.parametrize("policy", ["random", "baseline", "smart"])
+def test_play_out_equals_step_by_step(policy):
+    """The fast play-out (one policy for every seat) ends as apply_policy step by step does, from any
+    point (also in the middle of a question), and a clone replays it."""
+    rnd = random.Random(2)
+    for index in range(6):
+        players = 2 + index % 4
+        options = {"partial_items_before_seal": index % 2 == 1}
+        fast = STEP.new_state(12, index, players, options)
+        random_walk(fast, rnd, stop_after=rnd.randrange(0, 40))
+        slow = fast.clone()
+        fast.play_out({q: (policy, None) for q in range(players)})
+        while not slow.is_terminal():
+            slow.apply_policy(policy)
+        assert fast.is_terminal() and fast.outcome() == slow.outcome()
+        assert fast.clone().outcome() == fast.outcome()
+    mixed = STEP.new_state(12, 0, 2)
+    mixed.play_out({0: ("baseline", None), 1: ("smart", {"slack": 1.0})})   # the step-by-step loop
+    assert mixed.is_terminal()

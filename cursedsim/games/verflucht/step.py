@@ -145,7 +145,38 @@ class VerfluchtState(DrivenState):
         self._policies: dict = {}
         self._pending: Pending | None = None
         self._log: list[tuple] = []      # per sub-decision: (public snapshot, hands, action)
+        self._direct: tuple | None = None  # (policy, params) playing every decision (play_out)
         super().__init__(recipe)
+
+    # ------------------------------------------------------------------ a fast play-out
+
+    def play_out(self, policies: Mapping[int, tuple[str, Mapping[str, float] | None]]) -> None:
+        """When one policy plays every seat (as in the runner), the engine calls it directly to the
+        end (no switch per decision; the sub-decision log stops, so ``information`` after it lacks
+        those steps); otherwise the step-by-step loop. The history records it, so clones replay it."""
+        chosen = {(name, _params_key(params)) for name, params in policies.values()}
+        if self.is_terminal() or len(chosen) != 1 or set(policies) != set(range(self.table.players)):
+            return super().play_out(policies)
+        name, params = next(iter(policies.values()))
+        self._policy(name, params)   # an unknown policy raises before anything moves
+        self.history.append(("playout", name, None if params is None else dict(params)))
+        self._direct = (name, params)
+        self._resume(self._request.by_policy(name, params))
+
+    def clone(self) -> VerfluchtState:
+        """DrivenState's replay of the history, plus the fast play-outs it holds."""
+        copy = type(self)(self.recipe)
+        for entry in self.history:
+            if entry[0] == "action":
+                copy.apply(entry[1])
+            elif entry[0] == "policy":
+                copy.apply_policy(entry[1], entry[2])
+            elif entry[0] == "playout":
+                copy.play_out({q: (entry[1], entry[2]) for q in range(copy.table.players)})
+            else:
+                copy.history.append(entry)
+                copy._resample(entry[1], entry[2])
+        return copy
 
     # ------------------------------------------------------------------ the engine, driven
 
@@ -314,7 +345,7 @@ class _Proxy:
 
             request.by_policy = by_policy
             p.asked = True
-            action = self.ask(request)
+            action = by_policy(*state._direct) if state._direct else self.ask(request)
             p.legal_fn = None
         state._log.append((snapshot, tuple(tuple(sorted(h)) for h in state.table.hands), action))
         return action
@@ -323,6 +354,9 @@ class _Proxy:
 
     def banish(self, table: Table, player: int, last_turn: bool, stream) -> Banish | None:
         self.rng = stream
+        if self.state._direct:
+            self.state._pending = None
+            return self.state._policy(*self.state._direct).banish(table, player, last_turn, stream)
         p = Pending("banish", table.active, last_turn=last_turn)
         self.state._pending = p
         call = lambda pol, s: pol.banish(table, player, last_turn, s)  # noqa: E731
@@ -360,6 +394,9 @@ class _Proxy:
     def attack(self, table: Table, attackers: tuple[int, ...], is_group: bool, seal_allowed: bool,
                stream) -> AttackChoice:
         self.rng = stream
+        if self.state._direct:
+            self.state._pending = None
+            return self.state._policy(*self.state._direct).attack(table, attackers, is_group, seal_allowed, stream)
         p = Pending("attack", table.active, attackers=tuple(attackers), is_group=bool(is_group),
                     seal_allowed=bool(seal_allowed))
         self.state._pending = p
