@@ -17,9 +17,10 @@ one choice a player makes with what they know:
 Actions: 0 ``done``, 1 ``seal``, 2 ``fight``, 2+v Creature v, 42+v Item v (v = 1..40). A sub-decision
 with one legal action is taken without asking, except the first of each engine question (a built-in
 policy may draw from its stream there). A built-in policy answers the whole question at its first
-sub-decision and its answer is replayed at the following ones; asked mid-question after other
-choices, it is asked afresh and follows its answer where it still fits, else ``done`` or the highest
-legal action.
+sub-decision and its answer is replayed at the following ones; first asked at a later sub-decision
+(after an agent's choices) it answers the whole question then, drawing from its stream, and follows
+that answer where it still fits, else takes ``done`` or the highest legal action. ``fixed`` is
+unused (no side is outside the agents); ``outcome()`` gives ``end`` by name, as the frame does.
 
 Hidden from a seat: the values of the other seats' Items (their counts are public), which Items are
 still face down, and the future draws. What is said or played aloud is public: drawn Creatures,
@@ -27,7 +28,8 @@ every sub-decision taken (Creatures taken, Items spent), and whether a Seal may 
 attack (the players know whether they can banish every attacker). ``determinise`` deals the unseen
 Items anew to the other hands and the face-down cards (sizes kept, Items already named in the
 current question kept, the current attack's Seal permission and the actor's pending payment kept,
-by rejection) and re-seeds the deck stream.
+by rejection) and re-seeds the deck stream. Seal permissions of past attacks and what seats passed
+on are not re-checked (their hands have changed since): an approximation of the information set.
 """
 
 from __future__ import annotations
