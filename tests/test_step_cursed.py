@@ -1,0 +1,240 @@
+"""The step API of Cursed!? (``cursedsim.games.cursed.step``): a game stepped with ``apply_policy`` is the
+runner's row of that game, every question of the engine is a decision, copies are independent, and the
+player's information set hides the pile's order (only), which ``determinise`` redraws."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+import cursedsim
+from cursedsim.errors import CursedsimError, PlayersError
+from cursedsim.games.cursed import GAME
+from cursedsim.games.cursed.rules import BIG_TURKEY_DINNER, OUTCOME_COLUMNS
+from cursedsim.games.cursed.step import (
+    ATTACK_BASE,
+    CRYSTAL_KEEP,
+    CRYSTAL_SPEND,
+    OBSERVATION_SIZE,
+    STOP_ACTION,
+    USE_BASE,
+)
+from cursedsim.step.api import TERMINAL, IllegalActionError, step_spec
+
+STEP = step_spec("cursed")
+
+#: Option sets that open every kind of decision between them (non-default rules included).
+OPTION_SETS = [
+    {},
+    {"overshoot": "zero_total", "dagger_value": "choose", "spear_kind": "choose", "starting_items": 3},
+    {"overshoot": "bust", "chest_loot": "draw_pile", "starting_items": 3, "bust": "soul_lost",
+     "damage_from": "bottom", "starting_mimic": "redraw"},
+    {"item_timing": "before_draw", "whetstone_in_play": True, "starting_items": 4, "turkey_cards": 6,
+     "ignoring_attack_spends_trait": True},
+    {"play_on_after_win": True, "smoke_bomb_returns_items": True, "final_monster_captures": True,
+     "items_between_fights": False, "empty_pile_before_chest": False, "starting_item": "big_turkey_dinner"},
+]
+
+#: (options, policy, params, games): every built-in policy, parameter overrides, non-default options.
+CONFIGS = [
+    ({}, "threshold", None, 120),
+    ({}, "random", None, 120),
+    ({}, "no_items", None, 80),
+    ({}, "counting", None, 80),
+    ({}, "threshold", {"k": 4, "scroll_power": 9, "turkey_pile": 8}, 60),
+    ({}, "counting", {"margin": 0.5, "shield_due": 1}, 60),
+    ({}, "no_items", {"k": 1}, 40),
+    *[(options, policy, None, 50) for options in OPTION_SETS[1:] for policy in ("threshold", "random", "counting")],
+]
+
+
+def frame_codes(frame, column):
+    """A frame column as the engines' integer codes (categorical columns back to their codes)."""
+    values = frame[column]
+    return values.cat.codes.to_numpy() if hasattr(values, "cat") else values.to_numpy()
+
+
+@pytest.mark.parametrize("options, policy, params, games", CONFIGS,
+                         ids=[f"{c[1]}-{c[2] or ''}-{c[0] or 'defaults'}" for c in CONFIGS])
+def test_apply_policy_plays_the_runner_row(options, policy, params, games):
+    seed = 404
+    frame = cursedsim.simulate("cursed", games, policy=policy, params=params, options=options, seed=seed,
+                               progress=False)
+    columns = {column: frame_codes(frame, column) for column in OUTCOME_COLUMNS}
+    for index in range(games):
+        state = STEP.new_state(seed, index, 1, options)
+        state.play_out({0: (policy, params)})
+        got = state.outcome()
+        expected = {column: columns[column][index].item() for column in OUTCOME_COLUMNS}
+        assert got == expected, (index, {c: (got[c], expected[c]) for c in got if got[c] != expected[c]})
+        assert state.returns() == [1.0 if expected["win"] else 0.0]
+
+
+def random_playout(state, seed):
+    """Uniform random legal actions to the end; the request contexts met."""
+    chooser = random.Random(seed)
+    kinds = set()
+    steps = 0
+    while not state.is_terminal():
+        kinds.add(state._request.context[0])
+        state.apply(chooser.choice(state.legal_actions()))
+        steps += 1
+        assert steps < 5000
+    return kinds
+
+
+def test_every_question_of_the_engine_is_a_decision():
+    kinds, actions = set(), set()
+    for n, options in enumerate(OPTION_SETS):
+        for index in range(40):
+            state = STEP.new_state(5, index, 1, options)
+            chooser = random.Random(index)
+            while not state.is_terminal():
+                kinds.add(state._request.context[0])
+                legal = state.legal_actions()
+                assert legal == sorted(legal) and legal and all(0 <= a < STEP.num_actions for a in legal)
+                action = chooser.choice(legal)
+                actions.add(action)
+                assert not state.action_name(action).startswith("unknown")
+                state.apply(action)
+    assert kinds == {"fight", "between", "attack", "crystal"}
+    assert {CRYSTAL_KEEP, CRYSTAL_SPEND} <= actions and STOP_ACTION in actions
+    assert {ATTACK_BASE + m for m in (1, 2, 4, 8, 16)} <= actions   # every attack choice was open at times
+    assert USE_BASE + BIG_TURKEY_DINNER in actions
+
+
+def test_random_playouts_end_and_illegal_actions_are_refused():
+    for index in range(30):
+        state = STEP.new_state(9, index, 1, OPTION_SETS[index % len(OPTION_SETS)])
+        random_playout(state, index)
+        assert state.actor() == TERMINAL and state.legal_actions() == []
+        assert set(state.outcome()) == set(OUTCOME_COLUMNS)
+        with pytest.raises(IllegalActionError, match="game is over"):
+            state.apply(0)
+    state = STEP.new_state(9, 0)
+    illegal = next(a for a in range(STEP.num_actions) if a not in state.legal_actions())
+    with pytest.raises(IllegalActionError, match="legal actions"):
+        state.apply(illegal)
+    with pytest.raises(IllegalActionError):
+        state.apply(True)
+    with pytest.raises(CursedsimError, match="not over"):
+        state.outcome()
+    assert state.returns() == [0.0]
+
+
+def test_new_state_checks_players_and_fixed():
+    assert STEP.agents(1, None) == ("player",) and STEP.agent_sides(1, None) == (None,)
+    with pytest.raises(PlayersError):
+        STEP.new_state(1, 0, 2)
+    with pytest.raises(CursedsimError, match="nothing can be fixed"):
+        STEP.new_state(1, 0, 1, None, fixed={"player": "threshold"})
+
+
+def advanced(seed, index, steps, options=None, policy="random"):
+    """A state after ``steps`` decisions of ``policy`` (fewer if the game ends first)."""
+    state = STEP.new_state(seed, index, 1, options)
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        state.apply_policy(policy)
+    return state
+
+
+def test_clone_is_independent_and_equal():
+    state = advanced(3, 7, 6, policy="threshold")
+    before = (state.information(0), state.legal_actions(), list(state.table.pile))
+    copy = state.clone()
+    assert (copy.information(0), copy.legal_actions(), list(copy.table.pile)) == before
+    random_playout(copy, 1)
+    assert (state.information(0), state.legal_actions(), list(state.table.pile)) == before
+    state.play_out({0: ("threshold", None)})
+    again = advanced(3, 7, 6, policy="threshold")
+    again.play_out({0: ("threshold", None)})
+    assert state.outcome() == again.outcome()
+
+
+def test_determinise_keeps_the_information_and_redraws_the_pile_order():
+    differs = 0
+    for index in range(20):
+        state = advanced(12, index, 4 + index % 5, OPTION_SETS[index % len(OPTION_SETS)])
+        if state.is_terminal():
+            continue
+        key, legal = state.information(0), state.legal_actions()
+        a, b = state.determinise(0, 1), state.determinise(0, 2)
+        for other in (a, b):
+            assert other.information(0) == key and other.legal_actions() == legal
+            assert sorted(other.table.pile) == sorted(state.table.pile)
+            np.testing.assert_array_equal(other.observation(0), state.observation(0))
+        differs += a.table.pile != b.table.pile
+        copy = a.clone()                      # a copy replays the determinisation
+        assert copy.table.pile == a.table.pile and copy.information(0) == key
+        random_playout(a, index)              # and the redrawn game plays on to its end
+    assert differs >= 10
+
+
+def test_a_turkey_packet_stays_at_the_bottom_of_the_pile_when_determinised():
+    """The cards a Big Turkey Dinner moves out of the public discard pile are known to lie at the bottom."""
+    seen = 0
+    for index in range(200):
+        state = STEP.new_state(21, index, 1, {"starting_item": "big_turkey_dinner", "turkey_cards": 4})
+        turkey = USE_BASE + BIG_TURKEY_DINNER
+        # at a fight's decision point (between fights a chest may follow before the next decision)
+        while not state.is_terminal() and not (turkey in state.legal_actions() and len(state.table.discard) >= 2
+                                               and len(state.table.pile) >= 3 and not state.table.between):
+            state.apply_policy("no_items")
+        if state.is_terminal():
+            continue
+        discard = set(state.table.discard)
+        state.apply(turkey)
+        packet = discard - set(state.table.discard)
+        bottom = set(state.table.pile[:len(packet)])
+        assert bottom == packet
+        for seed in range(4):
+            other = state.determinise(0, seed)
+            assert set(other.table.pile[:len(packet)]) == packet
+            assert other.information(0) == state.information(0)
+        seen += 1
+        if seen >= 5:
+            break
+    assert seen >= 5
+
+
+def test_observation_is_a_bounded_function_of_the_information():
+    assert STEP.observation_size(1, None) == OBSERVATION_SIZE
+    vectors = {}
+    for index in range(15):
+        for steps in (0, 3, 9, 200):
+            state = advanced(30, index, steps, OPTION_SETS[index % len(OPTION_SETS)])
+            vector = state.observation(0)
+            assert vector.dtype == np.float32 and vector.shape == (OBSERVATION_SIZE,)
+            assert vector.min() >= 0.0 and vector.max() <= 1.0
+            vectors.setdefault(state.information(0), vector)
+            np.testing.assert_array_equal(vectors[state.information(0)], vector)
+    distinct = {v.tobytes() for v in vectors.values()}
+    assert len(distinct) > len(vectors) // 2
+
+
+def test_actions_by_id_are_the_policy_answers():
+    """A deterministic policy's choice, read on a copy and applied by its id, is the choice itself: the
+    game played that way is the runner's row (ids decode to the engine's actions, the copy's play
+    leaves the original alone)."""
+    options = OPTION_SETS[3]
+    spec = GAME.policy("threshold")
+    rows = GAME.run_chunk(8, 0, 6, 1, GAME.make_options(options), spec, spec.param_vector())
+    for index in range(6):
+        state = STEP.new_state(8, index, 1, options)
+        while not state.is_terminal():
+            state.apply(state.clone().apply_policy("threshold"))
+        assert state.outcome() == {c: rows[c][index].item() for c in OUTCOME_COLUMNS}
+
+
+def test_outcome_matches_the_runner_chunk_for_a_game_with_a_mimic_start():
+    options = GAME.make_options({"starting_item": "mimic"})
+    spec = GAME.policy("threshold")
+    rows = GAME.run_chunk(77, 0, 20, 1, options, spec, spec.param_vector())
+    for index in range(20):
+        state = STEP.new_state(77, index, 1, options)
+        state.play_out({0: ("threshold", None)})
+        assert state.outcome() == {c: rows[c][index].item() for c in OUTCOME_COLUMNS}
