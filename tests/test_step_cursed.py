@@ -238,3 +238,15 @@ def test_outcome_matches_the_runner_chunk_for_a_game_with_a_mimic_start():
         state = STEP.new_state(77, index, 1, options)
         state.play_out({0: ("threshold", None)})
         assert state.outcome() == {c: rows[c][index].item() for c in OUTCOME_COLUMNS}
+
+
+def test_a_logged_state_keeps_the_reference_turn_log():
+    from cursedsim.games.cursed import reference
+    from cursedsim.games.cursed.reference_policies import CountingPolicy
+
+    options = GAME.make_options(OPTION_SETS[2])
+    for index in range(5):
+        state = STEP.new_state(6, index, 1, options, log=True)
+        state.play_out({0: ("counting", None)})
+        expected = reference.play(6, index, options, CountingPolicy(), log=True, label="step")
+        assert state.table.log == list(expected.log) and len(expected.log) > 5

@@ -304,6 +304,9 @@ class CursedState(DrivenState):
                 t.end, runs)
 
     def information(self, agent: int) -> str:
+        """The decision asked (its kind, the attacking card and open choices, the crystal's total), every
+        public zone and counter, the pile's known runs as sets (bottom to top), and the player's own
+        actions so far; never the pile's order nor the deck stream."""
         context = None if self._request is None else self._request.context
         return f"{context}|{self._public()}|{self._taken}"
 
