@@ -40,9 +40,12 @@ from cursedsim.report import DEFAULT_GAMES, DEFAULT_JOBS, DEFAULT_SEED, TUNED_DE
 @click.option("--board", metavar="FILE", default=None,
               help="A board file (TOML or JSON) every run plays instead of the reconstructed default board; only "
                    "the village report takes one.")
+@click.option("--search-games", type=int, default=None, metavar="N",
+              help="Games per contender of the skill-ceiling section (ISMCTS is slow; 0: no section) "
+                   "[default: one per 1,000 --games, at most 100].")
 @click.option("--no-progress", is_flag=True, help="No progress bar.")
 def report_command(game, out, n_games, seed, n_jobs, runs_dir, no_keep_runs, policies, tuned, deck, board,
-                   no_progress):
+                   search_games, no_progress):
     """Simulate GAME's balance report and write it (Markdown and self-contained HTML) into --out."""
     from cursedsim.console import make_console
     from cursedsim.report import report
@@ -57,7 +60,7 @@ def report_command(game, out, n_games, seed, n_jobs, runs_dir, no_keep_runs, pol
 
     result = report(game, out, n_games=n_games, seed=seed, n_jobs=n_jobs, progress=False if no_progress else None,
                     log=log, runs_dir=runs_dir, keep_runs=not no_keep_runs, policies=policies, tuned=tuned,
-                    deck=deck, board=board)
+                    deck=deck, board=board, search_games=search_games)
     recommendations = recommendations_table(result)
     if recommendations is not None:
         console.print(recommendations)

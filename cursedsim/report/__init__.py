@@ -86,8 +86,8 @@ def report(game: str, out: str | os.PathLike, *, n_games: int = DEFAULT_GAMES, s
     game with a deck option: gifts); a bad file fails with the validator's one-line error before
     anything is written or played, and runs of another deck are never resumed. ``board``: likewise a
     board file every run plays (only a game with a board option: village). ``search_games``: games per
-    contender of the skill-ceiling section (``ceiling``; None: ``ceiling.DEFAULT_SEARCH_GAMES``, 0: no
-    section), played on games 0.. of the same seed. Writes ``report.md``,
+    contender of the skill-ceiling section (``ceiling``; None: one per 1,000 ``n_games``, at most
+    ``ceiling.DEFAULT_SEARCH_GAMES``; 0: no section), played on games 0.. of the same seed. Writes ``report.md``,
     ``report.html``, ``figures/*.png`` and ``tables/*.csv``.
     """
     from cursedsim.errors import RunError
@@ -99,7 +99,7 @@ def report(game: str, out: str | os.PathLike, *, n_games: int = DEFAULT_GAMES, s
     started = time.perf_counter()
     game_report = report_for(game)
     data.check_settings(n_games, seed, n_jobs)
-    search_games = _search_games(search_games)
+    search_games = _search_games(search_games, n_games)
     try:
         out = check_out(out, "out")   # a path that is not a file
         runs_dir = None if runs_dir is None else check_out(runs_dir, "runs_dir")
@@ -146,12 +146,13 @@ def report(game: str, out: str | os.PathLike, *, n_games: int = DEFAULT_GAMES, s
                   runs_dir=runs if keep_runs else None)
 
 
-def _search_games(search_games: Any) -> int:
-    """The games per contender of the skill-ceiling section (None: the default), or a ReportError."""
+def _search_games(search_games: Any, n_games: int) -> int:
+    """The games per contender of the skill-ceiling section, or a ReportError. None: one per 1,000 games
+    of the report's cells, at most ``ceiling.DEFAULT_SEARCH_GAMES`` (a small report plays none)."""
     from cursedsim.report.ceiling import DEFAULT_SEARCH_GAMES
     from cursedsim.report.data import ReportError
     if search_games is None:
-        return DEFAULT_SEARCH_GAMES
+        return min(DEFAULT_SEARCH_GAMES, n_games // 1000)
     if isinstance(search_games, bool) or not isinstance(search_games, int) or not 0 <= search_games <= 10**7:
         raise ReportError(f"search_games must be an integer from 0 (no skill-ceiling section) to 10,000,000, "
                           f"got {search_games!r}")
@@ -221,7 +222,8 @@ def _command(game: str, out: str, n_games: int, seed: int, runs_dir: str | None,
     parts += [f"--deck {deck}"] if deck else []
     parts += [f"--board {board}"] if board else []
     from cursedsim.report.ceiling import DEFAULT_SEARCH_GAMES
-    parts += [f"--search-games {search_games}"] if search_games not in (None, DEFAULT_SEARCH_GAMES) else []
+    default = min(DEFAULT_SEARCH_GAMES, n_games // 1000)
+    parts += [f"--search-games {search_games}"] if search_games not in (None, default) else []
     parts += [f"--policy {p}" for p in policies]
     if tuned is None:
         parts.append("--tuned none")

@@ -22,9 +22,9 @@ from cursedsim.report.data import ReportError, Runs, run_name
 from cursedsim.report.figures import ReportFigure, TextTable, error_bars, new_figure, pct, points
 
 #: Search games per setting in a report (the CLI's ``--search-games``): ISMCTS plays slowly.
-DEFAULT_SEARCH_GAMES = 200
+DEFAULT_SEARCH_GAMES = 100
 #: The two ISMCTS budgets (iterations per decision) every setting plays.
-BUDGETS = (10, 50)
+BUDGETS = (10, 40)
 
 
 @dataclass(frozen=True)

@@ -74,6 +74,9 @@ def play_chunk(game: Game, seed: int, start: int, count: int, players: int, opti
     out = {}
     for column in game.outcome_columns:
         values = [row[column] for row in rows]
+        categories = game.outcome_categories.get(column)
+        if categories is not None:   # a step state may name a category where the kernel gives its code
+            values = [categories.index(v) if isinstance(v, str) else v for v in values]
         out[column] = np.asarray(values, dtype=np.asarray(reference[column]).dtype)
     return out
 
