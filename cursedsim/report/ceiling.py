@@ -122,7 +122,7 @@ def figure(table: pd.DataFrame, plan: CeilingPlan, title_game: str) -> ReportFig
     intervals; the band from the best play found to the bound is where the optimum lies."""
     shown = _shown(table)
     settings = list(dict.fromkeys(shown["setting"]))
-    figure_ = new_figure(7.5, 0.9 + 0.75 * len(settings))
+    figure_ = new_figure(7.5, 1.5 + 1.0 * len(settings))
     ax = figure_.subplots()
     ax.grid(alpha=0.3, axis="x")
     styles = {"heuristic": ("C0", "o", -0.24), "ismcts": ("C1", "s", 0.0), "clairvoyant": ("C3", "v", 0.3)}
@@ -137,19 +137,21 @@ def figure(table: pd.DataFrame, plan: CeilingPlan, title_game: str) -> ReportFig
             colour, marker, offset = styles[row.kind]
             dy = offset + (0.12 * (i - 1) if row.kind == "ismcts" else 0)
             bars = 100 * error_bars(row.rate, row.ci_low, row.ci_high)
-            ax.errorbar(100 * row.rate, y + dy, xerr=bars, fmt=marker, color=colour, capsize=3, ms=5,
-                        alpha=0.6 if row.kind == "ismcts" and "10 " in row.contender else 1.0)
+            ax.errorbar(100 * row.rate, y + dy, xerr=bars, fmt=marker, color=colour, capsize=3, ms=5)
+            short = row.contender.replace(" iterations)", ")").replace("clairvoyant bound", "bound")
+            ax.annotate(short, (100 * row.rate, y + dy), xytext=(0, 4), textcoords="offset points",
+                        ha="center", va="bottom", fontsize=7, color=colour)
             lines.append([setting, row.contender, pct(row.rate), f"{pct(row.ci_low)}–{pct(row.ci_high)}",
                           f"{row.wins:,}/{row.games:,}"])
     ax.set_yticks(range(len(settings)), settings)
-    ax.invert_yaxis()
+    ax.set_ylim(len(settings) - 0.5, -0.5)
     ax.set_xlabel("win rate (%), 95% Wilson intervals, the same games for every contender")
     ax.plot([], [], "o", color="C0", label="best built-in policy")
     ax.plot([], [], "s", color="C1", label=f"ISMCTS ({BUDGETS[0]} and {BUDGETS[1]} iterations)")
     if plan.clairvoyant:
         ax.plot([], [], "v", color="C3", label="clairvoyant bound")
         ax.fill_between([], [], color="0.85", label="the optimum lies here")
-    ax.legend(loc="best", fontsize=8)
+    figure_.legend(loc="outside lower center", ncol=4, fontsize=8, frameon=False)
     return ReportFigure("skill_ceiling", f"How good can play get? The skill ceiling of {title_game}",
                         _about(plan), figure_, reading(table, plan),
                         [TextTable("Contenders on the same games", ["setting", "contender", "win rate",
