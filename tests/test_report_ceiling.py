@@ -1,0 +1,103 @@
+"""The skill-ceiling section (cursedsim/report/ceiling.py): what it plays on the same games, the guard that
+no policy may win a game the clairvoyant bound loses, its figure and reading, and the report's setting."""
+
+from __future__ import annotations
+
+import sys
+import types
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import cursedsim
+from cursedsim.report import ceiling, report
+from cursedsim.report.data import ReportError, Runs
+from cursedsim.runner import resolve_game
+
+SEED, N = 1, 4
+PLAN = ceiling.CeilingPlan(settings=(ceiling.CeilingSetting("rulebook", 1, ("threshold", "counting")),),
+                           no_bound="a test plan")
+
+
+@pytest.fixture(scope="module")
+def collected(tmp_path_factory):
+    runs = Runs(resolve_game("cursed"), str(tmp_path_factory.mktemp("ceiling")), n_games=N, seed=SEED, n_jobs=1,
+                kernel_only=False)
+    return ceiling.collect(runs, PLAN, N)
+
+
+def test_every_contender_plays_the_same_games(collected):
+    """Heuristic rows are the runner's own results on games 0..N-1; both ISMCTS budgets are there."""
+    rows = collected.set_index("contender")
+    for name in ("threshold", "counting"):
+        frame = cursedsim.simulate("cursed", N, seed=SEED, policy=name, progress=False)
+        assert rows.loc[name, "wins"] == frame["win"].sum() and rows.loc[name, "games"] == N
+    assert {f"ismcts ({b} iterations)" for b in ceiling.BUDGETS} <= set(rows.index)
+    best = collected[collected["best_heuristic"]]
+    assert len(best) == 1 and best["wins"].iloc[0] == collected[collected["kind"] == "heuristic"]["wins"].max()
+    assert ((collected["ci_low"] <= collected["rate"]) & (collected["rate"] <= collected["ci_high"])).all()
+
+
+def test_a_bound_that_loses_a_won_game_stops_the_report(tmp_path, monkeypatch):
+    """A 'bound' losing every game while threshold wins one of them is a wrong bound: a ReportError, not a
+    figure (seed 1 games 0-3: threshold wins at least one)."""
+    assert cursedsim.simulate("cursed", N, seed=SEED, policy="threshold", progress=False)["win"].any()
+    module = types.ModuleType("fake_bound")
+    module.solve_chunk = lambda seed, start, count, players, options: {"clairvoyant_won": np.zeros(count, bool)}
+    monkeypatch.setitem(sys.modules, "fake_bound", module)
+    plan = ceiling.CeilingPlan(settings=(ceiling.CeilingSetting("rulebook", 1, ("threshold",)),),
+                               clairvoyant="fake_bound:solve_chunk")
+    monkeypatch.setattr(ceiling, "BUDGETS", ())
+    runs = Runs(resolve_game("cursed"), str(tmp_path), n_games=N, seed=SEED, n_jobs=1, kernel_only=False)
+    with pytest.raises(ReportError, match="the bound is wrong"):
+        ceiling.collect(runs, plan, N)
+
+
+def _table(bound: bool) -> pd.DataFrame:
+    rows = [("heuristic", "smart", 40, True), ("heuristic", "baseline", 30, False),
+            ("ismcts", "ismcts (10 iterations)", 35, False), ("ismcts", "ismcts (40 iterations)", 45, False)]
+    rows += [("clairvoyant", "clairvoyant bound", 80, False)] if bound else []
+    return pd.DataFrame([{"setting": "2 players", "kind": k, "contender": c, "games": 100, "wins": w,
+                          "rate": w / 100, "ci_low": w / 100 - 0.09, "ci_high": w / 100 + 0.09,
+                          "best_heuristic": b} for k, c, w, b in rows])
+
+
+def test_the_reading_brackets_the_optimum():
+    plan = ceiling.CeilingPlan(settings=(), clairvoyant="x:y")
+    text = ceiling.reading(_table(True), plan)
+    assert "best play found 45.0% (ismcts (40 iterations))" in text
+    assert "+5.0 points against smart" in text and "between 45.0% and 80.0%" in text
+    figure = ceiling.figure(_table(True), plan, "A game")
+    assert figure.name == "skill_ceiling" and "clairvoyant bound" in figure.about
+    assert [row[1] for row in figure.tables[0].rows] == ["smart", "ismcts (10 iterations)",
+                                                         "ismcts (40 iterations)", "clairvoyant bound"]
+
+
+def test_without_a_bound_the_figure_says_why():
+    plan = ceiling.CeilingPlan(settings=(), no_bound="the hidden hands of six players.")
+    figure = ceiling.figure(_table(False), plan, "A game")
+    assert "There is no clairvoyant bound for this game: the hidden hands" in figure.about
+    assert "optimum lies between" not in figure.reading
+
+
+@pytest.mark.parametrize("bad", [-1, 1.5, "ten", True, 10**8])
+def test_search_games_must_be_a_count(bad, tmp_path):
+    with pytest.raises(ReportError, match="search_games must be an integer from 0"):
+        report("cursed", tmp_path / "r", n_games=10, search_games=bad)
+
+
+def test_every_report_has_a_plan_naming_real_policies():
+    """Each game's plan: settings whose heuristics are built-in policies of the bracketed side, and either
+    a bound solver or the reason there is none."""
+    from cursedsim.report.registry import REPORTS, report_for
+    for game in REPORTS:
+        plan = report_for(game).ceiling()
+        record = resolve_game(game)
+        assert plan.settings and (plan.clairvoyant or plan.no_bound)
+        for setting in plan.settings:
+            record.check_players(setting.players)
+            assert setting.heuristics and all(record.policy(h, setting.side).engine != "step"
+                                               for h in setting.heuristics)
+            for side, name in setting.others.items():
+                record.policy(name, side)
