@@ -1,0 +1,213 @@
+"""The step API of Curses & Covens (cursedsim/games/covens/step.py): built-in policies through
+``apply_policy`` give the runner's rows, copies are independent, determinisations keep what each agent
+(hunter, the town group, each town) knows."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+import cursedsim
+from cursedsim.games.covens import GAME, reference, reference_twins
+from cursedsim.games.covens import state as S
+from cursedsim.games.covens.step import FIRST_TOWN, GROUP, HUNTER
+from cursedsim.step.api import TERMINAL, IllegalActionError, step_spec
+
+STEP = step_spec("covens")
+GAMES = 60
+
+# (seed, players, options, hunter policy, town policy, town params)
+CONFIGS = [
+    (5, 5, None, "tracker", "coven", None),
+    (6, 4, {"rituals": False, "shuffle_timing": "census_and_arrival", "discard_order": "ascending",
+            "wild_icons": "both", "fake_casts": True}, "random", "bluff", {"risk": 0.2}),
+    (7, 6, {"darkness_backs": "nature", "spell_icons": "all_mixed", "short_deck_arrival": "deal_none",
+            "ask_empty": False, "passage_targets": "any_town", "nature_restart": False, "doom_empty": True,
+            "doom_second_pick": "any_town", "townsfolk_to": "any_town"}, "largest_hand", "random", None),
+    (8, 5, {"max_rounds": 3, "spell_icons": "curses_mixed"}, "tracker", "coven", {"feed": 0.0, "cast": 0.0}),
+]
+
+
+def play_by_policies(seed, index, players, options, hunter, town, params):
+    state = STEP.new_state(seed, index, players, options)
+    while not state.is_terminal():
+        if state.side_of(state.actor()) == "hunter":
+            state.apply_policy(hunter)
+        else:
+            state.apply_policy(town, params)
+    return state
+
+
+@pytest.mark.parametrize("seed,players,options,hunter,town,params", CONFIGS)
+def test_policies_give_the_runners_rows(seed, players, options, hunter, town, params):
+    """Every built-in policy of both sides (non-default options and parameters too) played through
+    apply_policy gives the reference runner's row of each game, every column (the kernel equals the
+    reference: its own tests)."""
+    opts = GAME.make_options(options)
+    vectors = {"town": GAME.policy(town, "town").param_vector(params)} if params else None
+    twins = reference_twins({"hunter": hunter, "town": town}, vectors)
+    chunk = reference.play_chunk(seed, 0, GAMES, players, opts, *twins)
+    for i in range(GAMES):
+        state = play_by_policies(seed, i, players, options, hunter, town, params)
+        assert state.outcome() == {c: chunk[c][i].item() for c in GAME.outcome_columns}, i
+
+
+@pytest.mark.slow
+def test_policies_give_the_kernels_rows():
+    """Against the runner itself (the numba kernel)."""
+    frame = cursedsim.simulate("covens", 40, players=5, policy={"hunter": "tracker", "town": "coven"}, seed=11)
+    for i in range(40):
+        state = play_by_policies(11, i, 5, None, "tracker", "coven", None)
+        row = {c: frame[c].iloc[i] for c in GAME.outcome_columns}
+        out = state.outcome()
+        for c in GAME.outcome_columns:
+            expected = row[c]
+            if c in GAME.outcome_categories:
+                assert GAME.outcome_categories[c][out[c]] == str(expected), (i, c)
+            else:
+                assert out[c] == expected.item(), (i, c)
+
+
+def test_fixed_sides_play_inside():
+    """A fixed hunter never acts; the game is the one apply_policy plays."""
+    for i in range(5):
+        state = STEP.new_state(3, i, 5, None, fixed={"hunter": ("tracker", {"trust": 0.5})})
+        while not state.is_terminal():
+            assert state.actor() != HUNTER
+            state.apply_policy("coven")
+        other = STEP.new_state(3, i, 5, None)
+        while not other.is_terminal():
+            other.apply_policy(*(("tracker", {"trust": 0.5}) if other.actor() == HUNTER else ("coven", None)))
+        assert state.outcome() == other.outcome()
+
+
+def random_playout(state, rng):
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        assert legal == sorted(legal) and legal
+        assert all(0 <= a < STEP.num_actions for a in legal)
+        state.apply(rng.choice(legal))
+
+
+def test_random_playouts_end_and_returns():
+    for i in range(12):
+        state = STEP.new_state(2, i, 4 + i % 3, {"rituals": bool(i % 2)})
+        random_playout(state, random.Random(i))
+        assert state.actor() == TERMINAL and state.legal_actions() == []
+        out, ret = state.outcome(), state.returns()
+        assert ret[HUNTER] == float(out["hunter_won"])
+        assert all(r == float(out["town_won"]) for r in ret[GROUP:])
+        assert len(ret) == len(STEP.agents(4 + i % 3))
+
+
+def test_agents_follow_the_decisions():
+    """Census decisions go to the town group, Travel ones to the town named by the Decision."""
+    state = STEP.new_state(4, 0, 5, None)
+    seen = set()
+    for _ in range(200):
+        if state.is_terminal():
+            break
+        side, town, kind = state.table.to_move()
+        expected = HUNTER if side == S.SIDE_HUNTER else GROUP if town < 0 else FIRST_TOWN + town
+        assert state.actor() == expected
+        seen.add(expected)
+        state.apply(state.legal_actions()[0])
+    assert {HUNTER, GROUP, FIRST_TOWN} <= seen
+
+
+def test_illegal_action_names_the_legal_ones():
+    state = STEP.new_state(1, 0, 5, None)
+    illegal = next(a for a in range(STEP.num_actions) if a not in state.legal_actions())
+    with pytest.raises(IllegalActionError, match="legal actions"):
+        state.apply(illegal)
+    assert state.action_name(S.A_NO) == S.action_name(S.A_NO)
+
+
+def test_clone_is_independent():
+    state = STEP.new_state(4, 2, 5, None)
+    rng = random.Random(0)
+    for _ in range(12):
+        state.apply(rng.choice(state.legal_actions()))
+    agents = range(len(STEP.agents(5)))
+    before = [state.information(a) for a in agents], state.legal_actions()
+    copy = state.clone()
+    assert ([copy.information(a) for a in agents], copy.legal_actions()) == before
+    random_playout(copy, random.Random(1))
+    assert ([state.information(a) for a in agents], state.legal_actions()) == before
+    assert not state.is_terminal()
+
+
+def pool(state):
+    """Every card in the deck, the woods or a hand."""
+    t = state.table
+    return sorted(t.deck + [t.woods] + [c for h in t.hands for c in range(27) if h >> c & 1])
+
+
+def test_determinise_keeps_information_and_redraws_the_hidden():
+    """Determinisations for any agent keep its information, observation and (when it acts) legal actions;
+    the hidden part (deck order, others' hands, woods) differs between two of them in many states; play
+    goes on from them."""
+    differ = 0
+    for i, options in enumerate([None, {"discard_order": "ascending", "passage_targets": "any_town"},
+                                 {"rituals": False}]):
+        state = STEP.new_state(12, i, 5, options)
+        rng = random.Random(i)
+        step = 0
+        while not state.is_terminal():
+            actor = state.actor()
+            for agent in (actor, HUNTER, FIRST_TOWN + step % 4):
+                one, two = state.determinise(agent, 2 * step), state.determinise(agent, 2 * step + 1)
+                for d in (one, two):
+                    assert d.information(agent) == state.information(agent)
+                    assert np.array_equal(d.observation(agent), state.observation(agent))
+                    if agent == actor:
+                        assert d.legal_actions() == state.legal_actions()
+                    assert len(d.table.deck) == len(state.table.deck)
+                    assert pool(d) == pool(state)
+                    assert [bin(h).count("1") for h in d.table.hands] == [bin(h).count("1") for h in state.table.hands]
+                    if agent >= FIRST_TOWN:
+                        assert d.table.hands[agent - FIRST_TOWN] == state.table.hands[agent - FIRST_TOWN]
+                hidden = lambda d: (d.table.deck, d.table.woods, d.table.hands)
+                differ += hidden(one) != hidden(two)
+            if step % 10 == 0:
+                random_playout(one.clone(), random.Random(step))
+            state.apply(rng.choice(state.legal_actions()))
+            step += 1
+    assert differ > 20
+
+
+def test_determinise_keeps_what_the_hunter_dealt():
+    """The card the hunter gave a town at Arrival stays in that town's hand (until Travel moves it) in the
+    hunter's determinisations, and the woods card he looked at stays in the woods before any swap."""
+    checked = 0
+    for i in range(10):
+        state = STEP.new_state(30, i, 5, None)
+        rng = random.Random(i)
+        while not state.is_terminal() and state.table.phase != S.PH_TRAVEL:
+            state.apply(rng.choice(state.legal_actions()))
+        if state.is_terminal() or state.table.hunter_woods < 0:
+            continue
+        for k in range(4):
+            d = state.determinise(HUNTER, k)
+            assert d.table.woods == state.table.woods
+            for u, dealt in enumerate(state.table.dealt):
+                assert d.table.hands[u] & dealt == dealt
+        checked += 1
+    assert checked
+
+
+def test_observation_shape_and_range():
+    state = STEP.new_state(0, 1, 6, None)
+    size = STEP.observation_size(6, None)
+    agents = range(len(STEP.agents(6)))
+    for _ in range(40):
+        if state.is_terminal():
+            break
+        for a in agents:
+            obs = state.observation(a)
+            assert obs.dtype == np.float32 and obs.shape == (size,)
+            assert obs.min() >= 0.0 and obs.max() <= 1.0
+        state.apply(state.legal_actions()[0])
+    assert STEP.agent_sides(4, None) == ("hunter", "town", "town", "town", "town")
