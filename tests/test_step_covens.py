@@ -211,3 +211,23 @@ def test_observation_shape_and_range():
             assert obs.min() >= 0.0 and obs.max() <= 1.0
         state.apply(state.legal_actions()[0])
     assert STEP.agent_sides(4, None) == ("hunter", "town", "town", "town", "town")
+
+
+def test_darkness_hides_travel_from_the_hunter():
+    """After a Travel in Darkness with no swap in fact, the hunter cannot tell that nothing moved: his
+    determinisations put different cards in the woods (and never change what he sees)."""
+    from cursedsim.games.covens import rules as R
+    varied = 0
+    for i in range(60):
+        state = STEP.new_state(40, i, 5, None)
+        rng = random.Random(i)
+        while not state.is_terminal() and not (state.table.active == R.DARKNESS and state.table.phase == S.PH_HUNT):
+            state.apply(rng.choice(state.legal_actions()))
+        if state.is_terminal() or any(entry[1] == S.LOG_SWAP for entry in state.table.travel_log):
+            continue
+        worlds = [state.determinise(HUNTER, k) for k in range(8)]
+        assert all(d.information(HUNTER) == state.information(HUNTER) for d in worlds)
+        varied += len({d.table.woods for d in worlds}) > 1
+        if varied >= 2:
+            break
+    assert varied >= 2

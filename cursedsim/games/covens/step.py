@@ -12,12 +12,13 @@ card, card, town, spell tile, yes, no.
 **Hidden**: the deck order, the woods card, the towns' hands between censuses (moves in Travel are face
 down), the future draws of the deck stream. Each agent keeps, per card, the zones it may be in (deck,
 woods, a town's hand), narrowed by what it saw (its own cards and moves, the census reveal, the hunter's
-deals, picks) and widened by moves it did not see. ``determinise`` deals the hidden cards anew inside
+deals, picks) and widened by moves it did not see (the hunter in Darkness: any card in a hand or the
+woods may end anywhere among them). ``determinise`` deals the hidden cards anew inside
 those zones (a random matching with each zone's exact size) and renames them in the other agents'
 private records (deals, gifts, woods notes) so those stay true; deck positions the hunter's
 ``deck_known`` holds (escaped witches, face up when they went) stay put, the others are shuffled; the
 deck stream and the other side's policy stream are re-seeded. Approximations: the escaped witches'
-order is treated as public; cards the hunter drew under a ritual and has not dealt are kept.
+order is treated as public, a fled hand's order as unknown to its town; cards the hunter drew under a ritual and has not dealt are kept.
 """
 
 from __future__ import annotations
@@ -95,7 +96,13 @@ class Knowledge:
                 self._widen(a, source, dest)
 
     def event(self, table: Table, action: str, cards: list[int], f: dict) -> None:
-        if action == "census_draw":
+        if action == "travel" and table.active == R.DARKNESS:   # the hunter will not see who moves what
+            anywhere = WOODS | sum(_hand(t) for t in range(self.towns))
+            hunter = self.zones[HUNTER]
+            for c, b in hunter.items():
+                if b & anywhere:
+                    hunter[c] = b | anywhere
+        elif action == "census_draw":
             self._move(cards[0], _hand(f["town"]), {FIRST_TOWN + f["town"]}, DECK, _hand(f["town"]))
         elif action == "reveal":
             where = {c: _hand(t) for t in range(self.towns) for c in bits(table.hands[t])}

@@ -205,8 +205,8 @@ class GiftsState(StepState):
         seat, kind = self.table.to_move()
         if kind == S.D_TAKE:
             self.knowledge.saw_hand(seat, self.table.target, self.table.hands[self.table.target])
-        self.table.apply(action)
         victim = self.table.target
+        self.table.apply(action)
         for a in range(self.players):
             shown = action if kind != S.D_TAKE or a in (seat, victim) else -1
             self.seen[a].append(f"{seat}:{kind}:{shown}:{self.table.hands[a]}")
