@@ -172,11 +172,12 @@ def _ceiling(game_report, report_data, out: str, runs: str, search_games: int, s
         return []
     game = resolve_game(game_report.game)
     plan = game_report.ceiling()
-    ceiling_runs = Runs(game, out, n_games=search_games, seed=seed, n_jobs=n_jobs,
+    ceiling_runs = Runs(game, out, n_games=plan.games(search_games), seed=seed, n_jobs=n_jobs,
                         choices=dataclasses.replace(choices, runs_dir=os.path.join(runs, "ceiling")),
-                        total=sum(len(s.heuristics) + len(ceiling.BUDGETS) for s in plan.settings),
+                        total=sum(len(s.heuristics) + len(plan.budgets) for s in plan.settings),
                         settings={"ceiling": repr(plan)}, kernel_only=False)
     table, maker = ceiling.section(ceiling_runs, plan, search_games, game.title)
+    search_games = plan.games(search_games)
     report_data.tables["skill_ceiling"] = table
     report_data.runs += ceiling_runs.count
     report_data.games_played += ceiling_runs.count * search_games

@@ -50,6 +50,15 @@ class CeilingPlan:
     settings: tuple[CeilingSetting, ...]
     clairvoyant: str | None = None
     no_bound: str = ""
+    #: The two ISMCTS budgets (iterations per decision), and a cap on the search games per contender with
+    #: its reason, for a game whose decisions are many and slow to search.
+    budgets: tuple[int, ...] = BUDGETS
+    max_games: int | None = None
+    why_fewer: str = ""
+
+    def games(self, requested: int) -> int:
+        """The search games per contender: ``requested``, capped by ``max_games``."""
+        return requested if self.max_games is None else min(requested, self.max_games)
 
 
 def _policy(game: Any, setting: CeilingSetting, name: str, params: Mapping[str, float] | None = None):
@@ -83,6 +92,7 @@ def collect(runs: Runs, plan: CeilingPlan, n_search: int) -> pd.DataFrame:
     the bound the games where some policy won and the bound did not (must be 0: else a ReportError)."""
     from cursedsim.stats import wilson_interval
     game = runs.game
+    n_search = plan.games(n_search)
     rows = []
     for setting in plan.settings:
         slug = f"ceiling/{run_name(setting.label)}-{n_search}"
@@ -91,7 +101,7 @@ def collect(runs: Runs, plan: CeilingPlan, n_search: int) -> pd.DataFrame:
             frame = runs.simulate_n(f"{slug}/{name}", n_search, players=setting.players,
                                     options=dict(setting.options), **_policy(game, setting, name))
             wins[("heuristic", name)] = frame[game.win_column(setting.side)].to_numpy(bool)
-        for budget in BUDGETS:
+        for budget in plan.budgets:
             frame = runs.simulate_n(f"{slug}/ismcts-{budget}", n_search, players=setting.players,
                                     options=dict(setting.options),
                                     **_policy(game, setting, "ismcts", {"iterations": budget}))
@@ -147,7 +157,7 @@ def figure(table: pd.DataFrame, plan: CeilingPlan, title_game: str) -> ReportFig
     ax.set_ylim(len(settings) - 0.5, -0.5)
     ax.set_xlabel("win rate (%), 95% Wilson intervals, the same games for every contender")
     ax.plot([], [], "o", color="C0", label="best built-in policy")
-    ax.plot([], [], "s", color="C1", label=f"ISMCTS ({BUDGETS[0]} and {BUDGETS[1]} iterations)")
+    ax.plot([], [], "s", color="C1", label=f"ISMCTS ({' and '.join(map(str, plan.budgets))} iterations)")
     if plan.clairvoyant:
         ax.plot([], [], "v", color="C3", label="clairvoyant bound")
         ax.fill_between([], [], color="0.85", label="the optimum lies here")
@@ -166,7 +176,8 @@ def _about(plan: CeilingPlan) -> str:
     return ("Each row plays the same games (same seed, game indices 0 upwards) with the best built-in policy "
             "of the side, with information-set MCTS at two budgets (a search that never sees hidden cards) "
             "and, where there is one, the clairvoyant solver. " + bound +
-            "The best play found is a lower bound of the optimum (a policy reaches it); docs/bounds.md.")
+            "The best play found is a lower bound of the optimum (a policy reaches it); docs/bounds.md."
+            + (f" {plan.why_fewer}" if plan.why_fewer else ""))
 
 
 def reading(table: pd.DataFrame, plan: CeilingPlan) -> str:

@@ -57,6 +57,8 @@ def choose(state: StepState, budget: Budget, rollouts: Rollouts, stream: rng.Str
     determinisations drawn from ``stream`` (the caller's seeded stream: the same state and stream give
     the same action); ``rollouts`` play every agent's decisions below the tree."""
     legal = state.legal_actions()
+    if not legal:
+        raise ValueError("ISMCTS was asked to decide in a finished game (no legal actions)")
     if len(legal) == 1:
         return legal[0]
     searcher = state.actor()

@@ -35,11 +35,12 @@ ISMCTS = PolicySpec(
 
 
 def rollout_policy(game: Game, side: str | None, policy_id: int) -> str:
-    """The name of the built-in policy ``policy_id`` of ``side`` (-1: its default), or an error naming the
-    valid ids."""
+    """The name of the built-in policy ``policy_id`` of ``side`` (-1: the step API's default rollout of
+    the side, else its default policy), or an error naming the valid ids."""
+    from cursedsim.step.api import step_spec
     policies = game.policies_of(side)
     if policy_id == -1:
-        return game.default_policy_of(side)
+        return step_spec(game.name).default_rollout.get(side) or game.default_policy_of(side)
     for name, spec in policies.items():
         if spec.policy_id == policy_id and spec.engine != "step":
             return name

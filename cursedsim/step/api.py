@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import abc
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -126,6 +126,9 @@ class StepSpec:
     agent_sides: Callable[[int, Any], tuple[str | None, ...]]
     new_state: Callable[..., StepState]
     doc: str = ""
+    #: Side -> the built-in policy a search finishes its playouts with by default, where the side's own
+    #: default cannot take an agent's decisions (an automaton); other sides: their default policy.
+    default_rollout: Mapping[str | None, str] = field(default_factory=dict)
 
 
 _MODULES = {

@@ -277,6 +277,14 @@ class VillageState(DrivenState):
             self._cast = None
         self._log.append((side, decision, shown))
 
+    def casting(self) -> int:
+        """The hand position of the Spell the Wizard chose and is still casting (paying its way, picking
+        its Rabid Monster card: the card is shown but not yet out of the hand), or -1."""
+        if self._cast is None or self.table is None:
+            return -1
+        p, card = self._cast
+        return p if p < len(self.table.spell_hand) and self.table.spell_hand[p] is card else -1
+
     def _resample(self, agent: int, seed: int) -> None:
         t = self.table
         if t is None or t.over:
@@ -284,8 +292,7 @@ class VillageState(DrivenState):
         side = R.SIDES[agent]
         shuffler = rng.Stream(seed, t.origin[1], SHUFFLE_STREAM)
         # the other player's hand joins the deck it came from (the card being cast stays: it is shown)
-        pinned = self._cast[0] if (self._cast is not None and self._cast[0] < len(t.spell_hand)
-                                   and t.spell_hand[self._cast[0]] is self._cast[1]) else -1
+        pinned = self.casting()
         for owner, hand, deck in ((W, t.spell_hand, t.spell_deck), (M, t.power_hand, t.power_deck)):
             free = [p for p in range(len(hand)) if p != pinned or owner != W] if owner != side else []
             pool = list(deck) + [hand[p] for p in free]
@@ -519,6 +526,7 @@ STEP = StepSpec(
     new_state=new_state,
     doc="agents wizard (0) and monster (1), acting when a player side and not fixed; the automata and fixed "
         "player policies play inside the engine",
+    default_rollout={R.WIZARD: "planner", R.MONSTER: "glutton"},   # the defaults are the automata
 )
 VillageState.spec = STEP
 

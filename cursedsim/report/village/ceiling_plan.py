@@ -10,6 +10,10 @@ NO_BOUND = ("a game runs for dozens of turns with several actions each over a bo
             "the automaton's draws; a search of every line of a known deal is far beyond reach (no "
             "memoisation collapses it).")
 
+WHY_FEWER = ("ISMCTS is slow here: a game has about a hundred decisions, each playout a whole game on the "
+             "reference engine (about 200 s per game at 10 iterations), so the report plays it at 2 and 5 "
+             "iterations on at most 10 games per contender: wide intervals, a first look only.")
+
 
 def plan() -> CeilingPlan:
     return CeilingPlan(settings=(CeilingSetting("Wizard player vs Rabid Monster", players=2, side="wizard",
@@ -17,4 +21,5 @@ def plan() -> CeilingPlan:
                                                 others={"monster": "rabid"}),
                                  CeilingSetting("Monster player vs Possessed Wizard", players=2, side="monster",
                                                 heuristics=("glutton",),
-                                                others={"wizard": "possessed"})), no_bound=NO_BOUND)
+                                                others={"wizard": "possessed"})), no_bound=NO_BOUND,
+                       budgets=(2, 5), max_games=10, why_fewer=WHY_FEWER)
