@@ -156,7 +156,7 @@ def test_determinise_keeps_a_card_the_agent_knows():
     for i in range(40):
         state = STEP.new_state(21, i, 3, {"mugging_take": "chosen"})
         rng = random.Random(i)
-        while not state.is_terminal() and not checked:
+        while not state.is_terminal() and checked < 5:
             mugger, kind = state.table.to_move()
             if kind == S.D_TAKE:
                 victim = state.table.target
@@ -170,7 +170,9 @@ def test_determinise_keeps_a_card_the_agent_knows():
                 checked += 1
             else:
                 state.apply(rng.choice(state.legal_actions()))
-    assert checked
+        if checked >= 5:
+            break
+    assert checked >= 5
 
 
 def test_observation_shape_and_range():

@@ -33,8 +33,8 @@ from cursedsim.games.covens import GAME
 from cursedsim.games.covens import reference_policies as twins
 from cursedsim.games.covens import rules as R
 from cursedsim.games.covens import state as S
-from cursedsim.games.covens.reference import Decision, Table, bits, count
-from cursedsim.games.gifts.step import _match, _shuffle
+from cursedsim.games.covens.reference import Decision, Table, bits
+from cursedsim.games.gifts.step import match_zones, shuffle
 from cursedsim.step.api import TERMINAL, StepSpec, StepState, check_action
 
 HUNTER, GROUP, FIRST_TOWN = 0, 1, 2
@@ -75,11 +75,6 @@ class Knowledge:
         for t in range(self.towns):
             mine = set(bits(table.hands[t]))
             self.zones.append({c: _hand(t) if c in mine else every & ~_hand(t) for c in range(size)})
-
-    def copy(self) -> Knowledge:
-        other = Knowledge.__new__(Knowledge)
-        other.towns, other.zones = self.towns, [dict(z) for z in self.zones]
-        return other
 
     def _widen(self, agent: int, source: int, dest: int) -> None:
         zones = self.zones[agent]
@@ -292,7 +287,7 @@ class CovensState(StepState):
         capacity: dict[int, int] = {}
         for z in where.values():
             capacity[z] = capacity.get(z, 0) + 1
-        deal = _match(sorted(where), self.knowledge.zones[agent], capacity, stream)
+        deal = match_zones(sorted(where), self.knowledge.zones[agent], capacity, stream)
         rename = {}
         for zone in capacity:
             out = sorted(c for c, z in where.items() if z == zone and deal[c] != zone)
@@ -303,7 +298,7 @@ class CovensState(StepState):
             return sum(1 << rename.get(c, c) for c in bits(m))
 
         free = [c for c, z in deal.items() if z == DECK]
-        _shuffle(free, stream)
+        shuffle(free, stream)
         t.deck[:] = [known_pos[i] if i in known_pos else free.pop() for i in range(len(t.deck))]
         if t.woods in where:
             t.woods = next(c for c, z in deal.items() if z == WOODS)

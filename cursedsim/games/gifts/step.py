@@ -34,7 +34,6 @@ from cursedsim.games.gifts import GAME, reference_policies, side_columns
 from cursedsim.games.gifts import effects as E
 from cursedsim.games.gifts import rules as R
 from cursedsim.games.gifts import state as S
-from cursedsim.games.gifts.deck import MAX_COPIES
 from cursedsim.games.gifts.reference import Decision, Table, deck_for, focus_seat_of
 from cursedsim.games.gifts.policy_specs import POLICIES
 from cursedsim.step.api import TERMINAL, StepSpec, StepState, check_action
@@ -74,11 +73,6 @@ class Knowledge:
         every = PILE | sum(_hand_bit(s) for s in range(players))
         self.zones = [{c: (_hand_bit(a) if c in hands[a] else every & ~_hand_bit(a)) for c in range(size)}
                       for a in range(players)]
-
-    def copy(self) -> Knowledge:
-        other = Knowledge.__new__(Knowledge)
-        other.players, other.zones = self.players, [dict(z) for z in self.zones]
-        return other
 
     def _widen(self, agent: int, source: int, dest: int) -> None:
         """A card left zone ``source`` for zone ``dest`` unseen by ``agent``."""
@@ -127,13 +121,13 @@ class Knowledge:
             zones[c] = bit if c in held else zones[c] & ~bit
 
 
-def _match(cards: list[int], zones: dict[int, int], capacity: dict[int, int], stream: rng.Stream) -> dict[int, int]:
-    """A random assignment card -> zone bit with each zone's exact capacity, inside ``zones`` (Kuhn's
+def match_zones(cards: list[int], zones: dict[int, int], capacity: dict[int, int], stream: rng.Stream) -> dict[int, int]:
+    """A random assignment card -> zone bit (also used by covens' step) with each zone's exact capacity, inside ``zones`` (Kuhn's
     augmenting paths over the zones' slots, cards and slots in random order)."""
     slots = [bit for bit, n in capacity.items() for _ in range(n)]
-    _shuffle(slots, stream)
+    shuffle(slots, stream)
     order = list(cards)
-    _shuffle(order, stream)
+    shuffle(order, stream)
     owner: list[int | None] = [None] * len(slots)
 
     def augment(card: int, seen: set[int]) -> bool:
@@ -151,7 +145,7 @@ def _match(cards: list[int], zones: dict[int, int], capacity: dict[int, int], st
     return {card: slots[i] for i, card in enumerate(owner)}
 
 
-def _shuffle(items: list, stream: rng.Stream) -> None:
+def shuffle(items: list, stream: rng.Stream) -> None:
     for i in range(len(items) - 1, 0, -1):
         j = stream.below(i + 1)
         items[i], items[j] = items[j], items[i]
@@ -278,9 +272,9 @@ class GiftsState(StepState):
         capacity.update({_hand_bit(s): len(t.hands[s]) for s in range(self.players) if s not in keep})
         hidden = list(t.pile) + [c for s in range(self.players) if s not in keep for c in t.hands[s]]
         zones = self.knowledge.zones[agent]
-        deal = _match(hidden, zones, capacity, stream)
+        deal = match_zones(hidden, zones, capacity, stream)
         pile = [c for c in hidden if deal[c] == PILE]
-        _shuffle(pile, stream)
+        shuffle(pile, stream)
         t.pile[:] = pile
         for s in range(self.players):
             if s not in keep:
@@ -413,4 +407,3 @@ def new_state(seed: int, index: int, players: int, options: Any = None, fixed: M
 STEP = StepSpec(name="gifts", agents=agents, num_actions=S.N_ACTIONS, observation_size=observation_size,
                 agent_sides=agent_sides, new_state=new_state, doc=__doc__)
 
-assert S.N_ACTIONS == 2 * MAX_COPIES + R.MAX_PLAYERS + 4
