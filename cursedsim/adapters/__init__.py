@@ -1,6 +1,7 @@
 """Adapters of every game's step API (``cursedsim.step``) to Gymnasium (``CursedsimEnv``, ids
 ``cursedsim/<game>-v0``), PettingZoo AEC (``cursedsim_aec_env``) and OpenSpiel (``register``): see
-docs/adapters.md. Each library is imported only when its adapter is first used."""
+docs/adapters.md. Importing this package registers the Gymnasium ids (when Gymnasium is installed);
+PettingZoo and OpenSpiel are imported only when their adapter is first used."""
 
 from __future__ import annotations
 
@@ -23,3 +24,11 @@ def __getattr__(name):
 
 
 __all__ = list(_EXPORTS)
+
+
+try:   # the ids cursedsim/<game>-v0, for gymnasium.make
+    from cursedsim.adapters.gymnasium_env import register_envs as _register_envs
+except ImportError:   # Gymnasium not installed: the other adapters still work
+    pass
+else:
+    _register_envs()
