@@ -18,6 +18,11 @@ from cursedsim.games.cursed import kernel, reference, rules, turnlog
 from cursedsim.games.cursed.policies import POLICIES
 from cursedsim.games.cursed.state import option_tuple
 
+# optimal_fight (issue 14): exact DP of each fight, a reference-engine policy (engine="python")
+from cursedsim.games.cursed.optimal_fight import SPEC as _OPTIMAL_FIGHT  # noqa: E402
+
+POLICIES[_OPTIMAL_FIGHT.name] = _OPTIMAL_FIGHT
+
 
 def policy_spec(policy: str | PolicySpec) -> PolicySpec:
     """The PolicySpec of a policy given by name or already resolved (as the runner passes it)."""
