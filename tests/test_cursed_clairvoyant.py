@@ -1,0 +1,166 @@
+"""The clairvoyant solver of Cursed!? (``games/cursed/clairvoyant.py``): its choices are the engine's,
+its wins replay through the reference engine, and on the same games it wins wherever a built-in policy
+wins (its win rate is an upper bound, game by game)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import cursedsim
+from cursedsim import rng
+from cursedsim.games import get_game
+from cursedsim.games.cursed.clairvoyant import (
+    ScriptedPolicy,
+    attack_choices,
+    copy_table,
+    replay_line,
+    solve,
+    solve_chunk,
+    solve_position,
+    state_key,
+)
+from cursedsim.games.cursed.reference import DRAW, Action, AttackChoice, AttackOptions, IllegalDecision, Table, play
+from cursedsim.games.cursed.rules import BEWITCHING_RELIC, COPIES, MELEE, RANGED, WHETSTONE, RuleOptions
+
+SEED = 2026
+#: Games of the policy test, and the solver's node budget there: a game out of budget counts as won (the
+#: bound stays an upper bound), so the test asserts on the games it solved and counts those.
+N_GAMES = 200
+BUDGET = 3000
+
+
+def card(unique: int, copy: int = 0) -> int:
+    return unique * COPIES + copy
+
+
+def laid_out(pile_top_last: list[int], **options) -> Table:
+    """A table at set-up with ``pile`` (top = last), no starting item unless asked."""
+    table = Table(RuleOptions(**{"starting_items": 0, **options}), deck_rng=rng.Stream(SEED, 0))
+    table.pile = list(pile_top_last)
+    return table
+
+
+# ---------------------------------------------------------------- small positions worked by hand
+
+def test_a_weapon_that_captures_is_found_and_replays():
+    """Pile: monster 5 (Explodes) on top, a Fireball 5 under it; one soul wins. Stopping deals 5 with
+    one card left (the final monster: lost); drawing the Fireball captures."""
+    table = laid_out([card(1), card(0)], win_souls=1)
+    solution = solve_position(table)
+    assert solution.won and solution.exact
+    assert solution.line == (Action(DRAW),)
+    policy = ScriptedPolicy(solution.line)
+    table.take_starting_items(policy, None)
+    table.play_game(policy, None)
+    assert table.won and policy.exhausted
+
+
+def test_a_hopeless_position_is_proven_lost():
+    """Monster 11 on top, Throwing Daggers under it: as 6 or as 1 the gap stays above the cards left,
+    and a stop deals 11 > 1: every line is lost."""
+    table = laid_out([card(8), card(9)], win_souls=1)
+    solution = solve_position(table)
+    assert solution == type(solution)(False, (), solution.nodes, True)
+    assert solution.nodes >= 1
+
+
+def test_the_table_given_is_not_changed():
+    table = laid_out([card(1), card(0)], win_souls=1)
+    before = (list(table.pile), table.deck_rng.s[:])
+    solve_position(table)
+    assert (table.pile, table.deck_rng.s) == before
+
+
+def test_attack_choices_are_every_answer_the_rules_allow():
+    """A Dagger (1/6) with a Relic and a Whetstone held: 2 values x relic x whetstone = 8 answers, each
+    accepted by the engine's check."""
+    table = laid_out([])
+    table.items = [card(BEWITCHING_RELIC), card(WHETSTONE)]
+    dagger = card(9)
+    open_ = table.attack_options(dagger)
+    assert open_ == AttackOptions(value=True, relic=True, whetstone=True)
+    choices = attack_choices(table, dagger, open_)
+    assert len(set(choices)) == 8
+    for choice in choices:
+        table.check_attack_choice(dagger, choice, open_)
+    spear = card(4)
+    open_ = AttackOptions(kind=True)
+    assert {c.kind for c in attack_choices(table, spear, open_)} == {MELEE, RANGED}
+
+
+def test_copies_of_a_card_share_a_key_and_a_copy_is_independent():
+    table = Table.deal(SEED, 3)
+    twin = copy_table(table)
+    first = twin.pile.index(card(5, 0))
+    second = twin.pile.index(card(5, 1))
+    twin.pile[first], twin.pile[second] = twin.pile[second], twin.pile[first]
+    assert state_key(twin, 1, 0) == state_key(table, 1, 0)
+    twin.pile.pop()
+    twin.deck_rng.next()
+    assert state_key(twin, 1, 0) != state_key(table, 1, 0)
+    assert len(table.pile) == 30
+
+
+def test_a_scripted_line_that_does_not_fit_is_refused():
+    with pytest.raises(IllegalDecision):
+        play(SEED, 0, RuleOptions(), ScriptedPolicy([AttackChoice(6, MELEE)] * 40 + [Action(DRAW)] * 40))
+
+
+# ---------------------------------------------------------------- real games
+
+def test_solve_chunk_columns_and_every_win_replays():
+    """Each exact win's line, played by the reference engine, wins and is asked for whole."""
+    columns = solve_chunk(SEED, 0, 8, RuleOptions(), budget=BUDGET)
+    assert set(columns) == {"clairvoyant_won", "clairvoyant_exact", "clairvoyant_nodes", "clairvoyant_line_length"}
+    assert all(len(v) == 8 for v in columns.values())
+    assert (columns["clairvoyant_won"] | columns["clairvoyant_exact"]).all()   # out of budget counts as won
+    for i in range(8):
+        solution = solve(SEED, i, RuleOptions(), budget=BUDGET)
+        assert solution.exact == columns["clairvoyant_exact"][i]
+        if solution.exact and solution.won:
+            assert replay_line(SEED, i, RuleOptions(), solution.line) == (True, True)
+
+
+@pytest.mark.parametrize("options", [
+    {"bust": "soul_lost", "overshoot": "bust"},
+    {"item_timing": "before_draw", "whetstone_in_play": True, "spear_kind": "choose", "dagger_value": "choose"},
+    {"chest_loot": "draw_pile", "items_between_fights": False, "starting_items": 2, "starting_mimic": "redraw"},
+    {"starting_item": "mimic", "mimic_soul": False, "play_on_after_win": True, "damage_from": "bottom",
+     "smoke_bomb_returns_items": True, "final_monster_captures": True, "empty_pile_before_chest": False},
+])
+def test_wins_replay_under_rule_variants(options):
+    """The solver's state machine follows the engine under options that change its control flow."""
+    options = RuleOptions(**options)
+    replayed = 0
+    for i in range(6):
+        solution = solve(SEED, i, options, budget=BUDGET)
+        if solution.exact and solution.won:
+            assert replay_line(SEED, i, options, solution.line) == (True, True), i
+            replayed += 1
+    assert replayed >= 1
+
+
+def policy_wins() -> dict[str, np.ndarray]:
+    """Per built-in policy (kernel, via simulate): which of games 0..N_GAMES-1 it won."""
+    names = list(get_game("cursed").policies)
+    assert {"random", "threshold", "no_items", "counting"} <= set(names)
+    return {name: cursedsim.simulate("cursed", N_GAMES, policy=name, seed=SEED, progress=False)["win"].to_numpy()
+            for name in names}
+
+
+def test_the_clairvoyant_wins_every_game_a_policy_wins():
+    """THE bound, game by game: policy won game i => clairvoyant won game i, for every built-in policy;
+    every exact win replays as a win. Only the games some policy won are solved (elsewhere the
+    implication holds whatever the solver says)."""
+    wins = policy_wins()
+    any_win = np.logical_or.reduce(list(wins.values()))
+    assert any_win.sum() >= 20     # enough games for the test to mean something
+    exact = 0
+    for i in np.flatnonzero(any_win):
+        solution = solve(SEED, int(i), RuleOptions(), budget=BUDGET)
+        assert solution.won, (int(i), [name for name, won in wins.items() if won[i]])
+        if solution.exact:
+            exact += 1
+            assert replay_line(SEED, int(i), RuleOptions(), solution.line) == (True, True), int(i)
+    assert exact >= 0.9 * any_win.sum()    # the assertions above ran on (nearly) every game
