@@ -10,12 +10,16 @@ the control flow that calls a policy (``take_starting_items``, ``play_round``, `
 list of answers the engine asks for, in order; :class:`ScriptedPolicy` plays it back through
 ``reference.play`` (the tests replay every win that way: the engine stays the oracle).
 
-Search: depth first over every decision the engine asks (fight and between-fights actions, every
-attack choice: 1/6 value, Spear kind, Relic, Whetstone, Frenzy Potion; the Soul Crystal), the
-``counting`` policy's choice first, stopping at the first win; positions proven lost are remembered by
-a canonical key (card copies mapped to their unique card, counters that no rule reads left out, the
-deck stream's state in). A game whose search exceeds ``budget`` decision nodes is counted as won with
-``exact=False``, so a column of results stays an upper bound.
+Search: depth first over the positions where a fight begins. At each, every distinct way the fight
+(with the between-fights windows and the chest after it) can end is enumerated by trying every decision
+the engine asks (fight and between-fights actions; at an attack the 1/6 value, the Spear's kind and each
+subset of the open Relic, Whetstone and Frenzy Potion; the Soul Crystal); those ends are tried best
+first (by a greedy rollout that draws when the top card fits, else as ``counting``; or by a static
+score), stopping at the first win. Positions proven lost are remembered by a canonical key (card copies
+mapped to their unique card, counters that no rule reads left out, the deck stream's state in).
+Restarts cycle through the orders of ``ORDERS`` with doubling node limits and keep the lost positions.
+A game whose search exceeds ``budget`` decision nodes is counted as won with ``exact=False``, so a
+column of results stays an upper bound (docs/bounds.md).
 """
 
 from __future__ import annotations
@@ -57,7 +61,7 @@ from cursedsim.games.cursed.rules import (
 )
 
 #: Default node budget per game (decision points expanded); see docs/bounds.md for what was measured.
-DEFAULT_BUDGET = 200_000
+DEFAULT_BUDGET = 20_000
 
 # Where the game stands between two decisions (the program counter of ``_advance``).
 SETUP = 0          # take starting item number ``ctx``
