@@ -37,7 +37,7 @@ from cursedsim.games.verflucht.rules import (DISPLAY_LIMIT, FIRST_ITEM_CODE, MAX
                                             RuleOptions)
 
 #: Nodes (decision states expanded) a game may use before its answer becomes an upper bound.
-DEFAULT_BUDGET = 200_000
+DEFAULT_BUDGET = 5_000
 #: Draws a game can take: every card once, plus up to three Creatures back per Seal.
 MAX_DRAWS = N_CARDS + 3 * MAX_SEALS
 #: Nodes of the pooled relaxation tried at each state of the search before giving up on it there.
@@ -530,43 +530,49 @@ class _Pooled:
         return False
 
     def _options(self, k, fd, fd2, display, v, money, seals, hist) -> bool:
-        s = self.s
-        members = [c for c in _values(display) if c in _group(display | 1 << v, v)]
-        # the inclusion-minimal sets whose banishing stops the attack: both neighbours of v (a group),
-        # or any one Creature (a sixth)
-        neighbours = tuple(c for c in (v - 1, v + 1) if display >> c & 1)
-        stoppers = [neighbours] if neighbours else [(c,) for c in _values(display)]
-        stoppers = [x for x in stoppers if sum(x) <= money]
-        for chosen in stoppers:
-            d2 = display
+        """Before the draw of Creature v that would make an attack: banish any set first (only the
+        inclusion-minimal ones among those that stop the attack), then answer what attacks: pay it
+        all, or pay part (a partial plan only with option ``partial_items_before_seal``) and seal the
+        rest."""
+        partial = self.s.options.partial_items_before_seal
+        creatures = _values(display)
+        subsets = [x for r in range(len(creatures) + 1) for x in _subsets(creatures, r) if sum(x) <= money]
+        stoppers, attacked = [], []
+        for chosen in subsets:
+            d1 = display
             for c in chosen:
-                d2 &= ~(1 << c)
-            if self.won(k + 1, fd2, d2 | 1 << v, money - sum(chosen), seals, hist):
+                d1 &= ~(1 << c)
+            attack = _attack(d1 | 1 << v, v)
+            if attack is None:
+                stoppers.append((chosen, d1))
+            else:
+                attacked.append((chosen, d1, attack[0]))
+        stoppers.sort(key=lambda x: len(x[0]))
+        minimal = []
+        for chosen, d1 in stoppers:
+            if not any(set(m) <= set(chosen) for m, _ in minimal):
+                minimal.append((chosen, d1))
+        for chosen, d1 in minimal:
+            if self.won(k + 1, fd2, d1 | 1 << v, money - sum(chosen), seals, hist):
                 return True
-        attackers, _ = _attack(display | 1 << v, v)
-        if money >= sum(attackers):
-            d2 = display | 1 << v
+        for chosen, d1, attackers in attacked:
+            left = money - sum(chosen)
+            d2 = d1 | 1 << v
             for c in attackers:
                 d2 &= ~(1 << c)
-            if self.won(k + 1, fd2, d2, money - sum(attackers), seals, hist):
+            if left >= sum(attackers) and self.won(k + 1, fd2, d2, left - sum(attackers), seals, hist):
                 return True
-        if seals > 0:
-            pre = [()] + [x for r in range(1, len(members) + 1) for x in _subsets(members, r)]
-            for paid in pre:
-                if sum(paid) > money:
+            if seals == 0:
+                continue
+            paid_sets = [()]
+            if partial:
+                paid_sets += [x for r in range(1, len(attackers)) for x in _subsets(attackers, r)]
+            for paid in paid_sets:
+                if sum(paid) > left:
                     continue
-                d1 = display
-                for c in paid:
-                    d1 &= ~(1 << c)
-                attack = _attack(d1 | 1 << v, v)
-                if attack is None:
-                    continue
-                rest = attack[0]
-                d2 = d1 | 1 << v
-                for c in rest:
-                    d2 &= ~(1 << c)
-                fd3 = fd2 + tuple(c - 1 for c in sorted(rest))
-                if self.won(k + 1, fd3, d2, money - sum(paid), seals - 1, hist + ((k, tuple(sorted(rest))),)):
+                rest = tuple(sorted(c for c in attackers if c not in paid))
+                if self.won(k + 1, fd2 + tuple(c - 1 for c in rest), d2, left - sum(paid), seals - 1,
+                            hist + ((k, rest),)):
                     return True
         return False
 
