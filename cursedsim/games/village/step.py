@@ -252,11 +252,10 @@ class VillageState(DrivenState):
         if key not in self._policies:
             spec = GAME.policy(name, side)
             if name == R.AUTOMATON_POLICIES[side]:
-                players = ", ".join(n for n in GAME.policies_of(side) if n != name and GAME.policy(n, side).engine
-                                    != "step")
-                raise UnknownPolicyError(f"village: {name!r} is the {side}'s automaton, which plays a whole mode, not a "
-                                         f"player's decision (fix it with fixed={{{side!r}: {name!r}}}); player "
-                                         f"policies of the {side}: {players}")
+                players = ", ".join(n for n, p in GAME.policies_of(side).items() if n != name and p.engine != "step")
+                raise UnknownPolicyError(f"village: {name!r} is the {side}'s automaton, which plays a whole mode, "
+                                         f"not a player's decision (fix it with fixed={{{side!r}: {name!r}}}); "
+                                         f"player policies of the {side}: {players}")
             if spec.engine == "step":
                 raise UnknownPolicyError(f"village: {name!r} is not a built-in policy of the {side}")
             module = wizard_policies if side == W else monster_policies
