@@ -17,10 +17,12 @@ POLICY_COLORS: dict[str, str] = {
     "threshold": "#1f77b4",   # Cursed!?'s reference heuristic, the same blue as baseline
     "counting": "#ff7f0e",
     "no_items": "#2ca02c",
+    "optimal_fight": "#d62728",   # Cursed!?'s exact fight: red
+    "ismcts": "#17becf",          # the search agent of every game: cyan
 }
 #: Colours for policies not listed above, none of them in POLICY_COLORS.
-SPARE_COLORS: tuple[str, ...] = ("#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22", "#d62728",
-                                 "#393b79", "#637939")
+SPARE_COLORS: tuple[str, ...] = ("#9467bd", "#8c564b", "#e377c2", "#bcbd22", "#393b79", "#637939",
+                                 "#8c6d31", "#843c39")
 #: The suffix that marks a tuned variant of a policy (``"smart (tuned)"``).
 TUNED_SUFFIX = " (tuned)"
 

@@ -120,8 +120,11 @@ class _Searching:
         from cursedsim.games import get_game
         policy = rest[-2]
         searching = get_game(self.game)
+        if isinstance(policy, str):   # a single-side game's replay may get the policy's name
+            policy = searching.policy(policy)
         if not _uses_search(searching, policy):
             return self.inner(seed, start, count_or_players, *rest)
+        rest = (*rest[:-2], policy, rest[-1])
         if self.kind == "run_chunk":
             from cursedsim.step.play import play_chunk
             return play_chunk(searching, seed, start, count_or_players, *rest)

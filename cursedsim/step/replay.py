@@ -13,7 +13,12 @@ def replay_events(game: Game, seed: int, index: int, players: int, options: Any,
                   params: Any) -> list[dict[str, Any]]:
     """The events of game ``index`` of the run ``seed`` as the step API plays it (``step.play``)."""
     from cursedsim.step.play import play_game
-    return play_game(game, seed, index, players, options, policy, params, log=True).events()
+    events = play_game(game, seed, index, players, options, policy, params, log=True).events()
+    if not game.sides:   # a single-side engine labels its set-up with the policy it was given: the step API
+        for event in events:
+            if event.get("policy") == "step":
+                event["policy"] = policy.name
+    return events
 
 
 def replay_text(game: Game, seed: int, index: int, players: int, options: Any, policy: Any, params: Any) -> str:
