@@ -10,6 +10,10 @@ NO_BOUND = ("the hunter and the town play against each other, so a side's best l
             "side's answers (a two-player game with hidden hands, not a puzzle over a known deal); an exact "
             "value would need a game-tree solve of every round's bluffs, not tractable here.")
 
+WHY_FEWER = ("Each ISMCTS playout is a whole game on the reference engine (Python), so the report plays it "
+             "at 5 and 20 iterations on at most 20 games per contender: wide intervals, a first "
+             "look; `cursedsim simulate` with more games and iterations narrows them.")
+
 
 def plan() -> CeilingPlan:
     return CeilingPlan(settings=(CeilingSetting("hunter vs coven (5 players)", players=5, side="hunter",
@@ -17,4 +21,5 @@ def plan() -> CeilingPlan:
                                                 others={"town": "coven"}),
                                  CeilingSetting("town vs tracker (5 players)", players=5, side="town",
                                                 heuristics=("coven", "bluff"),
-                                                others={"hunter": "tracker"})), no_bound=NO_BOUND)
+                                                others={"hunter": "tracker"})), no_bound=NO_BOUND,
+                       budgets=(5, 20), max_games=20, why_fewer=WHY_FEWER)

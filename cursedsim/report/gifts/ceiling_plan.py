@@ -9,9 +9,14 @@ NO_BOUND = ("every other seat plays too, so 'the best line' of one seat depends 
             "a bound would need a search of every seat's choices over the whole deal (many hands of hidden "
             "cards and responses), far beyond an exhaustive search here.")
 
+WHY_FEWER = ("Each ISMCTS playout is a whole game on the reference engine (Python), so the report plays it "
+             "at 5 and 20 iterations on at most 40 games per contender: wide intervals, a first "
+             "look; `cursedsim simulate` with more games and iterations narrows them.")
+
 
 def plan() -> CeilingPlan:
     settings = tuple(CeilingSetting(f"{p} players, focus seat", players=p, side="focus",
                                     heuristics=("leader", "weakest_link", "spread", "defensive"),
                                     others={"field": "leader"}) for p in (3, 4))
-    return CeilingPlan(settings=settings, no_bound=NO_BOUND)
+    return CeilingPlan(settings=settings, no_bound=NO_BOUND,
+                       budgets=(5, 20), max_games=40, why_fewer=WHY_FEWER)

@@ -12,7 +12,7 @@ NO_BOUND = ("a game runs for dozens of turns with several actions each over a bo
 
 WHY_FEWER = ("ISMCTS is slow here: a game has about a hundred decisions, each playout a whole game on the "
              "reference engine (about 200 s per game at 10 iterations), so the report plays it at 2 and 5 "
-             "iterations on at most 10 games per contender: wide intervals, a first look only.")
+             "iterations on at most 6 games per contender: wide intervals, a first look only.")
 
 
 def plan() -> CeilingPlan:
@@ -22,4 +22,4 @@ def plan() -> CeilingPlan:
                                  CeilingSetting("Monster player vs Possessed Wizard", players=2, side="monster",
                                                 heuristics=("glutton",),
                                                 others={"wizard": "possessed"})), no_bound=NO_BOUND,
-                       budgets=(2, 5), max_games=10, why_fewer=WHY_FEWER)
+                       budgets=(2, 5), max_games=6, why_fewer=WHY_FEWER)
