@@ -276,19 +276,25 @@ def test_gymnasium_check_env_on_every_game(game):
     check_env(CursedsimEnv(game), skip_render_check=True)
 
 
+#: The runner's policies for the row test where a default is not a player's (village: automata).
+ROW_POLICY = {"village": {"wizard": "planner", "monster": "rabid"}}
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_gymnasium_episode_i_is_the_runner_row_i(game):
     step_or_skip(game)
     import cursedsim
     from cursedsim.adapters.gymnasium_env import CursedsimEnv
     from cursedsim.games import get_game
-    frame = cursedsim.simulate(game, 3, seed=2026, progress=False)
+    policy = ROW_POLICY.get(game)
+    frame = cursedsim.simulate(game, 3, seed=2026, policy=policy, progress=False)
     env = CursedsimEnv(game)
+    mine = (policy or {}).get(env.setup.sides[0])
     for index in range(3):
         env.reset(seed=2026) if index == 0 else env.reset()
         done, info = False, {}
         while not done:
-            _, _, done, _, info = env.step_policy()
+            _, _, done, _, info = env.step_policy(mine)
         outcome_matches_row(info["outcome"], frame.iloc[index], get_game(game))
 
 
@@ -303,14 +309,28 @@ def test_pettingzoo_api_test_on_every_game(game):
         api_test(cursedsim_aec_env(game), num_cycles=30)
 
 
+#: OpenSpiel parameters of the quick MCTS test: the village duel's random rollouts run ~1,000 decisions
+#: (about ten minutes of search here), so the quick test plays its solo mode; the duel is marked slow.
+MCTS_PARAMS = {"village": {"fixed": "monster=rabid"}}
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_openspiel_mcts_plays_every_game_to_the_end(game):
+    play_with_mcts(game, MCTS_PARAMS.get(game, {}))
+
+
+@pytest.mark.slow
+def test_openspiel_mcts_plays_the_village_duel_to_the_end():
+    play_with_mcts("village", {})
+
+
+def play_with_mcts(game, params):
     step_or_skip(game)
     import pyspiel
     from open_spiel.python.algorithms.evaluate_bots import evaluate_bots
 
     from cursedsim.adapters.openspiel_game import register
-    loaded = pyspiel.load_game(register(game))
+    loaded = pyspiel.load_game(register(game), params)
     returns = evaluate_bots(loaded.new_initial_state(), mcts_bots(loaded, 4, 0), np.random.RandomState(0))
     assert len(returns) == loaded.num_players() and all(r in (0.0, 1.0) for r in returns)
     pyspiel.random_sim_test(loaded, num_sims=2, serialize=False, verbose=False)

@@ -4,6 +4,7 @@ a built-in policy; episode i of a run seeded ``s`` is game i of ``simulate(game,
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 import gymnasium
@@ -21,7 +22,10 @@ ILLEGAL_REWARD = -1.0
 class CursedsimEnv(gymnasium.Env):
     """One ``agent`` (number or name) of ``game`` against built-in policies: ``others`` maps agent
     names (or numbers) to a policy name or ``(name, params)``; an agent left out plays its side's
-    default policy. ``fixed`` passes sides that are not agents to the engine (``StepSpec``).
+    default policy. ``fixed`` passes sides that are not agents to the engine (``StepSpec``); the sides of
+    other agents that the controlled agent does not share are passed there too, with their agents'
+    policy (so a side whose policy is an automaton plays as in the runner's mode); other agents of the
+    controlled agent's side (or of a single-side game) act through ``apply_policy``.
 
     Observation: ``{"observation": float32 vector in [0, 1], "action_mask": int8 0/1 of the legal
     actions}``; action: ``Discrete(spec.num_actions)``. Reward: the agent's return (1 win, 0 otherwise)
@@ -40,12 +44,13 @@ class CursedsimEnv(gymnasium.Env):
     def __init__(self, game: str | StepSpec, agent: int | str = 0, players: int | None = None,
                  options: Any = None, others: Mapping[Any, Any] | None = None, seed: int = 0,
                  fixed: Mapping[str, Any] | None = None, render_mode: str | None = None):
-        self.setup = resolve(game, players, options, fixed)
-        self.agent = self.setup.agent_index(agent)
-        chosen = {self.setup.agent_index(key): value for key, value in (others or {}).items()}
-        if self.setup.game is None:   # a bare StepSpec has no registry default for the controlled agent
+        setup = resolve(game, players, options, fixed)
+        self.agent = setup.agent_index(agent)
+        chosen = {setup.agent_index(key): value for key, value in (others or {}).items()}
+        if setup.game is None:   # a bare StepSpec has no registry default for the controlled agent
             chosen.setdefault(self.agent, "")
-        self._policies = self.setup.policies(chosen)
+        self._policies = setup.policies(chosen)
+        self.setup = replace(setup, fixed=self._engine_sides(setup, fixed))
         n = self.setup.observation_size
         self.observation_space = spaces.Dict({
             "observation": spaces.Box(0.0, 1.0, (n,), dtype=np.float32),
@@ -60,6 +65,22 @@ class CursedsimEnv(gymnasium.Env):
         self._state: StepState | None = None
         self._done = True
         self._seed_index = (int(seed), 0)
+
+    def _engine_sides(self, setup, fixed):
+        """``fixed``, plus the sides of the other agents that the controlled agent does not share: the
+        engine plays them (as the runner does, e.g. an automaton side), with their agents' policy."""
+        out = dict(fixed or {})
+        mine = setup.sides[self.agent]
+        for i, side in enumerate(setup.sides):
+            if i == self.agent or side is None or side == mine or side in (fixed or {}):
+                continue
+            policy = self._policies[i]
+            value = policy[0] if policy[1] is None else policy
+            if out.get(side, value) != value:
+                raise CursedsimError(f"{setup.spec.name}: agents of side {side!r} are given different policies "
+                                     f"({out[side]!r}, {value!r})")
+            out[side] = value
+        return out or None
 
     # ------------------------------------------------------------------ public helpers
 
