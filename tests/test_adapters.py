@@ -349,3 +349,26 @@ def test_docs_example_runs(number):
     for game in re.findall(r'"(cursed|verflucht|gifts|covens|village)"', code):
         step_or_skip(game)
     exec(compile(code, f"docs/adapters.md example {number + 1}", "exec"), {})
+
+
+def test_gymnasium_a_game_over_before_the_agent_acts_ends_at_the_first_step():
+    step_or_skip("village")
+    import cursedsim
+    from cursedsim.adapters.gymnasium_env import CursedsimEnv
+    from cursedsim.games import get_game
+    automata = {"wizard": "possessed", "monster": "rabid"}   # the 0-player game: no agent ever acts
+    frame = cursedsim.simulate("village", 1, seed=5, policy=automata, progress=False)
+    env = CursedsimEnv("village", fixed=automata)
+    obs, _ = env.reset(seed=5)
+    assert not obs["action_mask"].any()
+    _, reward, terminated, _, info = env.step(0)
+    assert terminated and reward == info["returns"][0]
+    outcome_matches_row(info["outcome"], frame.iloc[0], get_game("village"))
+
+
+def test_openspiel_parameter_pairs():
+    from cursedsim.adapters.openspiel_game import parse_pairs
+    assert parse_pairs("") == {}
+    assert parse_pairs("a=1; b=x;c=true;d=0.5") == {"a": 1, "b": "x", "c": True, "d": 0.5}
+    with pytest.raises(Exception, match="name=value"):
+        parse_pairs("a")
