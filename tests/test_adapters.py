@@ -372,3 +372,30 @@ def test_openspiel_parameter_pairs():
     assert parse_pairs("a=1; b=x;c=true;d=0.5") == {"a": 1, "b": "x", "c": True, "d": 0.5}
     with pytest.raises(Exception, match="name=value"):
         parse_pairs("a")
+
+
+#: Player policies of every side for the AEC row test (village's defaults are automata: a duel here).
+AEC_ROW_POLICY = {"village": {"wizard": "planner", "monster": "glutton"}}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_pettingzoo_game_i_is_the_runner_row_i(game):
+    step_or_skip(game)
+    import cursedsim
+    from cursedsim.adapters.pettingzoo_env import cursedsim_aec_env
+    from cursedsim.games import get_game
+    policy = AEC_ROW_POLICY.get(game)
+    frame = cursedsim.simulate(game, 2, seed=99, policy=policy, progress=False)
+    env = cursedsim_aec_env(game)
+    for index in range(2):
+        env.reset(seed=99) if index == 0 else env.reset()
+        outcome = None
+        for agent in env.agent_iter():
+            _, _, terminated, truncated, info = env.last()
+            if terminated or truncated:
+                outcome = info["outcome"]
+                env.step(None)
+            else:
+                side = env.setup.sides[env.possible_agents.index(agent)]
+                env.step_policy((policy or {}).get(side))
+        outcome_matches_row(outcome, frame.iloc[index], get_game(game))
