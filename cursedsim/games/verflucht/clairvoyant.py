@@ -42,6 +42,8 @@ DEFAULT_BUDGET = 5_000
 MAX_DRAWS = N_CARDS + 3 * MAX_SEALS
 #: Nodes of the pooled relaxation tried at each state of the search before giving up on it there.
 POOLED_NODES = 50
+#: ... and only with at most this many Seals left (with more, the pooled game is practically never lost).
+POOLED_SEALS = 1
 #: Limited-discrepancy passes before the full search: at most this many non-preferred moves per line.
 LDS_STEPS = (0, 1, 2, 3)
 
@@ -237,7 +239,8 @@ class _Solver:
             raise BudgetExceeded
         if self._quiet_draws(k, fd, display, len(fd) + 1):
             return True  # nothing attacks any more: pass to the end
-        if self.pooled.lost_within(k, fd, display, sum(_total(h) for h in hands), seals, hist):
+        if seals <= POOLED_SEALS and self.pooled.lost_within(k, fd, display, sum(_total(h) for h in hands),
+                                                            seals, hist):
             self.add_lost(k, hist, display, hands, seals)
             return False
         p = k % self.players
