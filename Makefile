@@ -42,6 +42,9 @@ bench: $(TEST_STAMP)
 	$(BIN)/python benchmarks/bench_gifts.py
 	$(BIN)/python benchmarks/bench_village.py
 	$(BIN)/python benchmarks/bench_memory.py
+	$(BIN)/python benchmarks/bench_search.py
+	$(BIN)/python benchmarks/bench_clairvoyant.py
+	$(BIN)/python benchmarks/bench_clairvoyant_verflucht.py
 
 results: $(TEST_STAMP)
 	$(BIN)/python experiments/verflucht_seals.py
