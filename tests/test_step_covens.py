@@ -231,3 +231,88 @@ def test_darkness_hides_travel_from_the_hunter():
         if varied >= 2:
             break
     assert varied >= 2
+
+
+HUNTER_POLICIES = ("random", "largest_hand", "tracker")
+TOWN_POLICIES = ("random", "coven", "bluff")
+
+
+def records_agree(table):
+    """Facts every real position keeps: the hunter's deals and the census hands name distinct cards, each
+    woods note names the woods card, each deck position the hunter knows holds that card."""
+    named = [m for m in (table.census or []) if m >= 0] + list(table.dealt)
+    union = 0
+    for m in named:
+        assert not union & m
+        union |= m
+    assert all(w in (-1, table.woods) for w in table.town_woods + [table.hunter_woods])
+    assert all(k in (-1, c) for k, c in zip(table.deck_known, table.deck))
+
+
+def steered(state):
+    """At the town's spell choice: the Curse of Darkness if castable, else the Charm of Passage (Darkness
+    is on its back), so that games reach Darkness often; None elsewhere."""
+    from cursedsim.games.covens import rules as R
+    if state.table.to_move()[2] != S.D_SPELL:
+        return None
+    for spell in (R.DARKNESS, R.PASSAGE):
+        for a in state.legal_actions():
+            if a != S.A_NO and state.table.spell_of(a - S.A_SPELL) == spell:
+                return a
+    return None
+
+
+def real_states(seed, players, hunter, town, dark=4, light=12, games=300):
+    """States along games the built-in policies play (the town steered to Darkness): ``dark`` states under
+    the Curse of Darkness (one in 3 decisions) and ``light`` others (one in 9), from games 0, 1, ..."""
+    from cursedsim.games.covens import rules as R
+    want = {True: dark, False: light}
+    for index in range(games):
+        state = STEP.new_state(seed, index, players, None)
+        step = 0
+        while not state.is_terminal() and any(want.values()):
+            darkness = state.table.active == R.DARKNESS
+            if want[darkness] and step % (3 if darkness else 9) == 0:
+                want[darkness] -= 1
+                yield state.clone()
+            action = steered(state)
+            if action is None:
+                state.apply_policy(hunter if state.actor() == HUNTER else town)
+            else:
+                state.apply(action)
+            step += 1
+        if not any(want.values()):
+            return
+
+
+@pytest.mark.parametrize("seed,players,hunter,town", [(2026, 5, "tracker", "coven"), (3, 4, "random", "bluff"),
+                                                      (4, 6, "largest_hand", "coven")])
+def test_determinised_states_play_on_with_every_policy_pair(seed, players, hunter, town):
+    """From states of real games (Darkness on and off), the worlds a determinisation for the hunter, the town
+    group or a town draws are positions the engine could reach: the agent's information is unchanged, the
+    records agree, and every pair of built-in policies (the tracker reads the hunter's deals, the census
+    and the travel log) plays each world to the end, as does the tracker against towns acting at random."""
+    from cursedsim.games.covens import rules as R
+    darkness = {True: 0, False: 0}
+    for n, state in enumerate(real_states(seed, players, hunter, town)):
+        darkness[state.table.active == R.DARKNESS] += 1
+        for agent in (HUNTER, GROUP, FIRST_TOWN + n % (players - 1)):
+            before = state.information(agent)
+            for k in range(2):
+                world = state.determinise(agent, 10 * n + k)
+                assert world.information(agent) == before
+                records_agree(world.table)
+                for h in HUNTER_POLICIES:
+                    for t in TOWN_POLICIES:
+                        play = world.clone()
+                        while not play.is_terminal():
+                            play.apply_policy(h if play.actor() == HUNTER else t)
+                        assert play.actor() == TERMINAL
+                for r in range(3):   # as a search tree plays: any legal town action, the tracker hunting
+                    play, rng = world.clone(), random.Random(r)
+                    while not play.is_terminal():
+                        if play.actor() == HUNTER:
+                            play.apply_policy("tracker")
+                        else:
+                            play.apply(rng.choice(play.legal_actions()))
+    assert darkness == {True: 4, False: 12}

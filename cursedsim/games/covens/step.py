@@ -13,12 +13,21 @@ card, card, town, spell tile, yes, no.
 down), the future draws of the deck stream. Each agent keeps, per card, the zones it may be in (deck,
 woods, a town's hand), narrowed by what it saw (its own cards and moves, the census reveal, the hunter's
 deals, picks) and widened by moves it did not see (the hunter in Darkness: any card in a hand or the
-woods may end anywhere among them). ``determinise`` deals the hidden cards anew inside
-those zones (a random matching with each zone's exact size) and renames them in the other agents'
-private records (deals, gifts, woods notes) so those stay true; deck positions the hunter's
-``deck_known`` holds (escaped witches, face up when they went) stay put, the others are shuffled; the
-deck stream and the other side's policy stream are re-seeded. Approximations: the escaped witches'
-order is treated as public, a fled hand's order as unknown to its town; cards the hunter drew under a ritual and has not dealt are kept.
+woods may end anywhere among them). Since every hand is public at the census reveal, ``determinise``
+replays the current round from the reveal with what the agent did not see drawn anew (the woods and
+deck then, inside its zones; each Arrival, Travel and swapped card it did not see; for the hunter in
+Darkness, each Travel action nobody answered: a give, a swap, an unanswered ask), keeping only replays
+in which its own moves, the public picks, the hand sizes and its zones come out as they are (rejection,
+``ROUND_TRIES`` draws). Every record (hands, the hunter's deals and draws, the towns' gifts, woods notes,
+travel log) is the replay's, so each agent's View is one the engine could reach; the other agents' zones
+are replayed too. Deck positions the hunter's ``deck_known`` holds stay put, the others are shuffled;
+the deck stream and the other side's policy stream are re-seeded. Before this round's reveal (a
+shuffle offer at the census) the hidden cards are dealt inside the agent's zones instead (no record of
+the round names a card yet). Approximations (redraw less): the escaped witches' order is treated as
+public, a fled hand's order as unknown to its town; a replay draws its hidden cards uniformly (not
+weighted by how likely the other side's policy was to move them); if no replay fits in ``ROUND_TRIES``
+draws (about 1 in 300 in tests) the round is kept and only the deck order is redrawn; the other agents'
+``seen`` logs (their information keys) are not rewritten (a single-observer search reads only its own).
 """
 
 from __future__ import annotations
@@ -33,12 +42,14 @@ from cursedsim.games.covens import GAME
 from cursedsim.games.covens import reference_policies as twins
 from cursedsim.games.covens import rules as R
 from cursedsim.games.covens import state as S
-from cursedsim.games.covens.reference import Decision, Table, bits
+from cursedsim.games.covens.reference import Decision, Table, bits, count, mask_of
 from cursedsim.games.gifts.step import match_zones, shuffle
 from cursedsim.step.api import TERMINAL, StepSpec, StepState, check_action
 
 HUNTER, GROUP, FIRST_TOWN = 0, 1, 2
 RESEED = 100
+ROUND_TRIES = 200   # random replays of a round tried before keeping it (``_resample_round``)
+UNSEEN_IN_DARKNESS = ("give", "ask", "swap", "pass")   # Travel records the hunter does not see in Darkness
 DECK, WOODS = 1, 2   # zone bits; a town's hand: _hand(t)
 
 
@@ -75,6 +86,10 @@ class Knowledge:
         for t in range(self.towns):
             mine = set(bits(table.hands[t]))
             self.zones.append({c: _hand(t) if c in mine else every & ~_hand(t) for c in range(size)})
+        self.at_reveal: dict | None = None   # the table and every agent's zones at this round's reveal
+        self.round_log: list[tuple] = []     # (action, cards, fields, active spell) since the reveal
+        if table.census is not None and not table.is_over():   # the deal ran the first census already
+            self.event(table, "reveal", [], {})
 
     def _widen(self, agent: int, source: int, dest: int) -> None:
         zones = self.zones[agent]
@@ -91,7 +106,19 @@ class Knowledge:
                 self._widen(a, source, dest)
 
     def event(self, table: Table, action: str, cards: list[int], f: dict) -> None:
-        if action == "travel" and table.active == R.DARKNESS:   # the hunter will not see who moves what
+        self._zones_event(table.active, table, action, cards, f)
+        if action == "reveal":
+            self.at_reveal = dict(census=list(table.census), deck=list(table.deck), woods=table.woods,
+                                  deck_known=list(table.deck_known), hunter_woods=table.hunter_woods,
+                                  town_woods=list(table.town_woods), zones=[dict(z) for z in self.zones])
+            self.round_log = []
+        elif action == "round":
+            self.at_reveal = None
+        elif self.at_reveal is not None:
+            self.round_log.append((action, tuple(cards), dict(f), table.active))
+
+    def _zones_event(self, active: int, table: Any, action: str, cards: list[int], f: dict) -> None:
+        if action == "travel" and active == R.DARKNESS:   # the hunter will not see who moves what
             anywhere = WOODS | sum(_hand(t) for t in range(self.towns))
             hunter = self.zones[HUNTER]
             for c, b in hunter.items():
@@ -134,6 +161,23 @@ class Knowledge:
             for zones in self.zones:
                 for c in cards:
                     zones[c] = DECK
+
+
+class World:
+    """One replayed round (``CovensState._replay_round``): where the cards end and every record."""
+
+    def __init__(self, towns: int):
+        self.hands = [0] * towns
+        self.arrived, self.gave, self.received = [0] * towns, [0] * towns, [0] * towns
+        self.drawn = self.deal_left = 0
+        self.woods = self.start_woods = self.hunter_woods = self.start_hunter_woods = -1
+        self.town_woods: list[int] = []
+        self.start_town_woods: list[int] = []
+        self.deck: set[int] = set()
+        self.start_deck: set[int] = set()
+        self.log: list[tuple] = []
+        self.travel_log: list[tuple[int, int, int, int]] = []
+        self.sizes_after_travel: list[int] | None = None
 
 
 class CovensState(StepState):
@@ -273,9 +317,26 @@ class CovensState(StepState):
         return copy
 
     def _resample(self, agent: int, seed: int) -> None:
+        """Redraw what ``agent`` cannot see: after this round's census reveal, the round replayed with new
+        hidden cards (``_resample_round``); before it (nothing of the round recorded yet), a deal of the
+        hidden cards inside the zones the agent allows (``_resample_zones``). Then the futures re-seeded."""
+        stream = rng.Stream(seed, self.index, RESEED)
+        if self.knowledge.at_reveal is not None:
+            self._resample_round(agent, stream)
+        else:
+            self._resample_zones(agent, stream)
+        t = self.table
+        t.deck_rng = rng.Stream(seed, self.index, RESEED + 1)
+        mine = S.SIDE_HUNTER if agent == HUNTER else S.SIDE_TOWN
+        self.streams[1 - mine] = rng.Stream(seed, self.index, RESEED + 2)
+        side, town, kind = t.to_move()
+        if side >= 0 and agent_of(side, town) != agent:
+            t._pending = Decision(side, town, kind, self._legal_again(t, town, kind), t._pending.about)
+
+    def _resample_zones(self, agent: int, stream: rng.Stream) -> None:
         """Deal what ``agent`` cannot see anew inside the zones it allows; rename the moved cards in the
-        others' private records; re-seed the futures."""
-        t, stream = self.table, rng.Stream(seed, self.index, RESEED)
+        others' private records (before a reveal only the woods notes hold cards)."""
+        t = self.table
         own = agent - FIRST_TOWN
         known_pos = {i: c for i, c in enumerate(t.deck_known) if c >= 0}
         where = {c: DECK for i, c in enumerate(t.deck) if i not in known_pos}
@@ -314,21 +375,212 @@ class CovensState(StepState):
             t.drawn = mask(t.drawn)
             if t.hunter_woods >= 0:
                 t.hunter_woods = rename.get(t.hunter_woods, t.hunter_woods)
-        t.deck_rng = rng.Stream(seed, self.index, RESEED + 1)
-        mine = S.SIDE_HUNTER if agent == HUNTER else S.SIDE_TOWN
-        self.streams[1 - mine] = rng.Stream(seed, self.index, RESEED + 2)
         for other in range(self.n_agents):   # the others' knowledge, renamed onto the new deal
             if other != agent:
                 zones = self.knowledge.zones[other]
                 renamed = {rename.get(c, c): z for c, z in zones.items()}
                 self.knowledge.zones[other] = {c: renamed[c] for c in zones}
-        side, town, kind = t.to_move()
-        if side >= 0 and agent_of(side, town) != agent:
-            t._pending = Decision(side, town, kind, self._legal_again(t, town, kind), t._pending.about)
+
+    def _resample_round(self, agent: int, stream: rng.Stream) -> None:
+        """Replay this round from its census reveal (every hand public then) with the hidden cards drawn
+        anew: the woods and deck at the reveal inside the agent's zones, each Arrival card, Travel card
+        and swapped card the agent did not see chosen at random from where it could come from; the
+        agent's own moves, the public picks and what it knows now must come out true (else draw again).
+        Every record (hands, deals, gifts, woods notes, deck) is then the replay's, so each agent's view
+        is one the engine could reach. After ``ROUND_TRIES`` failed draws the round is kept as it was
+        and only the deck order and the futures are redrawn (redraw less)."""
+        t, k = self.table, self.knowledge
+        for _ in range(ROUND_TRIES):
+            world = self._replay_round(agent, stream)
+            if world is not None:
+                break
+        else:
+            world = None
+        if world is None:   # keep the round: only the unknown deck positions shuffled
+            free = [c for c, known in zip(t.deck, t.deck_known) if known < 0]
+            shuffle(free, stream)
+            t.deck[:] = [known if known >= 0 else free.pop() for known in t.deck_known]
+            return
+        t.hands[:] = world.hands
+        t.woods = world.woods
+        t.dealt[:] = world.arrived
+        t.arrived[:] = world.arrived
+        t.gave[:], t.received[:] = world.gave, world.received
+        t.drawn, t.deal_left = world.drawn, world.deal_left
+        t.town_woods[:] = world.town_woods
+        t.hunter_woods = world.hunter_woods
+        t.travel_log[:] = world.travel_log
+        free = [c for c in world.deck if c not in t.deck_known]
+        shuffle(free, stream)
+        t.deck[:] = [known if known >= 0 else free.pop() for known in t.deck_known]
+        snap = k.at_reveal
+        w0, true_w0 = world.start_woods, snap["woods"]
+        zones = [dict(z) for z in snap["zones"]]
+        for other, z in enumerate(zones):   # who knew the woods at the reveal knows the new one
+            if other != agent and w0 != true_w0:
+                if z[true_w0] == WOODS:
+                    z[true_w0], z[w0] = DECK, WOODS
+                else:
+                    z[w0] |= WOODS
+        k.at_reveal = dict(snap, deck=sorted(world.start_deck), woods=w0, zones=[dict(z) for z in zones],
+                           hunter_woods=world.start_hunter_woods, town_woods=list(world.start_town_woods))
+        k.round_log = list(world.log)
+        replay = Knowledge.__new__(Knowledge)
+        replay.towns, replay.zones = k.towns, zones
+        for action, cards, f, active in world.log:
+            replay._zones_event(active, t, action, list(cards), f)
+        k.zones = [k.zones[a] if a == agent else replay.zones[a] for a in range(len(k.zones))]
+
+    def _replay_round(self, agent: int, stream: rng.Stream) -> World | None:
+        """One random replay of this round for ``agent`` (``_resample_round``), None if it contradicts
+        what the agent saw."""
+        t, snap = self.table, self.knowledge.at_reveal
+        own = agent - FIRST_TOWN if agent >= FIRST_TOWN else -1
+        sees_all_arrivals = agent == HUNTER
+        zones = snap["zones"][agent]
+        public = {c for c in snap["deck_known"] if c >= 0}   # deck cards at positions everyone knows
+        hidden = [c for c in snap["deck"] + [snap["woods"]] if c >= 0]
+        pinned = [c for c in hidden if zones[c] == WOODS]
+        choices = pinned or [c for c in hidden if zones[c] & WOODS and c not in public]
+        w = World(t.towns)
+        w.hands = list(snap["census"])
+        w.woods = w.start_woods = choices[stream.below(len(choices))] if choices else snap["woods"]
+        pool = set(hidden) - {w.woods}
+        w.start_deck = set(pool)
+        w.hunter_woods = w.start_hunter_woods = w.woods if snap["hunter_woods"] >= 0 else -1
+        w.town_woods = [w.woods if m >= 0 else -1 for m in snap["town_woods"]]
+        w.start_town_woods = list(w.town_woods)
+        seen_draws = {ev[1][0] for ev in self.knowledge.round_log
+                      if ev[0] == "arrive" and (sees_all_arrivals or ev[2]["town"] == own)}
+        drawn_left: set[int] | None = None
+
+        def pick(options) -> int:
+            options = sorted(options)
+            return options[stream.below(len(options))] if options else -1
+
+        for action, cards, f, active in self.knowledge.round_log:
+            cards = list(cards)
+            if agent == HUNTER and active == R.DARKNESS and action in UNSEEN_IN_DARKNESS and not f.get("moved"):
+                action, cards, f = self._dark_move(w, f["town"], stream)
+            if action == "shuffle" and f.get("shuffled"):
+                public = set()
+            elif action == "ritual_draw":
+                n = len(cards)
+                forced = [c for c in cards if sees_all_arrivals or c in public or c in seen_draws]
+                rest = sorted(pool - public - seen_draws - set(forced))
+                shuffle(rest, stream)
+                cards = forced + rest[:n - len(forced)]
+                if len(cards) != n or not set(forced) <= pool:
+                    return None
+                pool -= set(cards)
+                drawn_left = set(cards)
+                w.drawn |= mask_of(cards)
+            elif action == "arrive":
+                u, card = f["town"], cards[0]
+                source = drawn_left if drawn_left is not None else pool
+                if not (sees_all_arrivals or u == own or card in public):
+                    card = pick(source - public - seen_draws)
+                if card < 0 or card not in source:
+                    return None
+                source.discard(card)
+                w.hands[u] |= 1 << card
+                w.arrived[u] |= 1 << card
+                cards = [card]
+            elif action in ("give", "ask") and cards:
+                a, u = f["town"], f["to"]
+                src, dst = (a, u) if action == "give" else (u, a)
+                card = cards[0] if own in (a, u) else pick(bits(w.hands[src]))
+                if card < 0 or not w.hands[src] >> card & 1:
+                    return None
+                w.hands[src] &= ~(1 << card)
+                w.hands[dst] |= 1 << card
+                w.gave[src] |= 1 << card
+                w.received[dst] |= 1 << card
+                cards = [card]
+                w.travel_log.append((a, S.LOG_GIVE if action == "give" else S.LOG_ASK, u, 1))
+            elif action == "swap":
+                a = f["town"]
+                put = cards[0] if own == a else pick(bits(w.hands[a]))
+                if put < 0 or (own == a and cards[1] != w.woods) or not w.hands[a] >> put & 1:
+                    return None
+                cards = [put, w.woods]
+                w.hands[a] = (w.hands[a] & ~(1 << put)) | (1 << w.woods)
+                w.woods = put
+                w.town_woods = [put if u == a else -1 for u in range(t.towns)]
+                w.hunter_woods = -1
+                w.travel_log.append((a, S.LOG_SWAP, -1, 1))
+            elif action == "travel" and active == R.DARKNESS:
+                w.hunter_woods = -1
+            elif action == "pass":
+                w.travel_log.append((f["town"], S.LOG_PASS, -1, 0))
+            elif action == "ask":
+                w.travel_log.append((f["town"], S.LOG_ASK, f["to"], 0))
+            elif action == "pick":
+                u, card = f["town"], cards[0]
+                if not w.hands[u] >> card & 1:
+                    return None
+                w.hands[u] &= ~(1 << card)
+            elif action == "townsfolk":
+                w.hands[f["to"]] |= 1 << cards[0]
+            elif action == "flee":
+                cards = bits(w.hands[f["town"]])
+                pool |= set(cards)
+                w.hands[f["town"]] = 0
+            elif action == "escape":
+                pool |= set(cards)
+            w.log.append((action, tuple(cards), f, active))
+            if action in UNSEEN_IN_DARKNESS:
+                w.sizes_after_travel = [count(h) for h in w.hands]
+        w.deck = pool
+        w.deal_left = mask_of(drawn_left or ())
+        if not self._agrees(agent, w):
+            return None
+        return w
+
+    def _dark_move(self, w: World, a: int, stream: rng.Stream) -> tuple[str, list[int], dict]:
+        """A Travel action of town ``a`` the hunter cannot tell from the one taken in Darkness (he sees
+        only that ``a`` acted and whether someone answered): a give to any town, a swap, an ask nobody
+        answers, or a pass when none is open; its card drawn by the replay."""
+        t, hand = self.table, w.hands[a]
+        options = [("give", u) for u in t.others(a) if count(hand) >= 2] + ([("swap", -1)] if hand else [])
+        options += [("ask", u) for u in t.others(a) if (t.options.ask_empty or w.hands[u]) and count(w.hands[u]) < 2]
+        if not options:
+            return "pass", [], {"town": a}
+        kind, u = options[stream.below(len(options))]
+        if kind == "swap":
+            return "swap", [-1, -1], {"town": a}
+        if kind == "ask":
+            return "ask", [], {"town": a, "to": u, "moved": 0}
+        return "give", [-1], {"town": a, "to": u}
+
+    def _agrees(self, agent: int, w: World) -> bool:
+        """Whether a replayed round leaves ``agent`` what it sees now (own records, woods note, zones)."""
+        t = self.table
+        if [count(h) for h in w.hands] != [count(h) for h in t.hands] or (
+                t.sizes_after_travel is not None and w.sizes_after_travel != t.sizes_after_travel):
+            return False
+        if agent >= FIRST_TOWN:
+            me = agent - FIRST_TOWN
+            mine = (t.hands[me], t.arrived[me], t.gave[me], t.received[me], t.town_woods[me])
+            if mine != (w.hands[me], w.arrived[me], w.gave[me], w.received[me], w.town_woods[me]):
+                return False
+        if agent == HUNTER and (w.arrived, w.drawn, w.deal_left, w.hunter_woods) != (
+                t.dealt, t.drawn, t.deal_left, t.hunter_woods):
+            return False
+        if len(w.deck) != len(t.deck) or any(c >= 0 and c not in w.deck for c in t.deck_known):
+            return False
+        where = {c: _hand(u) for u in range(t.towns) for c in bits(w.hands[u])}
+        where.update({c: DECK for c in w.deck})
+        where[w.woods] = WOODS
+        zones = self.knowledge.zones[agent]
+        return all(zones[c] & z for c, z in where.items())
 
     @staticmethod
     def _legal_again(t: Table, town: int, kind: int) -> tuple[int, ...]:
         """The pending decision's legal list on the new hands (the engine's own rules)."""
+        if kind == S.D_DEAL:
+            keep_no = (S.A_NO,) if S.A_NO in t._pending.legal else ()
+            return tuple(S.A_CARD + c for c in bits(t.deal_left)) + keep_no
         if kind == S.D_TRAVEL:
             return t.travel_legal(town)
         if kind == S.D_ANSWER:
