@@ -316,3 +316,12 @@ def test_determinised_states_play_on_with_every_policy_pair(seed, players, hunte
                         else:
                             play.apply(rng.choice(play.legal_actions()))
     assert darkness == {True: 4, False: 12}
+
+
+@pytest.mark.slow
+def test_town_search_against_the_tracker_runs():
+    """The run that crashed (a town ISMCTS against the tracker, whose belief divides by the hand sizes
+    the deals and the census give): every game ends with a winner column."""
+    frame = cursedsim.simulate("covens", 20, seed=2026, players=5, policy={"town": "ismcts", "hunter": "tracker"},
+                               params={"town": {"iterations": 5}}, n_jobs=1, progress=False)
+    assert len(frame) == 20 and frame["winner"].notna().all()
