@@ -26,6 +26,9 @@ KERNEL_SOURCES = ("games", "rng.py", "bits.py")
 #: left out of the numba cache's key, so editing them does not recompile every kernel (a test checks
 #: that no kernel module imports them, directly or through another module of the package).
 NOT_COMPILED = ("step.py", "clairvoyant.py", "optimal_fight.py")
+#: What the results of a search or reference-engine policy also depend on (the step API, the search
+#: agents): part of a run's identity, not of the numba cache's key.
+SEARCH_SOURCES = ("step", "search")
 #: What every game's outcomes depend on besides its own package.
 SHARED_SOURCES = ("games/__init__.py", "games/base.py", "rng.py", "bits.py")
 
@@ -46,10 +49,11 @@ def kernel_sources(game: str | None = None) -> list[Path]:
 
 def source_digest(game: str | None = None, compiled_only: bool = False) -> str:
     """A short hash of the kernel sources (names and contents): of every game, or of one game;
-    ``compiled_only``: without the ``NOT_COMPILED`` modules (the numba cache's key; a run's identity keeps
-    them, as a search policy's results depend on them)."""
+    ``compiled_only``: without the ``NOT_COMPILED`` modules (the numba cache's key); otherwise with them
+    and the ``SEARCH_SOURCES`` (the identity of a run whose policies search or play the reference engine)."""
     digest = hashlib.sha256()
-    for path in kernel_sources(game):
+    extra = [] if compiled_only else [p for name in SEARCH_SOURCES for p in sorted((PACKAGE_DIR / name).rglob("*.py"))]
+    for path in kernel_sources(game) + extra:
         if compiled_only and path.name in NOT_COMPILED:
             continue
         digest.update(str(path.relative_to(PACKAGE_DIR)).encode())

@@ -9,22 +9,27 @@ from pathlib import Path
 from cursedsim.numba_cache import NOT_COMPILED, PACKAGE_DIR, source_digest
 
 
+def _module_file(name: str) -> Path | None:
+    """The source file of the cursedsim module ``name`` (a package: its ``__init__.py``), or None."""
+    base = PACKAGE_DIR.parent / Path(*name.split("."))
+    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
 def _imports(path: Path) -> set[Path]:
-    """The cursedsim source files ``path`` imports (module or package, at any depth of the file)."""
+    """The cursedsim source files whose names ``path`` imports: ``import a.b`` -> a/b; ``from a import b``
+    -> the submodule a/b when there is one, else a's ``__init__`` (b is defined there)."""
     found = set()
     for node in ast.walk(ast.parse(path.read_text())):
-        names = []
         if isinstance(node, ast.Import):
-            names = [alias.name for alias in node.names]
+            files = [_module_file(alias.name) for alias in node.names]
         elif isinstance(node, ast.ImportFrom) and node.module:
-            names = [node.module] + [f"{node.module}.{alias.name}" for alias in node.names]
-        for name in names:
-            if not name.startswith("cursedsim"):
-                continue
-            base = PACKAGE_DIR.parent / Path(*name.split("."))
-            for candidate in (base.with_suffix(".py"), base / "__init__.py"):
-                if candidate.is_file():
-                    found.add(candidate)
+            files = [_module_file(f"{node.module}.{alias.name}") or _module_file(node.module) for alias in node.names]
+        else:
+            continue
+        found.update(f for f in files if f is not None and str(f).startswith(str(PACKAGE_DIR)))
     return found
 
 
@@ -37,8 +42,7 @@ def test_no_kernel_module_reads_a_module_left_out_of_the_cache_key():
         if path in seen:
             continue
         seen.add(path)
-        # a package's __init__ runs on import but compiled code reads only the modules named in imports
-        todo.extend(p for p in _imports(path) if p.name != "__init__.py" or p.parent == path.parent)
+        todo.extend(_imports(path))   # compiled code reads only the names its modules import
     leaked = sorted(str(p.relative_to(PACKAGE_DIR)) for p in seen if p.name in NOT_COMPILED)
     assert not leaked, f"kernel modules import modules left out of the numba cache key: {leaked}"
 
@@ -49,4 +53,14 @@ def test_the_cache_key_ignores_only_those_modules(tmp_path, monkeypatch):
     if games:
         assert source_digest(compiled_only=True) != source_digest()
     monkeypatch.setattr("cursedsim.numba_cache.NOT_COMPILED", ())
+    monkeypatch.setattr("cursedsim.numba_cache.SEARCH_SOURCES", ())
     assert source_digest(compiled_only=True) == source_digest()
+
+
+def test_a_search_runs_identity_follows_the_search_code(monkeypatch):
+    """The identity of a run whose policies search includes the search agents and the step API (so its
+    chunks are never resumed by other search code); the compiled key does not."""
+    full, compiled = source_digest("cursed"), source_digest("cursed", compiled_only=True)
+    monkeypatch.setattr("cursedsim.numba_cache.SEARCH_SOURCES", ("step",))
+    assert source_digest("cursed") != full
+    assert source_digest("cursed", compiled_only=True) == compiled
