@@ -82,7 +82,8 @@ def _clairvoyant(plan: CeilingPlan, runs: Runs, setting: CeilingSetting, n: int,
     runs.log(f"ceiling {setting.label}: clairvoyant bound on {n:,} games")
     won = np.asarray(solve_chunk(runs.seed, 0, n, setting.players, options)["clairvoyant_won"], dtype=bool)
     os.makedirs(os.path.dirname(file), exist_ok=True)
-    write_via(file, lambda tmp: pd.DataFrame({"game_index": np.arange(n), "clairvoyant_won": won}).to_csv(tmp, index=False))
+    frame = pd.DataFrame({"game_index": np.arange(n), "clairvoyant_won": won})
+    write_via(file, lambda tmp: frame.to_csv(tmp, index=False))
     return won
 
 

@@ -33,6 +33,15 @@ def value_text(value: Any) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
+NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven")
+
+
+def figures_phrase(data: ReportData, own: int) -> str:
+    """``"six figures"``: a report's ``own`` figures and, when it was played, the skill-ceiling figure."""
+    count = own + ("skill_ceiling" in data.tables)
+    return f"{NUMBER_WORDS[count] if count < len(NUMBER_WORDS) else count} figures"
+
+
 def provenance(data: ReportData, game: str) -> list[tuple[str, str]]:
     """The first rows of the settings table: game, version and sources, seed, games per cell, runs."""
     return [

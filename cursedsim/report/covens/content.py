@@ -92,10 +92,11 @@ def build_context(data: CovensData, *, out: str, command: str) -> dict[str, Any]
     intro = (f"Is {data.title} balanced at 4, 5 and 6 players, how much do a clever Witch Hunter and a coordinated "
              "town change the odds, how do games end and how long do they last, what are the rituals and the "
              "spells worth, and does the answer depend on how the rules' open points are read? "
-             f"{data.games_played:,} simulated games, summarised in seven figures; each comes with its reading.")
+             f"{data.games_played:,} simulated games, "
+             f"summarised in {content.figures_phrase(data, 7)}; each comes with its reading.")
     return content.context(data, out=out, command=command, intro=intro, settings=settings,
                            summary=summary_text(data), options=options, rules_doc=plan.rules_doc,
-                           rules_note="the last figure measures how much each of them matters")
+                           rules_note="figure 7 measures how much each of them matters")
 
 
 __all__ = ["TABLE_NOTES", "build_context", "summary_table", "summary_text"]

@@ -126,10 +126,10 @@ def build_context(data: CursedData, *, out: str, command: str) -> dict[str, Any]
     intro = (f"How often can {data.title} be won, which way of playing wins most, when should you stop "
              "drawing weapons, what is each starting item worth, and does the answer depend on how the "
              f"rulebook's unclear sentences are read? {data.games_played:,} simulated solo games, summarised "
-             "in five figures; each comes with its reading in one line.")
+             f"in {content.figures_phrase(data, 5)}; each comes with its reading in one line.")
     return content.context(data, out=out, command=command, intro=intro, settings=settings,
                            summary=summary_text(data), options=options, rules_doc=plan.rules_doc,
-                           rules_note="the last figure measures how much each of them matters")
+                           rules_note="figure 5 measures how much each of them matters")
 
 
 __all__ = ["TABLE_NOTES", "build_context", "summary_table", "summary_text"]

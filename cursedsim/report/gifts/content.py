@@ -100,7 +100,8 @@ def build_context(data: GiftsData, *, out: str, command: str) -> dict[str, Any]:
                   "counts matter.")
     intro = (f"Does the first player of {data.title} win too often, how long do games last, which strategy wins "
              "against which, what is each card worth, and how much do the answers depend on the deck's make-up? "
-             f"{played} {data.games_played:,} simulated games, summarised in six figures; each comes with its "
+             f"{played} {data.games_played:,} simulated games, "
+             f"summarised in {content.figures_phrase(data, 6)}; each comes with its "
              "reading.")
     counts = "reconstructed counts" if data.deck_reconstructed else "deck's counts"
     return content.context(data, out=out, command=command, intro=intro, settings=settings,

@@ -135,11 +135,12 @@ def build_context(data: VerfluchtData, *, out: str, command: str) -> dict[str, A
     options = content.option_rows(data, tested, ambiguous=[name for name, _ in plan.options], defaults=defaults)
     intro = (f"How often can {data.title} be won, how much do the seals and the players' decisions matter, "
              "and does the answer depend on how the rulebook's unclear sentences are read? "
-             f"{data.games_played:,} simulated games, summarised in seven figures; each comes with its reading "
+             f"{data.games_played:,} simulated games, "
+             f"summarised in {content.figures_phrase(data, 7)}; each comes with its reading "
              "in one line.")
     return content.context(data, out=out, command=command, intro=intro, settings=settings,
                            summary=summary_text(data), options=options, rules_doc=plan.rules_doc,
-                           rules_note="the last figure measures how much each of them matters")
+                           rules_note="figure 7 measures how much each of them matters")
 
 
 __all__ = ["TABLE_NOTES", "build_context", "summary_table", "summary_text"]

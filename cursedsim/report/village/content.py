@@ -103,7 +103,8 @@ def build_context(data: VillageData, *, out: str, command: str) -> dict[str, Any
     intro = (f"Who wins {data.title} in each of its modes (the 0-player game, the two solo games, the duel), how "
              "long do games last, which Panic effects fire, how much better do the player policies do than the "
              "printed automata, and how much do the answers depend on the board? "
-             f"{played} {data.games_played:,} simulated games, summarised in six figures; each comes with its reading.")
+             f"{played} {data.games_played:,} simulated games, "
+             f"summarised in {content.figures_phrase(data, 6)}; each comes with its reading.")
     return content.context(data, out=out, command=command, intro=intro, settings=settings,
                            summary=summary_text(data), options=options, rules_doc=plan.rules_doc,
                            rules_note="figures 5-6 measure how much the reconstructed board matters")
