@@ -102,9 +102,9 @@ def collect(runs: Runs, plan: CeilingPlan, n_search: int) -> pd.DataFrame:
             frame = runs.simulate_n(f"{slug}/{name}", n_search, players=setting.players,
                                     options=dict(setting.options), **_policy(game, setting, name))
             wins[("heuristic", name)] = frame[game.win_column(setting.side)].to_numpy(bool)
-        for budget in plan.budgets:
+        for budget in plan.budgets:   # small chunks: a slow search run keeps every worker busy and resumes finely
             frame = runs.simulate_n(f"{slug}/ismcts-{budget}", n_search, players=setting.players,
-                                    options=dict(setting.options),
+                                    options=dict(setting.options), chunk_size=max(1, n_search // 8),
                                     **_policy(game, setting, "ismcts", {"iterations": budget}))
             wins[("ismcts", f"ismcts ({budget} iterations)")] = frame[game.win_column(setting.side)].to_numpy(bool)
         if plan.clairvoyant:
