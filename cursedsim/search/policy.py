@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib.util
-from collections.abc import Mapping
+from collections.abc import Mapping, MutableMapping
 from typing import Any
 
 import numpy as np
@@ -80,9 +80,9 @@ def _uses_search(game: Game, policy: Any) -> bool:
     return any(isinstance(spec, PolicySpec) and spec.engine == "step" for spec in specs)
 
 
-class _WithSearch(Mapping):
-    """A side's policies followed by ``ismcts``: a live view, so a policy registered later (a user's,
-    a plugin's) is seen as in the game's own mapping."""
+class _WithSearch(MutableMapping):
+    """A side's policies followed by ``ismcts``: a live view that writes through to the game's own mapping,
+    so a policy registered later (a user's, a plugin's, into either) is seen in both."""
 
     def __init__(self, base: Mapping[str, PolicySpec]):
         self.base = base
@@ -94,6 +94,17 @@ class _WithSearch(Mapping):
         if name == NAME and NAME not in self.base:
             return self.spec
         return self.base[name]
+
+    def __setitem__(self, name, spec):
+        if name == NAME and getattr(spec, "engine", None) == "step" and NAME not in self.base:
+            return   # ismcts itself (e.g. a registry restored from a copy): it stays the view's own
+        self.base[name] = spec
+
+    def __delitem__(self, name):
+        del self.base[name]
+
+    def clear(self):
+        self.base.clear()
 
     def __iter__(self):
         yield from self.base
