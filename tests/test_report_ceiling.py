@@ -44,23 +44,51 @@ def test_a_bound_that_loses_a_won_game_stops_the_report(tmp_path, monkeypatch):
     figure (seed 1 games 0-3: threshold wins at least one)."""
     assert cursedsim.simulate("cursed", N, seed=SEED, policy="threshold", progress=False)["win"].any()
     module = types.ModuleType("fake_bound")
-    module.solve_chunk = lambda seed, start, count, players, options: {"clairvoyant_won": np.zeros(count, bool)}
+    module.solve_chunk = lambda seed, start, count, players, options: {"clairvoyant_won": np.zeros(count, bool),
+                                                                       "clairvoyant_exact": np.ones(count, bool)}
     monkeypatch.setitem(sys.modules, "fake_bound", module)
     plan = ceiling.CeilingPlan(settings=(ceiling.CeilingSetting("rulebook", 1, ("threshold",)),),
-                               clairvoyant="fake_bound:solve_chunk")
-    monkeypatch.setattr(ceiling, "BUDGETS", ())
+                               clairvoyant="fake_bound:solve_chunk", budgets=())
     runs = Runs(resolve_game("cursed"), str(tmp_path), n_games=N, seed=SEED, n_jobs=1, kernel_only=False)
     with pytest.raises(ReportError, match="the bound is wrong"):
         ceiling.collect(runs, plan, N)
 
 
-def _table(bound: bool) -> pd.DataFrame:
+def _table(bound: bool, settled: int = 100) -> pd.DataFrame:
     rows = [("heuristic", "smart", 40, True), ("heuristic", "baseline", 30, False),
             ("ismcts", "ismcts (10 iterations)", 35, False), ("ismcts", "ismcts (40 iterations)", 45, False)]
     rows += [("clairvoyant", "clairvoyant bound", 80, False)] if bound else []
     return pd.DataFrame([{"setting": "2 players", "kind": k, "contender": c, "games": 100, "wins": w,
                           "rate": w / 100, "ci_low": w / 100 - 0.09, "ci_high": w / 100 + 0.09,
-                          "best_heuristic": b} for k, c, w, b in rows])
+                          "best_heuristic": b, **({"settled": settled} if k == "clairvoyant" else {})}
+                         for k, c, w, b in rows])
+
+
+def test_a_bound_with_unsettled_games_says_how_many_it_settled():
+    """A bound whose solver ran out of budget on some games (counted as won) says so in the reading and in
+    its table row; a fully settled bound says nothing extra."""
+    plan = ceiling.CeilingPlan(settings=(), clairvoyant="x:y")
+    text = ceiling.reading(_table(True, settled=73), plan)
+    assert "settled 73 of 100 games; the other 27, out of its budget, count as won" in text
+    row = ceiling.figure(_table(True, settled=73), plan, "A game").tables[0].rows[-1]
+    assert row[1] == "clairvoyant bound" and row[-1] == "80/100 (73 settled)"
+    assert "settled" not in ceiling.reading(_table(True), plan)
+    assert ceiling.figure(_table(True), plan, "A game").tables[0].rows[-1][-1] == "80/100"
+    assert "settled" in ceiling.table_note(plan) and "settled" not in ceiling.table_note(
+        ceiling.CeilingPlan(settings=(), no_bound="none"))
+
+
+def test_a_bound_that_calls_an_unsettled_game_lost_stops_the_report(tmp_path, monkeypatch):
+    """An unsettled game must count as won: a solver reporting one lost would weaken the bound unseen."""
+    module = types.ModuleType("unsound_bound")
+    module.solve_chunk = lambda seed, start, count, players, options: {"clairvoyant_won": np.zeros(count, bool),
+                                                                       "clairvoyant_exact": np.zeros(count, bool)}
+    monkeypatch.setitem(sys.modules, "unsound_bound", module)
+    plan = ceiling.CeilingPlan(settings=(ceiling.CeilingSetting("rulebook", 1, ("threshold",)),),
+                               clairvoyant="unsound_bound:solve_chunk", budgets=())
+    runs = Runs(resolve_game("cursed"), str(tmp_path), n_games=N, seed=SEED, n_jobs=1, kernel_only=False)
+    with pytest.raises(ReportError, match="did not settle"):
+        ceiling.collect(runs, plan, N)
 
 
 def test_the_reading_brackets_the_optimum():

@@ -136,7 +136,7 @@ def report(game: str, out: str | os.PathLike, *, n_games: int = DEFAULT_GAMES, s
                                   None if board is None else os.fspath(board), search_games)
     recommendations = game_report.recommendations(report_data) if game_report.recommendations else None
     context = {**game_report.context(report_data, out=out, command=command), "recommendations": recommendations}
-    notes = {**game_report.table_notes, **({"skill_ceiling": _ceiling_note()} if ceiling_figures else {})}
+    notes = {**game_report.table_notes, **({"skill_ceiling": _ceiling_note(game_report)} if ceiling_figures else {})}
     written = writer.write_report(out, context, drawn, report_data.tables, notes)
     if not keep_runs:
         data.remove_runs(runs)
@@ -184,9 +184,9 @@ def _ceiling(game_report, report_data, out: str, runs: str, search_games: int, s
     return [maker]
 
 
-def _ceiling_note() -> str:
-    from cursedsim.report.ceiling import TABLE_NOTE
-    return TABLE_NOTE
+def _ceiling_note(game_report) -> str:
+    from cursedsim.report.ceiling import table_note
+    return table_note(game_report.ceiling())
 
 
 def _tuned_file(game: str, tuned: Any) -> str | None:

@@ -68,29 +68,37 @@ def _policy(game: Any, setting: CeilingSetting, name: str, params: Mapping[str, 
     return {"policy": {**setting.others, setting.side: name}, "params": {setting.side: dict(params or {})}}
 
 
-def _clairvoyant(plan: CeilingPlan, runs: Runs, setting: CeilingSetting, n: int, path: str) -> np.ndarray:
-    """The clairvoyant's per-game wins on games 0..n-1 (from its file in the run folder when there)."""
+def _clairvoyant(plan: CeilingPlan, runs: Runs, setting: CeilingSetting, n: int,
+                 path: str) -> tuple[np.ndarray, np.ndarray]:
+    """The clairvoyant's per-game ``(won, exact)`` on games 0..n-1 (from its file in the run folder when
+    there): ``exact`` False where the solver ran out of its budget and counted the game as won."""
     from cursedsim.files import write_via
     file = os.path.join(runs.folder, path, "clairvoyant.csv")
     if os.path.isfile(file):
         done = pd.read_csv(file)
-        if len(done) == n:
-            return done["clairvoyant_won"].to_numpy(bool)
+        if len(done) == n and {"clairvoyant_won", "clairvoyant_exact"} <= set(done.columns):
+            return done["clairvoyant_won"].to_numpy(bool), done["clairvoyant_exact"].to_numpy(bool)
     module, function = plan.clairvoyant.split(":")
     solve_chunk = getattr(importlib.import_module(module), function)
     options = runs.game.make_options(dict(setting.options))
     runs.log(f"ceiling {setting.label}: clairvoyant bound on {n:,} games")
-    won = np.asarray(solve_chunk(runs.seed, 0, n, setting.players, options)["clairvoyant_won"], dtype=bool)
+    columns = solve_chunk(runs.seed, 0, n, setting.players, options)
+    won = np.asarray(columns["clairvoyant_won"], dtype=bool)
+    exact = np.asarray(columns["clairvoyant_exact"], dtype=bool)
+    if np.any(~exact & ~won):
+        raise ReportError(f"{runs.game.name} {setting.label}: the clairvoyant reported a game lost that it did "
+                          "not settle: an unsettled game must count as won (report it); nothing was written")
     os.makedirs(os.path.dirname(file), exist_ok=True)
-    frame = pd.DataFrame({"game_index": np.arange(n), "clairvoyant_won": won})
+    frame = pd.DataFrame({"game_index": np.arange(n), "clairvoyant_won": won, "clairvoyant_exact": exact})
     write_via(file, lambda tmp: frame.to_csv(tmp, index=False))
-    return won
+    return won, exact
 
 
 def collect(runs: Runs, plan: CeilingPlan, n_search: int) -> pd.DataFrame:
     """Play the plan on games 0..n_search-1 of the report's seed: one row per setting and contender
     (kind ``heuristic``, ``ismcts`` or ``clairvoyant``) with wins, games, rate and Wilson interval, and for
-    the bound the games where some policy won and the bound did not (must be 0: else a ReportError)."""
+    the bound ``settled``, the games its solver settled within its budget (the others count as won); a
+    policy winning a game the bound lost is a ReportError."""
     from cursedsim.stats import wilson_interval
     game = runs.game
     n_search = plan.games(n_search)
@@ -98,6 +106,7 @@ def collect(runs: Runs, plan: CeilingPlan, n_search: int) -> pd.DataFrame:
     for setting in plan.settings:
         slug = f"ceiling/{run_name(setting.label)}-{n_search}"
         wins: dict[tuple[str, str], np.ndarray] = {}
+        settled: int | None = None
         for name in setting.heuristics:
             frame = runs.simulate_n(f"{slug}/{name}", n_search, players=setting.players,
                                     options=dict(setting.options), **_policy(game, setting, name))
@@ -108,7 +117,8 @@ def collect(runs: Runs, plan: CeilingPlan, n_search: int) -> pd.DataFrame:
                                     **_policy(game, setting, "ismcts", {"iterations": budget}))
             wins[("ismcts", f"ismcts ({budget} iterations)")] = frame[game.win_column(setting.side)].to_numpy(bool)
         if plan.clairvoyant:
-            bound = _clairvoyant(plan, runs, setting, n_search, slug)
+            bound, exact = _clairvoyant(plan, runs, setting, n_search, slug)
+            settled = int(exact.sum())
             beaten = int(sum(np.sum(w & ~bound) for w in wins.values()))
             if beaten:
                 raise ReportError(f"{game.name} {setting.label}: a policy won {beaten} game(s) the clairvoyant "
@@ -117,9 +127,12 @@ def collect(runs: Runs, plan: CeilingPlan, n_search: int) -> pd.DataFrame:
         best = max(setting.heuristics, key=lambda name: (wins[("heuristic", name)].sum(), name))
         for (kind, label), won in wins.items():
             low, high = wilson_interval(int(won.sum()), len(won))
-            rows.append({"setting": setting.label, "kind": kind, "contender": label, "games": len(won),
-                         "wins": int(won.sum()), "rate": won.mean(), "ci_low": low, "ci_high": high,
-                         "best_heuristic": kind == "heuristic" and label == best})
+            row = {"setting": setting.label, "kind": kind, "contender": label, "games": len(won),
+                   "wins": int(won.sum()), "rate": won.mean(), "ci_low": low, "ci_high": high,
+                   "best_heuristic": kind == "heuristic" and label == best}
+            if kind == "clairvoyant":
+                row["settled"] = settled
+            rows.append(row)
     return pd.DataFrame(rows)
 
 
@@ -153,7 +166,7 @@ def figure(table: pd.DataFrame, plan: CeilingPlan, title_game: str) -> ReportFig
             ax.annotate(short, (100 * row.rate, y + dy), xytext=(0, 4), textcoords="offset points",
                         ha="center", va="bottom", fontsize=7, color=colour)
             lines.append([setting, row.contender, pct(row.rate), f"{pct(row.ci_low)}–{pct(row.ci_high)}",
-                          f"{row.wins:,}/{row.games:,}"])
+                          f"{row.wins:,}/{row.games:,}" + _settled_note(row)])
     ax.set_yticks(range(len(settings)), settings)
     ax.set_ylim(len(settings) - 0.5, -0.5)
     ax.set_xlabel("win rate (%), 95% Wilson intervals, the same games for every contender")
@@ -169,10 +182,26 @@ def figure(table: pd.DataFrame, plan: CeilingPlan, title_game: str) -> ReportFig
                                                                     "95% interval", "wins/games"], lines)])
 
 
+def _unsettled(row: Any) -> int:
+    """The games a clairvoyant row's solver left unsettled (counted as won); 0 for other rows."""
+    settled = row.get("settled") if isinstance(row, (dict, pd.Series)) else getattr(row, "settled", None)
+    if row["kind"] != "clairvoyant" or settled is None or pd.isna(settled):
+        return 0
+    return int(row["games"]) - int(settled)
+
+
+def _settled_note(row: Any) -> str:
+    """`` (k settled)`` after a clairvoyant row's wins when its solver left games unsettled."""
+    row = row._asdict() if hasattr(row, "_asdict") else row
+    return f" ({row['games'] - _unsettled(row):,} settled)" if _unsettled(row) else ""
+
+
 def _about(plan: CeilingPlan) -> str:
     bound = ("The clairvoyant bound knows the shuffled deck and every later draw and plays the best line "
              "for each game: no real policy wins a game it loses, so its win rate bounds every policy's "
-             "from above (checked game by game). " if plan.clairvoyant else
+             "from above (checked game by game). A game its solver does not settle within its node budget "
+             "counts as won, so the bound stays sound but loosens: the table says how many games were "
+             "settled. " if plan.clairvoyant else
              f"There is no clairvoyant bound for this game: {plan.no_bound} ")
     return ("Each row plays the same games (same seed, game indices 0 upwards) with the best built-in policy "
             "of the side, with information-set MCTS at two budgets (a search that never sees hidden cards) "
@@ -193,6 +222,10 @@ def reading(table: pd.DataFrame, plan: CeilingPlan) -> str:
         bound = rows[rows["kind"] == "clairvoyant"]
         if len(bound):
             text += f"; the optimum lies between {pct(achieved['rate'])} and {pct(bound['rate'].iloc[0])}"
+            unsettled = _unsettled(bound.iloc[0])
+            if unsettled:
+                text += (f" (the bound's solver settled {bound['games'].iloc[0] - unsettled:,} of "
+                         f"{bound['games'].iloc[0]:,} games; the other {unsettled:,}, out of its budget, count as won)")
         parts.append(text)
     return ". ".join(parts) + "."
 
@@ -200,6 +233,13 @@ def reading(table: pd.DataFrame, plan: CeilingPlan) -> str:
 TABLE_NOTE = ("skill ceiling: per setting and contender (kind heuristic, ismcts or clairvoyant) the wins on "
               "the same games, the win rate and its 95% Wilson interval; best_heuristic marks the built-in "
               "policy shown")
+#: What the note adds for a game with a clairvoyant bound (its rows' ``settled`` column).
+SETTLED_NOTE = "; settled (clairvoyant rows): the games its solver settled within its budget, the others counted as won"
+
+
+def table_note(plan: CeilingPlan) -> str:
+    """The skill-ceiling table's note in the report's list of tables, for ``plan``."""
+    return TABLE_NOTE + (SETTLED_NOTE if plan.clairvoyant else "")
 
 
 def section(runs: Runs, plan: CeilingPlan, n_search: int, title_game: str) -> tuple[pd.DataFrame, Callable]:
@@ -209,4 +249,4 @@ def section(runs: Runs, plan: CeilingPlan, n_search: int, title_game: str) -> tu
 
 
 __all__ = ["BUDGETS", "DEFAULT_SEARCH_GAMES", "TABLE_NOTE", "CeilingPlan", "CeilingSetting", "collect", "figure",
-           "reading", "section"]
+           "reading", "section", "table_note"]
