@@ -13,7 +13,8 @@ from typing import Any
 
 from greenlet import greenlet
 
-from cursedsim.step.api import TERMINAL, StepState, check_action
+from cursedsim.step.api import TERMINAL, check_action
+from cursedsim.step.history import HistoryState
 
 
 @dataclass
@@ -28,7 +29,7 @@ class Request:
     context: Any = None
 
 
-class DrivenState(StepState):
+class DrivenState(HistoryState):
     """A StepState over a callback engine. A game subclasses it and writes ``_play(ask)``: deal from
     ``self.recipe``, keep the table in ``self.table``, play the game calling ``ask(Request)`` at every
     decision (it returns the action to take); and ``_resample(agent, seed)``: redraw in ``self.table``
@@ -94,14 +95,11 @@ class DrivenState(StepState):
         copy._resample(agent, int(seed))
         return copy
 
-    def clone(self) -> DrivenState:
-        copy = type(self)(self.recipe)
-        for entry in self.history:
-            if entry[0] == "action":
-                copy.apply(entry[1])
-            elif entry[0] == "policy":
-                copy.apply_policy(entry[1], entry[2])
-            else:
-                copy.history.append(entry)
-                copy._resample(entry[1], entry[2])
-        return copy
+    def _fresh(self) -> DrivenState:
+        return type(self)(self.recipe)
+
+    def _redo_action(self, action: int) -> None:
+        self.apply(action)
+
+    def _redo_policy(self, name: str, params: Mapping[str, float] | None) -> int:
+        return self.apply_policy(name, params)

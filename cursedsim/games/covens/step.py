@@ -44,7 +44,8 @@ from cursedsim.games.covens import rules as R
 from cursedsim.games.covens import state as S
 from cursedsim.games.covens.reference import Decision, Table, bits, count, mask_of
 from cursedsim.games.gifts.step import match_zones, shuffle
-from cursedsim.step.api import TERMINAL, StepSpec, StepState, check_action
+from cursedsim.step.api import TERMINAL, StepSpec
+from cursedsim.step.history import FixedSidesState
 
 HUNTER, GROUP, FIRST_TOWN = 0, 1, 2
 RESEED = 100
@@ -180,21 +181,13 @@ class World:
         self.sizes_after_travel: list[int] | None = None
 
 
-class CovensState(StepState):
+class CovensState(FixedSidesState):
     """A game of Curses & Covens on the reference Table (agents: module docstring)."""
 
     def __init__(self, seed: int, index: int, players: int, options: R.RuleOptions,
                  fixed: Mapping[str, Any] | None = None, log: bool = False, _build: bool = True):
         self.spec = STEP
-        self.seed, self.index, self.players, self.options, self.log = seed, index, players, options, log
-        self.fixed = {side: (p, None) if isinstance(p, str) else (p[0], p[1]) for side, p in (fixed or {}).items()}
-        for side, (name, _) in self.fixed.items():
-            GAME.policy(name, side)
-        self._policies: dict = {}
-        self.history: list[tuple] = []
-        if _build:
-            self._deal()
-            self._run_fixed()
+        super().__init__(GAME, seed, index, players, options, fixed, log, _build)
 
     def _deal(self) -> None:
         self.streams = [rng.Stream(self.seed, self.index, s) for s in S.SIDE_STREAM]
@@ -210,10 +203,6 @@ class CovensState(StepState):
     def side_of(self, agent: int) -> str:
         """The runner side an agent plays."""
         return "hunter" if agent == HUNTER else "town"
-
-    def _run_fixed(self) -> None:
-        while not self.is_terminal() and self.side_of(self.actor()) in self.fixed:
-            self._policy_step(*self.fixed[self.side_of(self.actor())])
 
     # ------------------------------------------------------------ stepping
 
@@ -262,12 +251,6 @@ class CovensState(StepState):
             return "?"
         return action
 
-    def apply(self, action: int) -> None:
-        action = check_action(self, action)
-        self.history.append(("action", action))
-        self._step(action)
-        self._run_fixed()
-
     def _policy(self, side: str, name: str, params: Mapping[str, float] | None):
         key = (side, name, None if params is None else tuple(sorted(params.items())))
         if key not in self._policies:
@@ -275,46 +258,15 @@ class CovensState(StepState):
             self._policies[key] = twins.make(side, spec, spec.param_vector(params))
         return self._policies[key]
 
-    def _policy_step(self, name: str, params: Mapping[str, float] | None) -> int:
+    def _policy_action(self, name: str, params: Mapping[str, float] | None) -> int:
         side, town, _ = self.table.to_move()
         policy = self._policy(R.SIDES[side], name, params)
-        action = int(policy.act(self.table.observe(side, town), self.table.legal_actions(), self.streams[side]))
-        self.history.append(("policy", name, None if params is None else dict(params)))
-        self._step(action)
-        return action
-
-    def apply_policy(self, policy: str, params: Mapping[str, float] | None = None) -> int:
-        if self.is_terminal():
-            check_action(self, None)
-        action = self._policy_step(policy, params)
-        self._run_fixed()
-        return action
+        return int(policy.act(self.table.observe(side, town), self.table.legal_actions(), self.streams[side]))
 
     def action_name(self, action: int) -> str:
         return S.action_name(action)
 
-    # ------------------------------------------------------------ copies
-
-    def clone(self) -> CovensState:
-        copy = CovensState(self.seed, self.index, self.players, self.options, None, self.log, _build=False)
-        copy.fixed = dict(self.fixed)
-        copy._deal()
-        for entry in self.history:
-            if entry[0] == "action":
-                copy.history.append(entry)
-                copy._step(entry[1])
-            elif entry[0] == "policy":
-                copy._policy_step(entry[1], entry[2])
-            else:
-                copy.history.append(entry)
-                copy._resample(entry[1], entry[2])
-        return copy
-
-    def determinise(self, agent: int, seed: int) -> CovensState:
-        copy = self.clone()
-        copy.history.append(("resample", int(agent), int(seed)))
-        copy._resample(int(agent), int(seed))
-        return copy
+    # ------------------------------------------------------------ determinisation (copies: FixedSidesState)
 
     def _resample(self, agent: int, seed: int) -> None:
         """Redraw what ``agent`` cannot see: after this round's census reveal, the round replayed with new

@@ -36,7 +36,8 @@ from cursedsim.games.gifts import rules as R
 from cursedsim.games.gifts import state as S
 from cursedsim.games.gifts.reference import Decision, Table, deck_for, focus_seat_of
 from cursedsim.games.gifts.policy_specs import POLICIES
-from cursedsim.step.api import TERMINAL, StepSpec, StepState, check_action
+from cursedsim.step.api import TERMINAL, StepSpec
+from cursedsim.step.history import FixedSidesState
 
 #: Stream ids of a determinisation's futures: the deck and each seat's policy, keyed by (seed, index).
 RESEED_DECK = 100
@@ -151,37 +152,27 @@ def shuffle(items: list, stream: rng.Stream) -> None:
         items[i], items[j] = items[j], items[i]
 
 
-class GiftsState(StepState):
+class GiftsState(FixedSidesState):
     """A game of Cursed Gifts on the reference Table; agents are seats (module docstring)."""
 
     def __init__(self, seed: int, index: int, players: int, options: R.RuleOptions,
                  fixed: Mapping[str, Any] | None = None, log: bool = False, _build: bool = True):
         self.spec = STEP
-        self.seed, self.index, self.players, self.options, self.log = seed, index, players, options, log
         self.focus_seat = focus_seat_of(index, players, R.focus_seat_number(options, players))
-        self.fixed = {side: (p, None) if isinstance(p, str) else (p[0], p[1]) for side, p in (fixed or {}).items()}
-        for side, (name, _) in self.fixed.items():
-            GAME.policy(name, side)
-        self._policies: dict = {}
-        self.history: list[tuple] = []
-        if not _build:
-            return
-        self.streams = [rng.Stream(seed, index, S.STREAM_POLICY + s) for s in range(players)]
-        self.table = TrackedTable.deal(seed, index, players, options, log=log)
-        self.knowledge = Knowledge(players, self.table.hands, self.table.deck.size)
+        super().__init__(GAME, seed, index, players, options, fixed, log, _build)
+
+    def _deal(self) -> None:
+        self.streams = [rng.Stream(self.seed, self.index, S.STREAM_POLICY + s) for s in range(self.players)]
+        self.table = TrackedTable.deal(self.seed, self.index, self.players, self.options, log=self.log)
+        self.knowledge = Knowledge(self.players, self.table.hands, self.table.deck.size)
         self.table.watch = self.knowledge
-        self.seen = [[] for _ in range(players)]
-        self._run_fixed()
+        self.seen = [[] for _ in range(self.players)]
 
     # ------------------------------------------------------------ sides and fixed seats
 
     def side_of(self, agent: int) -> str:
         """The runner side of seat ``agent`` in this game."""
         return "focus" if agent == self.focus_seat else "field"
-
-    def _run_fixed(self) -> None:
-        while not self.is_terminal() and self.side_of(self.actor()) in self.fixed:
-            self._policy_step(*self.fixed[self.side_of(self.actor())])
 
     # ------------------------------------------------------------ stepping
 
@@ -205,12 +196,6 @@ class GiftsState(StepState):
             shown = action if kind != S.D_TAKE or a in (seat, victim) else -1
             self.seen[a].append(f"{seat}:{kind}:{shown}:{self.table.hands[a]}")
 
-    def apply(self, action: int) -> None:
-        action = check_action(self, action)
-        self.history.append(("action", action))
-        self._step(action)
-        self._run_fixed()
-
     def _policy(self, name: str, params: Mapping[str, float] | None):
         key = (name, None if params is None else tuple(sorted(params.items())))
         if key not in self._policies:
@@ -218,50 +203,15 @@ class GiftsState(StepState):
             self._policies[key] = reference_policies.make(spec, spec.param_vector(params))
         return self._policies[key]
 
-    def _policy_step(self, name: str, params: Mapping[str, float] | None) -> int:
+    def _policy_action(self, name: str, params: Mapping[str, float] | None) -> int:
         seat = self.actor()
-        action = int(self._policy(name, params).act(self.table.observe(seat), self.table.legal_actions(),
-                                                    self.streams[seat]))
-        self.history.append(("policy", name, None if params is None else dict(params)))
-        self._step(action)
-        return action
-
-    def apply_policy(self, policy: str, params: Mapping[str, float] | None = None) -> int:
-        if self.is_terminal():
-            check_action(self, None)
-        action = self._policy_step(policy, params)
-        self._run_fixed()
-        return action
+        return int(self._policy(name, params).act(self.table.observe(seat), self.table.legal_actions(),
+                                                  self.streams[seat]))
 
     def action_name(self, action: int) -> str:
         return S.action_name(action)
 
-    # ------------------------------------------------------------ copies
-
-    def clone(self) -> GiftsState:
-        copy = GiftsState(self.seed, self.index, self.players, self.options, None, self.log, _build=False)
-        copy.fixed, copy._policies = dict(self.fixed), {}
-        copy.streams = [rng.Stream(self.seed, self.index, S.STREAM_POLICY + s) for s in range(self.players)]
-        copy.table = TrackedTable.deal(self.seed, self.index, self.players, self.options, log=self.log)
-        copy.knowledge = Knowledge(self.players, copy.table.hands, copy.table.deck.size)
-        copy.table.watch = copy.knowledge
-        copy.seen = [[] for _ in range(self.players)]
-        for entry in self.history:
-            if entry[0] == "action":
-                copy.history.append(entry)
-                copy._step(entry[1])
-            elif entry[0] == "policy":
-                copy._policy_step(entry[1], entry[2])
-            else:
-                copy.history.append(entry)
-                copy._resample(entry[1], entry[2])
-        return copy
-
-    def determinise(self, agent: int, seed: int) -> GiftsState:
-        copy = self.clone()
-        copy.history.append(("resample", int(agent), int(seed)))
-        copy._resample(int(agent), int(seed))
-        return copy
+    # ------------------------------------------------------------ determinisation (copies: FixedSidesState)
 
     def _resample(self, agent: int, seed: int) -> None:
         """Deal the cards ``agent`` cannot see anew inside the zones it allows; re-seed the futures."""

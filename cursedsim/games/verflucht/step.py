@@ -165,20 +165,12 @@ class VerfluchtState(DrivenState):
         self._direct = (name, params)
         self._resume(self._request.by_policy(name, params))
 
-    def clone(self) -> VerfluchtState:
-        """DrivenState's replay of the history, plus the fast play-outs it holds."""
-        copy = type(self)(self.recipe)
-        for entry in self.history:
-            if entry[0] == "action":
-                copy.apply(entry[1])
-            elif entry[0] == "policy":
-                copy.apply_policy(entry[1], entry[2])
-            elif entry[0] == "playout":
-                copy.play_out({q: (entry[1], entry[2]) for q in range(copy.table.players)})
-            else:
-                copy.history.append(entry)
-                copy._resample(entry[1], entry[2])
-        return copy
+    def _redo(self, entry: tuple) -> None:
+        """A copy's replay of the history (``clone``), the fast play-outs it holds included."""
+        if entry[0] == "playout":
+            self.play_out({q: (entry[1], entry[2]) for q in range(self.table.players)})
+        else:
+            super()._redo(entry)
 
     # ------------------------------------------------------------------ the engine, driven
 
