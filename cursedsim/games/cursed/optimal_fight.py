@@ -25,7 +25,8 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from cursedsim.games.base import PolicySpec
-from cursedsim.games.cursed.reference import DRAW, PLAY, STOP, USE, Action, AttackChoice, AttackOptions
+from cursedsim.games.cursed.reference import (DRAW, PLAY, STOP, USE, Action, AttackChoice, AttackOptions, spent_items,
+                                              trait_after)
 from cursedsim.games.cursed.reference_policies import CountingPolicy, best_value, pile_composition
 from cursedsim.games.cursed.rules import (
     BEWITCHING_RELIC,
@@ -36,8 +37,6 @@ from cursedsim.games.cursed.rules import (
     CARD_WEAPON_POWER,
     COPIES,
     END_EIGHT_SOULS,
-    ETHEREAL,
-    EVASIVE,
     EXPLODES,
     FLYING,
     FRENZY_FACTOR,
@@ -160,19 +159,6 @@ class Objective:
 #: A DP state: (pile counts by unique card, pile size, total, first attack?, trait spent?, blocked,
 #: held items by code, Backpack weapons by unique card, cards an escape returns to the pile).
 State = tuple
-
-
-def _trait_cancels(trait: int, kinds: int, parity_value: int) -> bool:
-    """``Table.trait_cancels``: the trait's "first ..." condition fits this attack."""
-    if trait == FLYING:
-        return bool(kinds & MELEE)
-    if trait == TOUGH_SKIN:
-        return bool(kinds & RANGED)
-    if trait == ETHEREAL:
-        return parity_value % 2 == 1
-    if trait == EVASIVE:
-        return parity_value % 2 == 0
-    return False
 
 
 def _minus(counts: tuple[int, ...], index: int, k: int = 1) -> tuple[int, ...]:
@@ -401,11 +387,9 @@ class Fight:
         """``Table.attack`` step by step for one answer: (value, spend the Soul Crystal)."""
         counts, n, total, first, spent, blocked, items, stored, ret = state
         options, power = self.options, self.power
-        for item, chosen in ((BEWITCHING_RELIC, choice.relic), (WHETSTONE, choice.whetstone),
-                             (FRENZY_POTION, choice.frenzy)):
-            if chosen:
-                items = _minus(items, item)
-                ret += 1 if self.returns_items else 0
+        for item in spent_items(choice):
+            items = _minus(items, item)
+            ret += 1 if self.returns_items else 0
         rule = options.overshoot
         first_capture = first if rule == "first_attack" else (total == 0 if rule == "zero_total" else False)
         base = CARD_POWER[u * COPIES] if choice.relic else own
@@ -413,12 +397,7 @@ class Fight:
         if choice.frenzy:
             value *= FRENZY_FACTOR
         ignores = choice.relic or choice.frenzy
-        cancelled = False
-        if not spent and (not ignores or options.ignoring_attack_spends_trait):
-            parity = base + (WHETSTONE_BONUS if choice.whetstone and options.parity_includes_whetstone else 0)
-            if _trait_cancels(self.trait, kinds, parity):
-                spent = True
-                cancelled = not ignores
+        spent, cancelled = trait_after(options, self.trait, spent, base, kinds, choice.whetstone, ignores)
         new_total = total + (0 if cancelled else value)
         if new_total > power and first_capture:
             return self.captured(n, items, stored), False

@@ -172,6 +172,39 @@ class AttackChoice(NamedTuple):
 NO_CHOICE = AttackChoice()
 
 
+def spent_items(choice: AttackChoice) -> tuple[int, ...]:
+    """The items an attack ``choice`` spends, in the order ``Table.attack`` spends them."""
+    return tuple(item for item, chosen in ((BEWITCHING_RELIC, choice.relic), (WHETSTONE, choice.whetstone),
+                                           (FRENZY_POTION, choice.frenzy)) if chosen)
+
+
+def trait_cancels(trait: int, kinds: int, parity_value: int) -> bool:
+    """Whether ``trait``'s "first ..." condition fits an attack (Flying: melee, Tough Skin: ranged,
+    Ethereal: odd value, Evasive: even value)."""
+    if trait == FLYING:
+        return bool(kinds & MELEE)
+    if trait == TOUGH_SKIN:
+        return bool(kinds & RANGED)
+    if trait == ETHEREAL:
+        return parity_value % 2 == 1
+    if trait == EVASIVE:
+        return parity_value % 2 == 0
+    return False
+
+
+def trait_after(options: RuleOptions, trait: int, spent: bool, base: int, kinds: int, whetstone: bool,
+                ignores: bool) -> tuple[bool, bool]:
+    """Step 3 of ``Table.attack`` as a pure function (``optimal_fight`` plays it too): (the trait spent
+    after an attack of ``base`` value and ``kinds``, the attack cancelled by it); ``ignores``: the Relic or
+    a Frenzy Potion ignores traits."""
+    if spent or (ignores and not options.ignoring_attack_spends_trait):
+        return spent, False
+    parity = base + (WHETSTONE_BONUS if whetstone and options.parity_includes_whetstone else 0)
+    if trait_cancels(trait, kinds, parity):
+        return True, not ignores
+    return False, False
+
+
 class IllegalDecision(RuntimeError):
     """A policy decision the rules do not allow; the message names the rule it breaks."""
 
@@ -690,18 +723,8 @@ class Table:
                 raise IllegalDecision(f"#{card}: {name} is not open at this attack")
 
     def trait_cancels(self, kinds: int, parity_value: int) -> bool:
-        """Whether the trait's "first ..." condition fits this attack (Flying: melee, Tough Skin:
-        ranged, Ethereal: odd value, Evasive: even value)."""
-        trait = self.trait
-        if trait == FLYING:
-            return bool(kinds & MELEE)
-        if trait == TOUGH_SKIN:
-            return bool(kinds & RANGED)
-        if trait == ETHEREAL:
-            return parity_value % 2 == 1
-        if trait == EVASIVE:
-            return parity_value % 2 == 0
-        return False
+        """Whether the trait's "first ..." condition fits this attack (``trait_cancels``)."""
+        return trait_cancels(self.trait, kinds, parity_value)
 
     def attack(self, card: int, from_backpack: bool, policy: Policy, policy_rng: rng.Stream) -> int | None:
         """``card`` attacks the monster (drawn from the pile, or from the Large Backpack).
@@ -725,11 +748,9 @@ class Table:
         whetstone = bool(choice.whetstone or self.whetstone_armed)
         frenzy = bool(choice.frenzy or self.frenzy_armed)
         spent = []
-        for item, chosen in ((BEWITCHING_RELIC, choice.relic), (WHETSTONE, choice.whetstone),
-                             (FRENZY_POTION, choice.frenzy)):
-            if chosen:
-                spent.append(self.held(item))
-                self.spend(spent[-1])
+        for item in spent_items(choice):
+            spent.append(self.held(item))
+            self.spend(spent[-1])
         self.whetstone_armed = self.frenzy_armed = False
         base = CARD_POWER[card] if relic else self.weapon_value(card, choice)
         kinds = choice.kind if open_.kind else self.weapon_kinds(card, choice)
@@ -737,12 +758,8 @@ class Table:
         if frenzy:
             value *= FRENZY_FACTOR
         ignores = relic or frenzy
-        cancelled = False
-        if not self.trait_spent and (not ignores or self.options.ignoring_attack_spends_trait):
-            parity = base + (WHETSTONE_BONUS if whetstone and self.options.parity_includes_whetstone else 0)
-            if self.trait_cancels(kinds, parity):
-                self.trait_spent = True
-                cancelled = not ignores
+        self.trait_spent, cancelled = trait_after(self.options, self.trait, self.trait_spent, base, kinds,
+                                                  whetstone, ignores)
         effective = 0 if cancelled else value
         new_total = self.total + effective
         facts = None
