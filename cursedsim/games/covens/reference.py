@@ -31,6 +31,7 @@ from cursedsim.events import make_event, policy_label
 from cursedsim.games.covens import rules as R
 from cursedsim.games.covens import state as S
 from cursedsim.games.covens import tables as TB
+from cursedsim.games.intsets import bits, count, mask_of
 from cursedsim.games.stepping import ReplayableTable
 
 
@@ -51,28 +52,7 @@ class Decision(NamedTuple):
     about: int = -1
 
 
-# ---------------------------------------------------------------- bit helpers
-
-
-def bits(mask: int) -> list[int]:
-    """The members of a card set, ascending."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
-def count(mask: int) -> int:
-    return bin(mask).count("1")
-
-
-def mask_of(cards) -> int:
-    m = 0
-    for c in cards:
-        m |= 1 << c
-    return m
+# ---------------------------------------------------------------- helpers (card sets: cursedsim.games.intsets)
 
 
 def shuffle_in_place(cards: list[int], stream: rng.Stream) -> None:

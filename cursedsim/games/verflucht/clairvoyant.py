@@ -31,6 +31,7 @@ from itertools import product
 import numpy as np
 
 from cursedsim import rng
+from cursedsim.games.intsets import bits as _values   # the members of a set, ascending
 from cursedsim.games.verflucht.reference_policies import AttackChoice, Banish
 from cursedsim.games.verflucht.policies import SMART as SMART_ID
 from cursedsim.games.verflucht.rules import (DISPLAY_LIMIT, FIRST_ITEM_CODE, MAX_PLAYERS, MAX_SEALS, N_CARDS,
@@ -68,15 +69,6 @@ class Solution:
 
 
 # ------------------------------------------------------------------ bit helpers (bit v = value v)
-
-def _values(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
 
 def _total(mask: int) -> int:
     return sum(_values(mask))
