@@ -21,7 +21,7 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 
 #: The sources that compiled kernels and game outcomes depend on: the games, the random streams and
 #: the bit helpers. Edits elsewhere (runner, CLI, reports) neither recompile nor invalidate results.
-KERNEL_SOURCES = ("games", "rng.py", "bits.py")
+KERNEL_SOURCES = ("games", "rng.py", "bits.py", "datafile.py", "kernel_rebuild.py")
 #: Modules of the games that no compiled kernel reads (search, step API, solvers on the reference engine):
 #: left out of the numba cache's key, so editing them does not recompile every kernel (a test checks
 #: that no kernel module imports them, directly or through another module of the package).
@@ -29,8 +29,12 @@ NOT_COMPILED = ("step.py", "clairvoyant.py", "optimal_fight.py")
 #: What the results of a search or reference-engine policy also depend on (the step API, the search
 #: agents): part of a run's identity, not of the numba cache's key.
 SEARCH_SOURCES = ("step", "search")
-#: What every game's outcomes depend on besides its own package.
-SHARED_SOURCES = ("games/__init__.py", "games/base.py", "rng.py", "bits.py")
+#: What every game's outcomes depend on besides its own package: the modules of ``games/`` shared by the
+#: games (every ``games/*.py``, so a new shared module is in without a list to keep), the random streams,
+#: the bit helpers, the data-file reader (decks, boards) and the kernel rebuild around a user's policy.
+#: tests/test_numba_cache_key.py checks that every cursedsim module a game imports is here, in the
+#: game's package, in ``SEARCH_SOURCES`` or in its short list of modules that decide no outcome.
+SHARED_SOURCES = ("games/*.py", "rng.py", "bits.py", "datafile.py", "kernel_rebuild.py")
 
 
 def kernel_sources(game: str | None = None) -> list[Path]:
@@ -40,7 +44,9 @@ def kernel_sources(game: str | None = None) -> list[Path]:
     paths = []
     for name in names:
         target = PACKAGE_DIR / name
-        if target.is_dir():
+        if "*" in name:
+            paths.extend(sorted(PACKAGE_DIR.glob(name)))
+        elif target.is_dir():
             paths.extend(sorted(target.rglob("*.py")))
         elif target.is_file():
             paths.append(target)

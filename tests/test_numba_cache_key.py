@@ -6,6 +6,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 from cursedsim.numba_cache import NOT_COMPILED, PACKAGE_DIR, source_digest
 
 
@@ -64,3 +66,28 @@ def test_a_search_runs_identity_follows_the_search_code(monkeypatch):
     monkeypatch.setattr("cursedsim.numba_cache.SEARCH_SOURCES", ("step",))
     assert source_digest("cursed") != full
     assert source_digest("cursed", compiled_only=True) == compiled
+
+
+#: cursedsim modules a game may import that decide no outcome (so a change to them keeps runs resumable):
+#: exceptions and their messages, replay event records, the plugin loader, the package's public API.
+NO_OUTCOME = ("errors.py", "events.py", "plugins.py", "__init__.py")
+
+
+@pytest.mark.parametrize("game", ["verflucht", "cursed", "gifts", "covens", "village"])
+def test_a_games_identity_covers_every_module_it_imports(game):
+    """Every cursedsim module a game's package reaches through its imports is part of the game's run
+    identity (its package, SHARED_SOURCES, SEARCH_SOURCES) or named in NO_OUTCOME: a shared module left
+    out would let a resumed run mix chunks of two versions of the rules without a warning."""
+    from cursedsim.numba_cache import SEARCH_SOURCES, kernel_sources
+    covered = set(kernel_sources(game))
+    covered |= {p for name in SEARCH_SOURCES for p in (PACKAGE_DIR / name).rglob("*.py")}
+    allowed = {PACKAGE_DIR / name for name in NO_OUTCOME}
+    seen, todo = set(), list((PACKAGE_DIR / "games" / game).rglob("*.py"))
+    while todo:
+        path = todo.pop()
+        if path in seen or path in allowed:
+            continue
+        seen.add(path)
+        todo.extend(_imports(path))
+    missing = sorted(str(p.relative_to(PACKAGE_DIR)) for p in seen - covered)
+    assert not missing, f"{game} imports modules outside its run identity: {missing}"

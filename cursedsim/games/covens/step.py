@@ -43,8 +43,8 @@ from cursedsim.games.covens import reference_policies as twins
 from cursedsim.games.covens import rules as R
 from cursedsim.games.covens import state as S
 from cursedsim.games.covens.reference import Decision, Table, bits, count, mask_of
-from cursedsim.games.gifts.step import match_zones, shuffle
 from cursedsim.step.api import TERMINAL, StepSpec
+from cursedsim.step.determinise import match_zones, shuffle
 from cursedsim.step.history import FixedSidesState
 
 HUNTER, GROUP, FIRST_TOWN = 0, 1, 2
@@ -300,7 +300,7 @@ class CovensState(FixedSidesState):
         capacity: dict[int, int] = {}
         for z in where.values():
             capacity[z] = capacity.get(z, 0) + 1
-        deal = match_zones(sorted(where), self.knowledge.zones[agent], capacity, stream)
+        deal = match_zones(sorted(where), self.knowledge.zones[agent], capacity, stream, "covens")
         rename = {}
         for zone in capacity:
             out = sorted(c for c, z in where.items() if z == zone and deal[c] != zone)

@@ -29,7 +29,6 @@ from typing import Any
 import numpy as np
 
 from cursedsim import rng
-from cursedsim.errors import RunError
 from cursedsim.games.gifts import GAME, reference_policies, side_columns
 from cursedsim.games.gifts import effects as E
 from cursedsim.games.gifts import rules as R
@@ -37,6 +36,7 @@ from cursedsim.games.gifts import state as S
 from cursedsim.games.gifts.reference import Decision, Table, deck_for, focus_seat_of
 from cursedsim.games.gifts.policy_specs import POLICIES
 from cursedsim.step.api import TERMINAL, StepSpec
+from cursedsim.step.determinise import match_zones, shuffle
 from cursedsim.step.history import FixedSidesState
 
 #: Stream ids of a determinisation's futures: the deck and each seat's policy, keyed by (seed, index).
@@ -122,36 +122,6 @@ class Knowledge:
             zones[c] = bit if c in held else zones[c] & ~bit
 
 
-def match_zones(cards: list[int], zones: dict[int, int], capacity: dict[int, int], stream: rng.Stream) -> dict[int, int]:
-    """A random assignment card -> zone bit (also used by covens' step) with each zone's exact capacity, inside ``zones`` (Kuhn's
-    augmenting paths over the zones' slots, cards and slots in random order)."""
-    slots = [bit for bit, n in capacity.items() for _ in range(n)]
-    shuffle(slots, stream)
-    order = list(cards)
-    shuffle(order, stream)
-    owner: list[int | None] = [None] * len(slots)
-
-    def augment(card: int, seen: set[int]) -> bool:
-        for i, bit in enumerate(slots):
-            if i not in seen and zones[card] & bit:
-                seen.add(i)
-                if owner[i] is None or augment(owner[i], seen):
-                    owner[i] = card
-                    return True
-        return False
-
-    for card in order:
-        if not augment(card, set()):
-            raise RunError(f"gifts determinisation: no deal of the hidden cards fits what the agent saw (card {card})")
-    return {card: slots[i] for i, card in enumerate(owner)}
-
-
-def shuffle(items: list, stream: rng.Stream) -> None:
-    for i in range(len(items) - 1, 0, -1):
-        j = stream.below(i + 1)
-        items[i], items[j] = items[j], items[i]
-
-
 class GiftsState(FixedSidesState):
     """A game of Cursed Gifts on the reference Table; agents are seats (module docstring)."""
 
@@ -222,7 +192,7 @@ class GiftsState(FixedSidesState):
         capacity.update({_hand_bit(s): len(t.hands[s]) for s in range(self.players) if s not in keep})
         hidden = list(t.pile) + [c for s in range(self.players) if s not in keep for c in t.hands[s]]
         zones = self.knowledge.zones[agent]
-        deal = match_zones(hidden, zones, capacity, stream)
+        deal = match_zones(hidden, zones, capacity, stream, "gifts")
         pile = [c for c in hidden if deal[c] == PILE]
         shuffle(pile, stream)
         t.pile[:] = pile
