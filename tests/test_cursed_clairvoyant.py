@@ -11,7 +11,11 @@ import cursedsim
 from cursedsim import rng
 from cursedsim.games import get_game
 from cursedsim.games.cursed.clairvoyant import (
+    ORDERS,
+    SETUP,
     ScriptedPolicy,
+    _advance,
+    _Search,
     attack_choices,
     copy_table,
     replay_line,
@@ -101,6 +105,36 @@ def test_copies_of_a_card_share_a_key_and_a_copy_is_independent():
     twin.deck_rng.next()
     assert state_key(twin, 1, 0) != state_key(table, 1, 0)
     assert len(table.pile) == 30
+
+
+def test_a_restart_re_walks_the_expanded_tree_at_no_node_cost():
+    """The ends of each fight expanded are kept: a second search of the same position with the same order
+    expands no node, and gives the same verdict and line."""
+    table = Table.deal(SEED, 0)
+    pc, ctx = _advance(table, SETUP, 0)
+    search = _Search(BUDGET)
+    search.order = ORDERS[0]
+    first: list = []
+    won = search.won(table, pc, ctx, first)
+    assert not search.out_of_budget
+    spent = search.nodes
+    assert spent > 0 and search.ends
+    again: list = []
+    assert search.won(table, pc, ctx, again) == won
+    assert search.nodes == spent and again == first
+
+
+def test_a_search_is_deterministic_and_its_orders_only_reorder():
+    """Two solves of one game agree node for node (the random tie-breaks are seeded); every order, alone,
+    reaches the same verdict on a small hopeless position (orders never prune)."""
+    assert solve(SEED, 1, budget=BUDGET) == solve(SEED, 1, budget=BUDGET)
+    table = laid_out([card(8), card(9)], win_souls=1)
+    for order in ORDERS:
+        search = _Search(BUDGET)
+        search.order = order
+        start = copy_table(table)
+        pc, ctx = _advance(start, SETUP, 0)
+        assert search.won(start, pc, ctx, []) is False and not search.out_of_budget
 
 
 def test_a_scripted_line_that_does_not_fit_is_refused():

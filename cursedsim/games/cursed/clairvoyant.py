@@ -14,10 +14,16 @@ Search: depth first over the positions where a fight begins. At each, every dist
 (with the between-fights windows and the chest after it) can end is enumerated by trying every decision
 the engine asks (fight and between-fights actions; at an attack the 1/6 value, the Spear's kind and each
 subset of the open Relic, Whetstone and Frenzy Potion; the Soul Crystal); those ends are tried best
-first (by a greedy rollout that draws when the top card fits, else as ``counting``; or by a static
-score), stopping at the first win. Positions proven lost are remembered by a canonical key (card copies
-mapped to their unique card, counters that no rule reads left out, the deck stream's state in).
-Restarts cycle through the orders of ``ORDERS`` with doubling node limits and keep the lost positions.
+first (by a static score of souls, cards left and items, some orders with seeded random tie-breaks; or
+by a greedy rollout that draws when the top card fits, else as ``counting``), stopping at the first win.
+Positions proven lost are remembered by a canonical key (card copies mapped to their unique card,
+counters that no rule reads left out, the deck stream's state in). Restarts cycle through the orders of
+``ORDERS`` with doubling node limits; the positions proven lost, the ends of every fight expanded and
+the rollout scores are kept across restarts, so a restart re-walks the part of the tree already
+expanded without spending nodes on it and the orders share one growing tree (the finding of wins is
+heavy-tailed in the order: one order may need ten times the nodes of another on the same game, so a
+portfolio of orders settles more games than any one). Nothing is pruned but positions proven lost:
+an order only decides which choice is tried first.
 A game whose search exceeds ``budget`` decision nodes is counted as won with ``exact=False``, so a
 column of results stays an upper bound (docs/bounds.md).
 """
@@ -25,6 +31,7 @@ column of results stays an upper bound (docs/bounds.md).
 from __future__ import annotations
 
 import itertools
+import random
 from dataclasses import dataclass
 
 import numpy as np
@@ -337,11 +344,13 @@ def promise(table: Table, pc: int, weights: tuple[float, float]) -> float:
     return soul * len(table.souls) + len(table.pile) + item * len(table.items) + len(table.stored)
 
 
-#: The search orders tried in turn (restarts): ``promise`` weights, or None for the order the
-#: choices come in (counting's line first). Search order only: every order explores every choice.
-ORDERS = ("rollout", (6.0, 2.0), None, (4.0, 1.5))
+#: The search orders tried in turn (restarts): ``promise`` weights, the same with a seed (near-ties broken
+#: at random, seeded so a solve is reproducible), or None for the order the choices come in (counting's
+#: line first). Search order only: every order explores every choice. ("rollout", ordering by a greedy
+#: playout of each end, is available; it costs more nodes than it saves: docs/bounds.md.)
+ORDERS = ((6.0, 2.0), None, (4.0, 1.5), (6.0, 2.0, 1), (4.0, 1.5, 2))
 #: The first restart's node limit per order; each round of restarts doubles it.
-FIRST_LIMIT = 500
+FIRST_LIMIT = 2000
 
 
 class _Search:
@@ -355,6 +364,11 @@ class _Search:
         self.lost: set = set()
         self.counting = CountingPolicy()
         self.out_of_budget = False
+        #: fight-start key -> its distinct ends (``outcomes``), kept across restarts: a restart re-walks
+        #: the top of the tree without expanding it again
+        self.ends: dict = {}
+        #: child key -> its rollout score (``rollout``), kept likewise
+        self.scores: dict = {}
 
     def children(self, table: Table, pc: int, ctx: int):
         """Yield (decisions, child table, pc, ctx) for every choice at this decision point, the greedy
@@ -418,6 +432,17 @@ class _Search:
             _, table, pc, ctx = next(self.children(table, pc, ctx))
         return table.won, len(table.souls), len(table.pile)
 
+    def score(self, kid) -> tuple:
+        """The rollout score of a fight end (``rollout``), remembered by the end's key."""
+        _, table, pc, ctx = kid
+        key = (OVER, table.won) if pc == OVER or table.won else state_key(table, pc, ctx)
+        score = self.scores.get(key)
+        if score is None:
+            score = self.rollout(table, pc, ctx)
+            if self.nodes <= self.limit:
+                self.scores[key] = score
+        return score
+
     def _unique(self, seen, decisions, child, pc, ctx):
         key = state_key(child, pc, ctx) if pc != OVER else (OVER, child.won)
         if key not in seen:
@@ -464,17 +489,25 @@ class _Search:
         key = state_key(table, pc, ctx)
         if key in self.lost:
             return False
-        kids = self.outcomes(table, pc, ctx)
-        if self.out_of_budget:
-            return False
+        kids = self.ends.get(key)
+        if kids is None:
+            kids = self.outcomes(table, pc, ctx)
+            if self.out_of_budget:
+                return False
+            self.ends[key] = kids
         if self.order == "rollout":
-            scores = [self.rollout(kid[1], kid[2], kid[3]) for kid in kids]
-            kids = [kid for _, kid in sorted(zip(scores, kids), key=lambda pair: pair[0], reverse=True)]
+            scores = [self.score(kid) for kid in kids]
             if self.nodes > self.limit:
                 self.out_of_budget = True
                 return False
+            kids = [kid for _, kid in sorted(zip(scores, kids), key=lambda pair: pair[0], reverse=True)]
         elif self.order is not None:
-            kids.sort(key=lambda kid: -promise(kid[1], kid[2], self.order))
+            if len(self.order) == 3:     # weights and a seed: ties and near-ties broken at random
+                jitter = random.Random(self.order[2])
+                keyed = [(-promise(kid[1], kid[2], self.order[:2]) + jitter.random(), n) for n, kid in enumerate(kids)]
+                kids = [kids[n] for _, n in sorted(keyed)]
+            else:
+                kids = sorted(kids, key=lambda kid: -promise(kid[1], kid[2], self.order))
         for decisions, child, cpc, cctx in kids:
             if self.won(child, cpc, cctx, line):
                 line[0:0] = decisions
@@ -497,7 +530,8 @@ def solve(seed: int, index: int, options: RuleOptions | None = None, *, budget: 
 def solve_position(table: Table, *, budget: int = DEFAULT_BUDGET) -> Solution:
     """Solve from a table at set-up (starting items not yet taken; a dealt table, or one laid out by
     hand with a ``deck_rng``). The table is not changed. Restarts cycle through ``ORDERS`` with
-    doubling node limits; positions proven lost stay proven across restarts."""
+    doubling node limits; positions proven lost, the ends of each fight expanded and the rollout
+    scores stay known across restarts."""
     table = copy_table(table)
     pc, ctx = _advance(table, SETUP, 0)
     search = _Search(budget)
