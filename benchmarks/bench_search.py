@@ -29,13 +29,14 @@ SETTINGS = {
 
 
 def rollouts(state, game: str) -> dict:
-    """Every agent's rollout: its side's default built-in policy."""
+    """Every agent's rollout: the one ``ismcts`` plays by default (its side's default rollout policy)."""
     from cursedsim.games import get_game
+    from cursedsim.search.policy import rollout_policy
     from cursedsim.step.play import agent_side
     record = get_game(game)
     spec = step_spec(game)
     players, _ = SETTINGS[game]
-    return {a: (record.default_policy_of(agent_side(state, spec, players, None, a)), None)
+    return {a: (rollout_policy(record, agent_side(state, spec, players, None, a), -1), None)
             for a in range(len(state.returns()))}
 
 
