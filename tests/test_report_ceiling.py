@@ -39,19 +39,25 @@ def test_every_contender_plays_the_same_games(collected):
     assert ((collected["ci_low"] <= collected["rate"]) & (collected["rate"] <= collected["ci_high"])).all()
 
 
-def test_a_bound_that_loses_a_won_game_stops_the_report(tmp_path, monkeypatch):
-    """A 'bound' losing every game while threshold wins one of them is a wrong bound: a ReportError, not a
-    figure (seed 1 games 0-3: threshold wins at least one)."""
-    assert cursedsim.simulate("cursed", N, seed=SEED, policy="threshold", progress=False)["win"].any()
+def _collect_with_bound(tmp_path, monkeypatch, exact: bool) -> None:
+    """The ceiling of threshold on games 0..N-1 against a fake solver that calls every game lost (settled
+    when ``exact``)."""
     module = types.ModuleType("fake_bound")
     module.solve_chunk = lambda seed, start, count, players, options: {"clairvoyant_won": np.zeros(count, bool),
-                                                                       "clairvoyant_exact": np.ones(count, bool)}
+                                                                       "clairvoyant_exact": np.full(count, exact)}
     monkeypatch.setitem(sys.modules, "fake_bound", module)
     plan = ceiling.CeilingPlan(settings=(ceiling.CeilingSetting("rulebook", 1, ("threshold",)),),
                                clairvoyant="fake_bound:solve_chunk", budgets=())
     runs = Runs(resolve_game("cursed"), str(tmp_path), n_games=N, seed=SEED, n_jobs=1, kernel_only=False)
+    ceiling.collect(runs, plan, N)
+
+
+def test_a_bound_that_loses_a_won_game_stops_the_report(tmp_path, monkeypatch):
+    """A 'bound' losing every game while threshold wins one of them is a wrong bound: a ReportError, not a
+    figure (seed 1 games 0-3: threshold wins at least one)."""
+    assert cursedsim.simulate("cursed", N, seed=SEED, policy="threshold", progress=False)["win"].any()
     with pytest.raises(ReportError, match="the bound is wrong"):
-        ceiling.collect(runs, plan, N)
+        _collect_with_bound(tmp_path, monkeypatch, exact=True)
 
 
 def _table(bound: bool, settled: int = 100) -> pd.DataFrame:
@@ -80,15 +86,8 @@ def test_a_bound_with_unsettled_games_says_how_many_it_settled():
 
 def test_a_bound_that_calls_an_unsettled_game_lost_stops_the_report(tmp_path, monkeypatch):
     """An unsettled game must count as won: a solver reporting one lost would weaken the bound unseen."""
-    module = types.ModuleType("unsound_bound")
-    module.solve_chunk = lambda seed, start, count, players, options: {"clairvoyant_won": np.zeros(count, bool),
-                                                                       "clairvoyant_exact": np.zeros(count, bool)}
-    monkeypatch.setitem(sys.modules, "unsound_bound", module)
-    plan = ceiling.CeilingPlan(settings=(ceiling.CeilingSetting("rulebook", 1, ("threshold",)),),
-                               clairvoyant="unsound_bound:solve_chunk", budgets=())
-    runs = Runs(resolve_game("cursed"), str(tmp_path), n_games=N, seed=SEED, n_jobs=1, kernel_only=False)
     with pytest.raises(ReportError, match="did not settle"):
-        ceiling.collect(runs, plan, N)
+        _collect_with_bound(tmp_path, monkeypatch, exact=False)
 
 
 def test_the_reading_brackets_the_optimum():
