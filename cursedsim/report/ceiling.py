@@ -166,7 +166,7 @@ def figure(table: pd.DataFrame, plan: CeilingPlan, title_game: str) -> ReportFig
             ax.annotate(short, (100 * row.rate, y + dy), xytext=(0, 4), textcoords="offset points",
                         ha="center", va="bottom", fontsize=7, color=colour)
             lines.append([setting, row.contender, pct(row.rate), f"{pct(row.ci_low)}–{pct(row.ci_high)}",
-                          f"{row.wins:,}/{row.games:,}" + _settled_note(row)])
+                          f"{row.wins:,}/{row.games:,}" + _settled_note(row._asdict())])
     ax.set_yticks(range(len(settings)), settings)
     ax.set_ylim(len(settings) - 0.5, -0.5)
     ax.set_xlabel("win rate (%), 95% Wilson intervals, the same games for every contender")
@@ -182,18 +182,18 @@ def figure(table: pd.DataFrame, plan: CeilingPlan, title_game: str) -> ReportFig
                                                                     "95% interval", "wins/games"], lines)])
 
 
-def _unsettled(row: Any) -> int:
-    """The games a clairvoyant row's solver left unsettled (counted as won); 0 for other rows."""
-    settled = row.get("settled") if isinstance(row, (dict, pd.Series)) else getattr(row, "settled", None)
+def _unsettled(row: Mapping[str, Any]) -> int:
+    """The games a clairvoyant row (a dict or a table's row) left unsettled, counted as won; 0 otherwise."""
+    settled = row.get("settled")
     if row["kind"] != "clairvoyant" or settled is None or pd.isna(settled):
         return 0
     return int(row["games"]) - int(settled)
 
 
-def _settled_note(row: Any) -> str:
+def _settled_note(row: Mapping[str, Any]) -> str:
     """`` (k settled)`` after a clairvoyant row's wins when its solver left games unsettled."""
-    row = row._asdict() if hasattr(row, "_asdict") else row
-    return f" ({row['games'] - _unsettled(row):,} settled)" if _unsettled(row) else ""
+    unsettled = _unsettled(row)
+    return f" ({row['games'] - unsettled:,} settled)" if unsettled else ""
 
 
 def _about(plan: CeilingPlan) -> str:

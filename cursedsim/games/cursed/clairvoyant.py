@@ -504,7 +504,8 @@ class _Search:
         elif self.order is not None:
             if len(self.order) == 3:     # weights and a seed: ties and near-ties broken at random
                 jitter = random.Random(self.order[2])
-                keyed = [(-promise(kid[1], kid[2], self.order[:2]) + jitter.random(), n) for n, kid in enumerate(kids)]
+                keyed = [(-promise(kid[1], kid[2], self.order[:2]) + jitter.random(), n)
+                         for n, kid in enumerate(kids)]
                 kids = [kids[n] for _, n in sorted(keyed)]
             else:
                 kids = sorted(kids, key=lambda kid: -promise(kid[1], kid[2], self.order))
