@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from cursedsim.games import GAME_MODULES
 from cursedsim.numba_cache import NOT_COMPILED, PACKAGE_DIR, source_digest
 
 
@@ -35,16 +36,23 @@ def _imports(path: Path) -> set[Path]:
     return found
 
 
+def _reached(start, stop=frozenset()) -> set[Path]:
+    """The cursedsim source files ``start`` reaches through its imports (itself included), not walking
+    into ``stop``."""
+    seen, todo = set(), list(start)
+    while todo:
+        path = todo.pop()
+        if path in seen or path in stop:
+            continue
+        seen.add(path)
+        todo.extend(_imports(path))
+    return seen
+
+
 def test_no_kernel_module_reads_a_module_left_out_of_the_cache_key():
     kernels = [p for p in (PACKAGE_DIR / "games").rglob("*.py") if "njit" in p.read_text()]
     assert kernels, "no kernel modules found"
-    seen, todo = set(), list(kernels)
-    while todo:
-        path = todo.pop()
-        if path in seen:
-            continue
-        seen.add(path)
-        todo.extend(_imports(path))   # compiled code reads only the names its modules import
+    seen = _reached(kernels)   # compiled code reads only the names its modules import
     leaked = sorted(str(p.relative_to(PACKAGE_DIR)) for p in seen if p.name in NOT_COMPILED)
     assert not leaked, f"kernel modules import modules left out of the numba cache key: {leaked}"
 
@@ -73,7 +81,7 @@ def test_a_search_runs_identity_follows_the_search_code(monkeypatch):
 NO_OUTCOME = ("errors.py", "events.py", "plugins.py", "__init__.py")
 
 
-@pytest.mark.parametrize("game", ["verflucht", "cursed", "gifts", "covens", "village"])
+@pytest.mark.parametrize("game", sorted(GAME_MODULES))
 def test_a_games_identity_covers_every_module_it_imports(game):
     """Every cursedsim module a game's package reaches through its imports is part of the game's run
     identity (its package, SHARED_SOURCES, SEARCH_SOURCES) or named in NO_OUTCOME: a shared module left
@@ -82,12 +90,6 @@ def test_a_games_identity_covers_every_module_it_imports(game):
     covered = set(kernel_sources(game))
     covered |= {p for name in SEARCH_SOURCES for p in (PACKAGE_DIR / name).rglob("*.py")}
     allowed = {PACKAGE_DIR / name for name in NO_OUTCOME}
-    seen, todo = set(), list((PACKAGE_DIR / "games" / game).rglob("*.py"))
-    while todo:
-        path = todo.pop()
-        if path in seen or path in allowed:
-            continue
-        seen.add(path)
-        todo.extend(_imports(path))
+    seen = _reached((PACKAGE_DIR / "games" / game).rglob("*.py"), allowed)
     missing = sorted(str(p.relative_to(PACKAGE_DIR)) for p in seen - covered)
     assert not missing, f"{game} imports modules outside its run identity: {missing}"
