@@ -1,52 +1,21 @@
-"""The numba cache's key leaves out the game modules no kernel reads (``NOT_COMPILED``): that is safe only
-while no module a kernel imports, directly or through other cursedsim modules, is one of them."""
+"""The numba cache is keyed per game on what its compiled code reads: an edit of one game recompiles that
+game only, a shared module every game that reads it, and a module no kernel reads (``NOT_COMPILED``, a
+reference engine) nothing; a game's run identity still covers every module it imports."""
 
 from __future__ import annotations
 
-import ast
+import json
+import os
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from cursedsim.games import GAME_MODULES
-from cursedsim.numba_cache import NOT_COMPILED, PACKAGE_DIR, source_digest
-
-
-def _module_file(name: str) -> Path | None:
-    """The source file of the cursedsim module ``name`` (a package: its ``__init__.py``), or None."""
-    base = PACKAGE_DIR.parent / Path(*name.split("."))
-    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
-        if candidate.is_file():
-            return candidate
-    return None
-
-
-def _imports(path: Path) -> set[Path]:
-    """The cursedsim source files whose names ``path`` imports: ``import a.b`` -> a/b; ``from a import b``
-    -> the submodule a/b when there is one, else a's ``__init__`` (b is defined there)."""
-    found = set()
-    for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.Import):
-            files = [_module_file(alias.name) for alias in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.module:
-            files = [_module_file(f"{node.module}.{alias.name}") or _module_file(node.module) for alias in node.names]
-        else:
-            continue
-        found.update(f for f in files if f is not None and str(f).startswith(str(PACKAGE_DIR)))
-    return found
-
-
-def _reached(start, stop=frozenset()) -> set[Path]:
-    """The cursedsim source files ``start`` reaches through its imports (itself included), not walking
-    into ``stop``."""
-    seen, todo = set(), list(start)
-    while todo:
-        path = todo.pop()
-        if path in seen or path in stop:
-            continue
-        seen.add(path)
-        todo.extend(_imports(path))
-    return seen
+from cursedsim.import_walk import reached as _reached
+from cursedsim.numba_cache import NOT_COMPILED, PACKAGE_DIR, cache_root, source_digest
 
 
 def test_no_kernel_module_reads_a_module_left_out_of_the_cache_key():
@@ -93,3 +62,78 @@ def test_a_games_identity_covers_every_module_it_imports(game):
     seen = _reached((PACKAGE_DIR / "games" / game).rglob("*.py"), allowed)
     missing = sorted(str(p.relative_to(PACKAGE_DIR)) for p in seen - covered)
     assert not missing, f"{game} imports modules outside its run identity: {missing}"
+
+
+#: Printed by a fresh process of a copied package: every game's cache key and the shared random streams'.
+_KEYS = """
+import json
+from cursedsim.games import GAME_MODULES
+from cursedsim.numba_cache import PACKAGE_DIR, cache_key
+keys = {game: cache_key(PACKAGE_DIR / "games" / game / "kernel.py") for game in GAME_MODULES}
+keys["rng"] = cache_key(PACKAGE_DIR / "rng.py")
+print(json.dumps(keys))
+"""
+
+#: Plays a few Verflucht! games in a fresh process and prints the numba cache's hits and misses.
+_PLAY = """
+import gc, json
+import cursedsim
+from numba.core.registry import CPUDispatcher
+cursedsim.simulate("verflucht", 20, n_jobs=1, progress=False)
+compiled = [d for d in gc.get_objects() if isinstance(d, CPUDispatcher) and d._cache_hits is not None]
+print(json.dumps({"hits": sum(sum(d._cache_hits.values()) for d in compiled),
+                  "misses": sum(sum(d._cache_misses.values()) for d in compiled)}))
+"""
+
+
+def _copy_package(tmp_path: Path) -> Path:
+    """A copy of the package's sources under ``tmp_path`` (another checkout of the same code)."""
+    shutil.copytree(PACKAGE_DIR, tmp_path / "cursedsim", ignore=shutil.ignore_patterns("__pycache__"))
+    return tmp_path
+
+
+def _run(root: Path, code: str, cache: Path) -> dict:
+    """Run ``code`` in a fresh process that imports the package copy at ``root``; its printed JSON."""
+    env = {**os.environ, "PYTHONPATH": str(root), "CURSEDSIM_CACHE": str(cache), "NUMBA_CACHE_DIR": ""}
+    out = subprocess.run([sys.executable, "-c", code], cwd=root, env=env, capture_output=True, text=True,
+                         check=True, timeout=900)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def _append_comment(path: Path) -> None:
+    path.write_text(path.read_text() + "\n# an edit that changes no behaviour\n")
+
+
+def test_an_edit_of_one_game_changes_its_own_cache_key_only(tmp_path):
+    root = _copy_package(tmp_path)
+    before = _run(root, _KEYS, tmp_path / "cache")
+    assert len(set(before.values())) == len(before), f"two groups share a key: {before}"
+    for game in GAME_MODULES:
+        _append_comment(root / "cursedsim" / "games" / game / "kernel.py")
+        after = _run(root, _KEYS, tmp_path / "cache")
+        changed = sorted(name for name in before if after[name] != before[name])
+        assert changed == [game], f"editing {game}'s kernel changed the cache keys of {changed}"
+        before = after
+
+
+def test_modules_no_kernel_reads_leave_every_key_and_shared_ones_change_all(tmp_path):
+    root = _copy_package(tmp_path)
+    before = _run(root, _KEYS, tmp_path / "cache")
+    for game in GAME_MODULES:   # the readable engine, the oracle of the tests: no kernel imports it
+        _append_comment(root / "cursedsim" / "games" / game / "reference.py")
+    assert _run(root, _KEYS, tmp_path / "cache") == before
+    _append_comment(root / "cursedsim" / "rng.py")   # the random streams: every kernel reads them
+    after = _run(root, _KEYS, tmp_path / "cache")
+    assert all(after[name] != before[name] for name in before), (before, after)
+
+
+def test_a_cached_game_stays_cached_when_another_game_is_edited(tmp_path):
+    """In fresh processes over a copy of the sources at another path (a new checkout): Verflucht! loads
+    from the same cache as this checkout's; after an edit of village's kernel it still loads, compiling
+    nothing."""
+    root = _copy_package(tmp_path)
+    cache = cache_root()
+    _run(root, _PLAY, cache)   # compiles here only if no earlier run of these sources did
+    _append_comment(root / "cursedsim" / "games" / "village" / "kernel.py")
+    played = _run(root, _PLAY, cache)
+    assert played["misses"] == 0 and played["hits"] > 0, played

@@ -16,8 +16,8 @@ shuffle (9); Fisher-Yates from the top index down (``shuffle``).
 
 Numba's cache (``cache=True``) keys a function on its own file only, so an edit of ``state.py``,
 ``kernel_wizard.py`` or ``kernel_monster.py`` alone would leave this module's cached entry points running
-the old code; ``cursedsim.numba_cache`` prevents it by keying the cache directory on every kernel source
-(set ``NUMBA_CACHE_DIR`` by hand and that protection is yours to keep).
+the old code; ``cursedsim.numba_cache`` prevents it by keying the game's cache directory on every source its
+compiled modules import (set ``NUMBA_CACHE_DIR`` by hand and that protection is yours to keep).
 """
 
 from __future__ import annotations
