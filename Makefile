@@ -28,11 +28,16 @@ run: $(STAMP)
 	@echo "make: simulating Verflucht! for 1-5 players, 100,000 games each (a first run compiles the kernel first)"
 	$(BIN)/cursedsim simulate verflucht --players 1-5 --games 100000 --jobs 2
 
-# test: the suite without the tests marked slow (what CI runs); test-all: every test, slow ones included
+# test: the suite without the tests marked slow (what CI runs); test-all: every test, slow ones included.
+# Both first compile every game's kernels, two games at a time, so the two test workers load them from
+# the cache instead of compiling the same kernels inside single tests.
 test: $(TEST_STAMP)
+	@echo "make: compiling every game's kernels into the cache (a cold cache takes minutes, once)"
+	$(BIN)/cursedsim compile --jobs 2
 	$(BIN)/python -m pytest -n 2 -q -m "not slow"
 
 test-all: $(TEST_STAMP)
+	$(BIN)/cursedsim compile --jobs 2
 	$(BIN)/python -m pytest -n 2 -q
 
 bench: $(TEST_STAMP)

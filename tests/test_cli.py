@@ -349,3 +349,19 @@ def test_int_range_finds_far_ends_exactly_and_none_where_there_is_none():
 
     assert int_range(Far, "bounded") == (-PROBE * 5 - 3, 123_457)
     assert int_range(Far, "low_only") == (-2, None)
+
+
+def test_compile_plays_every_kernel_policy_of_a_game_and_reports_its_seconds(coin, capsys, monkeypatch):
+    played = []
+    real = cursedsim.runner.simulate
+    monkeypatch.setattr(cursedsim.runner, "simulate", lambda game, n, **kw: played.append((game, kw["policy"]))
+                        or real(game, n, **kw))
+    status, out, err = run(capsys, "compile", "coin")
+    assert status == 0, err
+    assert sorted(played) == [("coin", "greedy"), ("coin", "plain")]
+    assert out.splitlines()[0].startswith("coin") and out.splitlines()[0].endswith(" s")
+    assert out.splitlines()[-1].startswith("total")
+
+
+def test_compile_of_an_unknown_game_names_the_valid_ones(coin, capsys):
+    assert_one_line_error(*run(capsys, "compile", "nope"), "unknown game 'nope'", "valid games:", "coin")
