@@ -6,8 +6,9 @@ Plays every mode (``KERNEL_MODES``). The state and its numbering are in ``state.
 takes ``G = (st, rs, bd, cd, dk, pp)``. ``play_game`` picks a side's turn by its policy id: 0 the automaton
 (``possessed_wizard_turn``, ``rabid_monster_turn``, here), else the player's turn of its module
 (``kernel_wizard.wizard_player_turn``, ``kernel_monster.monster_player_turn``; their set-up from ``deal``).
-A player's decision is ``choose(G, side, decision, nl)`` over the legal list ``st[ST_LEGAL:ST_LEGAL+nl]``: a
-single option taken without a draw, ``random`` from the side's stream, another policy by its module.
+A player's decision is ``wizard_choose(G, decision, nl)`` / ``monster_choose`` of its side's module over the
+legal list ``st[ST_LEGAL:ST_LEGAL+nl]``: a single option taken without a draw, ``random`` from the side's stream
+(``choice_without_policy``, here), another policy by its module.
 
 Randomness: the streams of ``state.STREAM_*`` (as ``reference.STREAM_*``), each drawn in the reference's
 order: the bag (set-up houses, arrivals, Hypnotize), the d20, the d6, the Spell, Power, Possessed Wizard
@@ -806,12 +807,17 @@ def rabid_monster_turn(G):
 
 # ================================================================ a player's decision
 
+#: ``choice_without_policy``'s answer when the side's policy has to decide (no legal code is this low).
+POLICY_DECIDES = np.int64(-(1 << 62))
+
+
 @njit(cache=True)
-def choose(G, side, decision, nl):
-    """A player's choice among ``st[ST_LEGAL:ST_LEGAL+nl]`` (as ``reference.Table.choose``): a single
-    option taken without a draw; ``random`` (policy 1) ``legal[below(nl)]`` from the side's stream (7, 8);
-    another policy by its side's module (``kernel_wizard.wizard_policy``, ``kernel_monster.monster_policy``).
-    No option: ``ST_ERR`` set (the reference raises) and -1."""
+def choice_without_policy(G, side, decision, nl):
+    """The start of a player's choice among ``st[ST_LEGAL:ST_LEGAL+nl]`` (as ``reference.Table.choose``): no
+    option: ``ST_ERR`` set (the reference raises) and -1; a single option, taken without a draw; ``random``
+    (policy 1): ``legal[below(nl)]`` from the side's stream (7, 8). Else ``POLICY_DECIDES``: the side's
+    module asks its policy (``kernel_wizard.wizard_choose``, ``kernel_monster.monster_choose``), so a
+    function of one side links only that side's policies (a smaller compile)."""
     st, rs = G[0], G[1]
     if nl <= 0:
         st[S.ST_ERR] = 1
@@ -825,9 +831,7 @@ def choose(G, side, decision, nl):
     if policy == S.POLICY_RANDOM:
         stream = S.STREAM_WIZARD_POLICY if side == S.WIZARD else S.STREAM_MONSTER_POLICY
         return st[S.ST_LEGAL + below(rs, stream, nl)]
-    if side == S.WIZARD:
-        return KW.wizard_policy(G, decision, nl)
-    return KM.monster_policy(G, decision, nl)
+    return POLICY_DECIDES
 
 
 # ================================================================ the game

@@ -23,14 +23,16 @@ from cursedsim.games.village import state as S
 from cursedsim.games.village.board import ROAD_KINDS
 
 OPT = S.ST_OPTS
-M = S.MONSTER
+#: The side and decision codes are np.int64: numba types a plain int constant passed as an argument as a
+#: literal and compiles the callee (``decide``) once per value; an np.int64 is one compile.
+M = np.int64(S.MONSTER)
 EMPTY = S.EMPTY
 HOUSES = C.HOUSES
 UNREACHABLE = MP.UNREACHABLE
 
 #: Decisions (monster_player.DECISIONS order): the ``decision`` a policy is asked.
 (D_TURN, D_NIGHT_POWER, D_NIGHT_SINGLE, D_ARRIVAL, D_BETWEEN, D_MOVE, D_EAT, D_AFTER_MEAL, D_DISCARD_SPELL,
- D_LEAP, D_SHEEP) = range(len(P.DECISIONS))
+ D_LEAP, D_SHEEP) = (np.int64(d) for d in range(len(P.DECISIONS)))
 assert P.DECISIONS[D_SHEEP] == P.DECIDE_SHEEP and P.DECISIONS[D_MOVE] == P.DECIDE_MOVE
 
 POLICY_RANDOM = 1
@@ -169,14 +171,24 @@ def monster_player_deal(G):
 
 @njit(cache=True, inline="always")
 def monster_choose(G, decision, nl):
-    """The Monster player's choice among ``st[ST_LEGAL:ST_LEGAL+nl]`` (kernel.choose: a single option
-    without a draw, ``random`` from stream 8, else ``monster_policy``)."""
-    return K.choose(G, M, decision, nl)
+    """The Monster player's choice among ``st[ST_LEGAL:ST_LEGAL+nl]`` (``kernel.choice_without_policy``: a
+    single option without a draw, ``random`` from stream 8; else ``monster_policy``). The count goes on as an
+    np.int64: a counter started at 0 is typed as the literal 0 at first, one more compile of ``decide``."""
+    return decide(G, decision, np.int64(nl))
+
+
+@njit(cache=True)
+def decide(G, decision, nl):
+    """``monster_choose``'s compiled body."""
+    c = K.choice_without_policy(G, M, decision, nl)
+    if c != K.POLICY_DECIDES:
+        return c
+    return monster_policy(G, decision, nl)
 
 
 @njit(cache=True)
 def monster_policy(G, decision, nl):
-    """The Monster policies other than ``random`` (kernel.choose asks when there are 2+ options)."""
+    """The Monster policies other than ``random`` (``decide`` asks when there are 2+ options)."""
     st = G[0]
     if st[S.ST_POLICY + M] == POLICY_GLUTTON:
         return glutton(G, decision, nl)

@@ -1,10 +1,10 @@
 """The Wizard player in the numba kernel: its set-up (V1.10), its turn (``wizard_player.py``: arrival, the
 actions and their sub-decisions, the end of the turn, the Rabid Monster cards of V13.1-V13.2) and its
-policies ``random`` (id 1, in ``kernel.choose``) and ``planner`` (id 2, ``wizard_policies.Planner``), game
-by game identical to the reference.
+policies ``random`` (id 1, in ``kernel.choice_without_policy``) and ``planner`` (id 2,
+``wizard_policies.Planner``), game by game identical to the reference.
 
 Decisions are the indices of ``wizard_player.DECISIONS`` (``D_*``) with the codes of its docstring; the
-legal list of a decision is written ascending at ``st[ST_LEGAL:]`` right before ``kernel.choose``. The
+legal list of a decision is written ascending at ``st[ST_LEGAL:]`` right before ``wizard_choose``. The
 pending action of a sub-decision (``t.wizard_pending``) is ``st[ST_W_PENDING:+3]``: ``(action, location,
 coins)`` for PAY, ``(action, house)`` for BUY_COUNT, STEAL_AMOUNT and DISTRACT, ``(P_ARRIVAL, villager)``
 for ARRIVAL_HOUSE, ``(P_RM_CARD, Rabid Monster action kind or -1)`` for RM_CARD.
@@ -15,6 +15,7 @@ Exposed to the Monster player's module (a Quiet Night arrival the Wizard places,
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from cursedsim.games.village import cards as K
@@ -22,40 +23,35 @@ from cursedsim.games.village import components as C
 from cursedsim.games.village import rules as R
 from cursedsim.games.village import state as S
 from cursedsim.games.village import wizard_player as WP
-from cursedsim.games.village.kernel import (below, choose, crossing_fee, crossings, d20, draw_from, draw_villager,
-                                            fire, gain_coins, house_loc, move_cure, panic_effect, push, shuffle)
+from cursedsim.games.village.kernel import (POLICY_DECIDES, below, choice_without_policy, crossing_fee, crossings,
+                                            d20, draw_from, draw_villager, fire, gain_coins, house_loc, move_cure,
+                                            panic_effect, push, shuffle)
 
-W = S.WIZARD
+#: The side, decision, action, payment and Rabid Monster kind codes passed to other functions are np.int64:
+#: numba types a plain int constant passed as an argument as a literal and compiles the callee once per
+#: value (the decision point was compiled 39 times); an np.int64 is a run-time integer, one compile.
+W = np.int64(S.WIZARD)
 OPT = S.ST_OPTS
 HOUSES = C.HOUSES
 EMPTY = S.EMPTY
 N_TYPES = S.N_TYPES
 
-D_ACTION = WP.DECISIONS.index(WP.ACTION)
-D_BUY_HOUSE = WP.DECISIONS.index(WP.BUY_HOUSE)
-D_BUY_COUNT = WP.DECISIONS.index(WP.BUY_COUNT)
-D_MARKET_PICK = WP.DECISIONS.index(WP.MARKET_PICK)
-D_SPELL = WP.DECISIONS.index(WP.SPELL)
-D_STEAL_HOUSE = WP.DECISIONS.index(WP.STEAL_HOUSE)
-D_STEAL_AMOUNT = WP.DECISIONS.index(WP.STEAL_AMOUNT)
-D_DISTRACT = WP.DECISIONS.index(WP.DISTRACT)
-D_PAY = WP.DECISIONS.index(WP.PAY)
-D_MOVE_TO = WP.DECISIONS.index(WP.MOVE_TO)
-D_DISCARD = WP.DECISIONS.index(WP.DISCARD)
-D_ARRIVAL_HOUSE = WP.DECISIONS.index(WP.ARRIVAL_HOUSE)
-D_HYPNOTIZE = WP.DECISIONS.index(WP.HYPNOTIZE)
-D_DISCARD_POWER = WP.DECISIONS.index(WP.DISCARD_POWER)
-D_RM_CARD = WP.DECISIONS.index(WP.RM_CARD)
+(D_ACTION, D_BUY_HOUSE, D_BUY_COUNT, D_MARKET_PICK, D_SPELL, D_STEAL_HOUSE, D_STEAL_AMOUNT, D_DISTRACT, D_PAY,
+ D_MOVE_TO, D_DISCARD, D_ARRIVAL_HOUSE, D_HYPNOTIZE, D_DISCARD_POWER, D_RM_CARD) = (
+    np.int64(WP.DECISIONS.index(d)) for d in (
+        WP.ACTION, WP.BUY_HOUSE, WP.BUY_COUNT, WP.MARKET_PICK, WP.SPELL, WP.STEAL_HOUSE, WP.STEAL_AMOUNT,
+        WP.DISTRACT, WP.PAY, WP.MOVE_TO, WP.DISCARD, WP.ARRIVAL_HOUSE, WP.HYPNOTIZE, WP.DISCARD_POWER, WP.RM_CARD))
 
-A_END, A_BUY_HOUSE, A_BUY_MARKET, A_MIX, A_SPELL = WP.A_END, WP.A_BUY_HOUSE, WP.A_BUY_MARKET, WP.A_MIX, WP.A_SPELL
-A_STEAL, A_MOVE, A_DISCARD = WP.A_STEAL, WP.A_MOVE, WP.A_DISCARD
-PAY_COINS, PAY_ACTION = WP.PAY_COINS, WP.PAY_ACTION
+A_END, A_BUY_HOUSE, A_BUY_MARKET, A_MIX, A_SPELL, A_STEAL, A_MOVE, A_DISCARD = (np.int64(a) for a in (
+    WP.A_END, WP.A_BUY_HOUSE, WP.A_BUY_MARKET, WP.A_MIX, WP.A_SPELL, WP.A_STEAL, WP.A_MOVE, WP.A_DISCARD))
+PAY_COINS, PAY_ACTION = np.int64(WP.PAY_COINS), np.int64(WP.PAY_ACTION)
 P_ARRIVAL, P_RM_CARD = 100, 101                         # pending codes beyond the actions
 #: Rabid Monster card actions (cards.ACTIONS["rabid_monster"] bits of CD_ACTIONS) each action needs.
 _RM = K.ACTIONS["rabid_monster"]
 N_RM = len(_RM)
-RK_NONE = -1
-RK_BUY, RK_MIX, RK_SPELL, RK_STEAL = (_RM.index(WP.RM_KIND[a]) for a in (A_BUY_HOUSE, A_MIX, A_SPELL, A_STEAL))
+RK_NONE = np.int64(-1)
+RK_BUY, RK_MIX, RK_SPELL, RK_STEAL = (np.int64(_RM.index(WP.RM_KIND[a])) for a in (
+    WP.A_BUY_HOUSE, WP.A_MIX, WP.A_SPELL, WP.A_STEAL))
 GET_BUSY, STAY_INSIDE, PLETHORA = WP.GET_BUSY, WP.STAY_INSIDE, WP.PLETHORA
 OPT_MOVE_ALONE = S.OPT["wizard_move_alone"]
 OPT_PLETHORA_AT_MARKET = S.OPT["plethora_at_market"]
@@ -342,6 +338,25 @@ def range_legal(st, lo, hi):
     return n
 
 
+# ================================================================ the decision point
+
+@njit(cache=True, inline="always")
+def wizard_choose(G, decision, nl):
+    """The Wizard player's choice among ``st[ST_LEGAL:ST_LEGAL+nl]`` (``kernel.choice_without_policy``: a
+    single option without a draw, ``random`` from stream 7; else ``wizard_policy``). The count goes on as an
+    np.int64: a counter started at 0 is typed as the literal 0 at first, one more compile of ``decide``."""
+    return decide(G, decision, np.int64(nl))
+
+
+@njit(cache=True)
+def decide(G, decision, nl):
+    """``wizard_choose``'s compiled body."""
+    c = choice_without_policy(G, W, decision, nl)
+    if c != POLICY_DECIDES:
+        return c
+    return wizard_policy(G, decision, nl)
+
+
 # ================================================================ spending actions and cards
 
 @njit(cache=True)
@@ -349,7 +364,7 @@ def use_card(G, nl, kind):
     """V13.2: the chosen drawn card (positions in LEGAL) laid after those used before."""
     st = G[0]
     pend(st, P_RM_CARD, kind, 0)
-    p = choose(G, W, D_RM_CARD, nl)
+    p = wizard_choose(G, D_RM_CARD, nl)
     if p < 0:
         return
     c = st[S.ST_RM_DRAWN + p]
@@ -407,7 +422,7 @@ def go(G, action, loc, need):
             if (ways >> how) & 1:
                 st[S.ST_LEGAL + n] = how
                 n += 1
-        how = choose(G, W, D_PAY, n)
+        how = wizard_choose(G, D_PAY, n)
         if how == PAY_COINS:
             st[S.ST_COINS] -= cost
         else:
@@ -426,7 +441,7 @@ def buy_house(G):
         if buy_house_ok(st, bd, cd, number):
             st[S.ST_LEGAL + n] = number
             n += 1
-    number = choose(G, W, D_BUY_HOUSE, n)
+    number = wizard_choose(G, D_BUY_HOUSE, n)
     loc = house_loc(bd, number)
     go(G, A_BUY_HOUSE, loc, house_price(st, bd, loc))
     take(G, A_BUY_HOUSE)
@@ -436,7 +451,7 @@ def buy_house(G):
     if price > 0:
         most = min(most, st[S.ST_COINS] // price)
     pend(st, A_BUY_HOUSE, number, 0)
-    k = choose(G, W, D_BUY_COUNT, range_legal(st, 1, most))
+    k = wizard_choose(G, D_BUY_COUNT, range_legal(st, 1, most))
     if k < 0:
         return
     st[S.ST_COINS] -= k * price
@@ -462,7 +477,7 @@ def buy_market(G):
     go(G, A_BUY_MARKET, bd[S.BD_MARKET], market_price(st, bd, cd))
     take(G, A_BUY_MARKET)
     pend(st, A_BUY_MARKET, 0, 0)
-    i = choose(G, W, D_MARKET_PICK, market_legal(st, cd))
+    i = wizard_choose(G, D_MARKET_PICK, market_legal(st, cd))
     if i < 0:
         return
     st[S.ST_COINS] -= market_price(st, bd, cd)
@@ -495,7 +510,7 @@ def steal(G):
             if steal_ok(st, bd, cd, number):
                 st[S.ST_LEGAL + n] = number
                 n += 1
-    number = choose(G, W, D_STEAL_HOUSE, n)
+    number = wizard_choose(G, D_STEAL_HOUSE, n)
     loc = house_loc(bd, number)
     go(G, A_STEAL, loc, 0)
     take(G, A_STEAL)
@@ -505,7 +520,7 @@ def steal(G):
         return
     pend(st, A_STEAL, number, 0)
     top = min(bd[bd[S.O_COINS] + loc], supply)
-    declared = choose(G, W, D_STEAL_AMOUNT, range_legal(st, 1, top))
+    declared = wizard_choose(G, D_STEAL_AMOUNT, range_legal(st, 1, top))
     if declared < 0:
         return
     roll = below(rs, S.STREAM_D6, C.D6) + 1
@@ -513,7 +528,7 @@ def steal(G):
     if roll > declared:
         taken = gain_coins(st, declared)
     elif spare_action(st):                                 # V3.12: noticed
-        if choose(G, W, D_DISTRACT, range_legal(st, 0, 1)) == 1:
+        if wizard_choose(G, D_DISTRACT, range_legal(st, 0, 1)) == 1:
             spend_extra(G, -1)
             taken = gain_coins(st, declared)
     st[S.ST_COINS_STOLEN] += taken
@@ -528,7 +543,7 @@ def cast(G):
         if castable(st, bd, cd, st[S.ST_WIZARD_HAND + p]):
             st[S.ST_LEGAL + n] = p
             n += 1
-    p = choose(G, W, D_SPELL, n)
+    p = wizard_choose(G, D_SPELL, n)
     c = st[S.ST_WIZARD_HAND + p]
     loc = spell_location(bd, cd, c)
     if loc >= 0:
@@ -596,7 +611,7 @@ def apply_spell(G, c):
                 n += 1
         if n == 0:
             return
-        q = st[S.ST_LEGAL] if cd[S.CD_P0, c] == 1 else choose(G, W, D_DISCARD_POWER, n)
+        q = st[S.ST_LEGAL] if cd[S.CD_P0, c] == 1 else wizard_choose(G, D_DISCARD_POWER, n)
         gone = st[S.ST_FRONT_MONSTER + q]
         for i in range(q + 1, st[S.ST_NFRONT_MONSTER]):
             st[S.ST_FRONT_MONSTER + i - 1] = st[S.ST_FRONT_MONSTER + i]
@@ -628,7 +643,7 @@ def hypnotize(G, pick):
                 n += 1
         if n == 0:
             return
-        v = choose(G, W, D_HYPNOTIZE, n)
+        v = wizard_choose(G, D_HYPNOTIZE, n)
         st[S.ST_BAG + v] -= 1
     else:
         v = draw_villager(st, rs)
@@ -649,7 +664,7 @@ def place(G, v, roll):
             if st[S.ST_HOUSES + number] == EMPTY:
                 st[S.ST_LEGAL + n] = number
                 n += 1
-        house = choose(G, W, D_ARRIVAL_HOUSE, n)
+        house = wizard_choose(G, D_ARRIVAL_HOUSE, n)
     st[S.ST_HOUSES + house] = v
 
 
@@ -674,7 +689,7 @@ def discard(G):
         if st[S.ST_HELD + i] > 0:
             st[S.ST_LEGAL + n] = i
             n += 1
-    i = choose(G, W, D_DISCARD, n)
+    i = wizard_choose(G, D_DISCARD, n)
     st[S.ST_HELD + i] -= 1
     st[S.ST_NHELD] -= 1
 
@@ -696,7 +711,7 @@ def move_alone(G):
         if move_ok(st, bd, cd, loc):
             st[S.ST_LEGAL + n] = loc
             n += 1
-    loc = choose(G, W, D_MOVE_TO, n)
+    loc = wizard_choose(G, D_MOVE_TO, n)
     cost = fare(st, bd, cd, loc)
     if cost > 0:
         n = 0
@@ -707,7 +722,7 @@ def move_alone(G):
             st[S.ST_LEGAL + n] = PAY_ACTION
             n += 1
         pend(st, A_MOVE, loc, 0)
-        how = choose(G, W, D_PAY, n)
+        how = wizard_choose(G, D_PAY, n)
         if how == PAY_COINS:
             st[S.ST_COINS] -= cost
         else:
@@ -767,7 +782,7 @@ def wizard_player_turn(G):
     st[S.ST_W_ACTIONS] = actions
     while not st[S.ST_OVER] and not st[S.ST_ERR]:
         pend(st, -1, 0, 0)
-        action = choose(G, W, D_ACTION, legal_actions(st, bd, G[3]))
+        action = wizard_choose(G, D_ACTION, legal_actions(st, bd, G[3]))
         if action == A_END or action < 0:
             break
         if action == A_BUY_HOUSE:
@@ -1092,5 +1107,5 @@ def planner(G, decision, nl):
 
 @njit(cache=True)
 def wizard_policy(G, decision, nl):
-    """The Wizard's non-random policy (``kernel.choose`` draws for ``random``): the planner."""
+    """The Wizard's non-random policy (``kernel.choice_without_policy`` draws for ``random``): the planner."""
     return planner(G, decision, nl)
