@@ -61,7 +61,13 @@ def imports(path: Path, at_import: bool = False) -> frozenset[Path]:
 
 def imports_numba(path: Path) -> bool:
     """Whether ``path`` imports numba (or a part of it): the modules that may hold compiled code."""
-    for node in ast.walk(ast.parse(path.read_bytes())):
+    stat = path.stat()
+    return _imports_numba(path, stat.st_mtime_ns, stat.st_size)
+
+
+@functools.lru_cache(maxsize=None)
+def _imports_numba(path: Path, mtime_ns: int, size: int) -> bool:
+    for node in _import_nodes(ast.parse(path.read_bytes()), at_import=False):
         names = ([alias.name for alias in node.names] if isinstance(node, ast.Import)
                  else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
         if any(name == "numba" or name.startswith("numba.") for name in names):

@@ -125,8 +125,13 @@ def _group_key(name: str, start: tuple[Path, ...]) -> str:
 
 def cache_key(path: Path) -> str:
     """The cache directory name of the package file ``path``: its group and the digest of the group's
-    closure (computed once per process)."""
-    return _group_key(*cache_group(path))
+    closure (computed once per process and file)."""
+    return _file_key(str(Path(path).resolve()))
+
+
+@functools.lru_cache(maxsize=None)
+def _file_key(path: str) -> str:
+    return _group_key(*cache_group(Path(path)))
 
 
 #: numba's locator for a user-provided cache directory (renamed without its underscore in numba 0.61).
