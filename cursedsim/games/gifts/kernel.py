@@ -26,9 +26,15 @@ the first legal action; ``run_chunk`` raises a RunError.
 Speed: the main decision's legal cards are a bit set built from the masks in a few word operations
 (antidotes checked one by one, only when the hand holds some and the gauge is not empty), so the
 policies choose a card without a legal list; four arrays instead of twenty-five make each remaining call
-(``decide``, ``respond``, ``eliminate``, draws and shuffles) cheap; the card steps, each called from one
-place, are inlined into the turn; a shuffle keeps the stream's state in registers. ``decide`` stays a
-call: inlined at its dozen call sites it would make the first compile several minutes long.
+(``decide``, ``respond``, ``eliminate``, draws and shuffles) cheap; a shuffle keeps the stream's state in
+registers.
+
+Compile time (a cold first run, issue 24): numba copies an inlined function's IR once per block with its
+whole variable table, so inlining a big function costs far more than compiling it once. The turn is
+written out in ``play_game``, with the main decision and the frequent card steps (gift, antidote, raise)
+inlined; the rarer ones (bonus gift, Mugging, Day of mourning, Emergency Ifren), ``decide``,
+``answer_window`` and ``eliminate`` are calls (a call costs ~10 ns: the four arrays pass as ~34 words).
+The codes passed to a call are np.int64, never int literals: numba compiles a callee once per literal.
 """
 
 from __future__ import annotations
@@ -178,7 +184,7 @@ def ask(G, kind, seat, nl):
     """The seat's policy decides among the legal list ``st[ST_LEGAL:][:nl]``; an illegal choice is
     recorded and replaced."""
     st = G[1]
-    a = pol.decide(kind, seat, nl, G)
+    a = pol.decide(np.int64(kind), seat, np.int64(nl), G)
     for i in range(nl):
         if st[S.ST_LEGAL + i] == a:
             return a
@@ -330,7 +336,7 @@ def eliminate(G, seat):
 def check_elimination(G, seat):
     st = G[1]
     if st[S.ST_ALIVE + seat] and st[S.ST_GTOTAL + seat] >= R.GAUGE_LIMIT:
-        eliminate(G, seat)
+        eliminate(G, np.int64(seat))
 
 
 @njit(cache=True, inline="always")
@@ -400,7 +406,7 @@ def respond(G, card, by, target, kind, adds, inevitable):
     if held == ZERO and not ((kind == E.GIFT or kind == E.TRICK)
                              and useless_count(G, target) >= R.CACARMA_USELESS):
         return EFFECTIVE
-    return answer_window(G, card, by, target, kind, adds)
+    return answer_window(G, card, by, target, np.int64(kind), np.int64(adds))
 
 
 @njit(cache=True, _nrt=False)
@@ -501,7 +507,7 @@ def give_cursed_gift(G, seat, card):
         to_discard(st, card)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def give_bonus_gift(G, seat):
     st, bits = G[1], G[2]
     first = -1
@@ -543,7 +549,7 @@ def raise_gift(G, seat, card):
         to_discard(st, card)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def mugging(G, seat, card):
     st, bits = G[1], G[2]
     target = choose_target(G, seat, 2)
@@ -578,7 +584,7 @@ def mugging(G, seat, card):
     to_discard(st, card)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def day_of_mourning(G, seat, card):
     st, bits = G[1], G[2]
     used = 0
@@ -595,7 +601,7 @@ def day_of_mourning(G, seat, card):
     to_discard(st, card)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def remove_gift(G, seat, card):
     nl = list_set(G, S.B_GAUGE + seat, S.A_PICK)
     key = ask(G, S.D_REMOVE, seat, nl) - S.A_PICK
@@ -725,11 +731,10 @@ def main_playable(G, seat):
 
 
 @njit(cache=True, inline="always")
-def ask_main(G, seat):
-    """The seat's policy's main decision, checked against the playable set (an illegal one is recorded
-    and replaced by the first legal action)."""
+def check_main(G, a):
+    """The main decision ``a`` of the seat's policy (``pol.decide_main``), checked against the playable
+    set (an illegal one is recorded and replaced by the first legal action)."""
     st, bits = G[1], G[2]
-    a = pol.decide_main(seat, G)
     if a == S.A_END:
         return a
     if a == S.A_BONUS:
@@ -744,46 +749,10 @@ def ask_main(G, seat):
     return S.A_BONUS if st[S.ST_BONUS_OK] else S.A_END
 
 
-@njit(cache=True, _nrt=False, inline="always")
-def take_turn(G, seat):
-    """Up to 3 cards, then A_END; False when the player was eliminated (or the game ended) in it."""
-    cd, st = G[0], G[1]
-    while True:
-        main_playable(G, seat)
-        a = ask_main(G, seat)
-        if a == S.A_END:
-            return True
-        if a == S.A_BONUS:
-            give_bonus_gift(G, seat)
-        else:
-            card = a - S.A_PLAY
-            take_from_hand(G, seat, card)
-            st[S.ST_PLAYED] += 1
-            st[S.ST_COUNTS + cd[S.CD_TYPE, card]] += 1
-            e = cd[S.CD_EFFECT, card]
-            if e == E.E_GIFT or e == E.E_GOLDEN_GIFT:
-                give_cursed_gift(G, seat, card)
-            elif e == E.E_ANTIDOTE:
-                antidote(G, seat, card)
-            elif e == E.E_RAISE_GIFT:
-                raise_gift(G, seat, card)
-            elif e == E.E_MUGGING:
-                mugging(G, seat, card)
-            elif e == E.E_DAY_OF_MOURNING:
-                day_of_mourning(G, seat, card)
-            elif e == E.E_REMOVE_GIFT:
-                remove_gift(G, seat, card)
-        st[S.ST_PCARD] = -1
-        st[S.ST_PADDS] = 0
-        st[S.ST_TARGET] = -1
-        if st[S.ST_OVER] or not st[S.ST_ALIVE + seat]:
-            return False
-
-
 @njit(cache=True, _nrt=False)
-def play_game(G, seed, index, players, fs, n):
-    """Deal game ``index`` of run ``seed`` (``n`` cards) and play it to its end in the state ``G``
-    (``fs``: the focus seat, whose dealt kinds go to ST_DEALT)."""
+def deal(G, seed, index, players, fs, n):
+    """Reset the state ``G`` for game ``index`` of run ``seed`` (``n`` cards), seed its streams, shuffle
+    the pile and deal the hands (``fs``: the focus seat, whose dealt kinds go to ST_DEALT)."""
     cd, st, bits = G[0], G[1], G[2]
     for i in range(S.N_SCALARS):
         st[i] = 0
@@ -818,7 +787,18 @@ def play_game(G, seed, index, players, fs, n):
             dealt |= np.int64(1) << cd[S.CD_KIND, w * 64 + lowest(m)]
             m &= m - ONE
     st[S.ST_DEALT] = dealt
-    current = 0
+
+
+@njit(cache=True, _nrt=False)
+def play_game(G, seed, index, players, fs, n):
+    """Deal game ``index`` of run ``seed`` (``n`` cards) and play it to its end in the state ``G``
+    (``fs``: the focus seat, whose dealt kinds go to ST_DEALT). A turn: up to 3 cards, each a main
+    decision (``main_playable``, ``pol.decide_main``, ``check_main``) and its card's step, then A_END and
+    a draw; a player eliminated in it (or the game's end) ends it without the draw. The turn is written
+    out here: inlined as a function it was most of the kernel's compile time (module docstring)."""
+    cd, st = G[0], G[1]
+    deal(G, seed, index, players, fs, n)
+    seat = np.int64(0)
     max_turns = st[OPT + OPT_MAX_TURNS]
     while True:
         if st[S.ST_TURN] >= max_turns:
@@ -827,16 +807,43 @@ def play_game(G, seed, index, players, fs, n):
         st[S.ST_TURN] += 1
         st[S.ST_PLAYED] = 0
         st[S.ST_GIFT_GIVEN] = 0
-        seat = current
-        ended = take_turn(G, seat)
-        if st[S.ST_OVER]:
-            return
-        if ended and st[S.ST_ALIVE + seat]:
-            draw_card(G, seat)
+        while True:
+            main_playable(G, seat)
+            a = check_main(G, pol.decide_main(seat, G))
+            if a == S.A_END:
+                draw_card(G, seat)
+                break
+            if a == S.A_BONUS:
+                give_bonus_gift(G, seat)
+            else:
+                card = a - S.A_PLAY
+                take_from_hand(G, seat, card)
+                st[S.ST_PLAYED] += 1
+                st[S.ST_COUNTS + cd[S.CD_TYPE, card]] += 1
+                e = cd[S.CD_EFFECT, card]
+                if e == E.E_GIFT or e == E.E_GOLDEN_GIFT:
+                    give_cursed_gift(G, seat, card)
+                elif e == E.E_ANTIDOTE:
+                    antidote(G, seat, card)
+                elif e == E.E_RAISE_GIFT:
+                    raise_gift(G, seat, card)
+                elif e == E.E_MUGGING:
+                    mugging(G, seat, card)
+                elif e == E.E_DAY_OF_MOURNING:
+                    day_of_mourning(G, seat, card)
+                elif e == E.E_REMOVE_GIFT:
+                    remove_gift(G, seat, card)
+            st[S.ST_PCARD] = -1
+            st[S.ST_PADDS] = 0
+            st[S.ST_TARGET] = -1
+            if st[S.ST_OVER]:
+                return
+            if not st[S.ST_ALIVE + seat]:
+                break
         s = (seat + 1) % players
         while not st[S.ST_ALIVE + s]:
             s = (s + 1) % players
-        current = s
+        seat = s
 
 
 @njit(cache=True)

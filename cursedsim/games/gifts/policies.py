@@ -139,11 +139,11 @@ def decide_main(seat, G):
         nl += 1
         return st[S.ST_LEGAL + below(bits, S.STREAM_POLICY + seat, nl)]
     heal_first = params[seat, P_HEAL_FIRST] >= 0.5
-    a = heal_step(seat, G) if heal_first else attack_step(seat, G)
-    if a != NONE:
-        return a
-    a = attack_step(seat, G) if heal_first else heal_step(seat, G)
-    return a if a != NONE else S.A_END
+    for phase in range(2):   # heal then attack, or the reverse: each step inlined once, not twice
+        a = heal_step(seat, G) if (phase == 0) == heal_first else attack_step(seat, G)
+        if a != NONE:
+            return a
+    return S.A_END
 
 
 @njit(cache=True, inline="always")
