@@ -34,11 +34,11 @@ run: $(STAMP)
 test: $(TEST_STAMP)
 	@echo "make: compiling every game's kernels into the cache (a cold cache takes minutes, once)"
 	$(BIN)/cursedsim compile --jobs 2
-	$(BIN)/python -m pytest -n 2 -q -m "not slow"
+	$(BIN)/python -m pytest -n 2 --dist worksteal -q -m "not slow"
 
 test-all: $(TEST_STAMP)
 	$(BIN)/cursedsim compile --jobs 2
-	$(BIN)/python -m pytest -n 2 -q
+	$(BIN)/python -m pytest -n 2 --dist worksteal -q
 
 bench: $(TEST_STAMP)
 	$(BIN)/python benchmarks/bench_verflucht.py

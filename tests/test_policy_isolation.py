@@ -6,8 +6,8 @@ let whichever was linked first play for both). The test suite's own process hide
 runs in a new interpreter (tests/fresh_process_policies.py) and each policy's frame must equal the frame
 it gives when played first in its process. Every order runs with 1 job; the same orders with 2 worker
 processes (each worker compiles every user kernel again) are marked ``slow`` (``make test-all``).
-Curses & Covens and Cursed Gifts, games of sides, are checked the same way with pairings of their
-built-in policies.
+Curses & Covens, Cursed Gifts and So, You've Been Cursed., games of sides, are checked the same way with
+pairings of their built-in policies (2 workers: ``slow`` too).
 """
 
 from __future__ import annotations
@@ -99,18 +99,27 @@ PAIRINGS = {
 }
 
 
-@pytest.mark.parametrize("game", list(PAIRINGS))
-def test_every_pairing_plays_its_own_games_whatever_ran_before_it(game):
-    """Each pairing alone in a new process, then all in both orders with 1 and 2 jobs: same frames."""
+def check_pairings(game: str, n_jobs: int) -> None:
+    """Each pairing alone in a new process, then all in both orders with ``n_jobs``: same frames."""
     pairings = PAIRINGS[game]
     reference = {name: play_in_fresh_process(game, 1, (name,))[name] for name in pairings}
     digests = [entry["digest"] for entry in reference.values()]
     assert len(set(digests)) == len(digests), "two pairings play identical games: the check could not fail"
-    for n_jobs in (1, 2):
-        for order in (pairings, pairings[::-1]):
-            played = play_in_fresh_process(game, n_jobs, order)
-            for name in order:
-                assert played[name] == reference[name], (
-                    f"{game}, {n_jobs} job(s): {name} won {played[name]['win_rate']:.4f} after "
-                    f"{list(order[:order.index(name)])} but {reference[name]['win_rate']:.4f} alone")
+    for order in (pairings, pairings[::-1]):
+        played = play_in_fresh_process(game, n_jobs, order)
+        for name in order:
+            assert played[name] == reference[name], (
+                f"{game}, {n_jobs} job(s): {name} won {played[name]['win_rate']:.4f} after "
+                f"{list(order[:order.index(name)])} but {reference[name]['win_rate']:.4f} alone")
 
+
+@pytest.mark.parametrize("game", list(PAIRINGS))
+def test_every_pairing_plays_its_own_games_whatever_ran_before_it(game):
+    check_pairings(game, 1)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", list(PAIRINGS))
+def test_every_pairing_plays_its_own_games_whatever_ran_before_it_in_2_workers(game):
+    """The same orders with 2 worker processes (each loads the kernel from the cache anew)."""
+    check_pairings(game, 2)
