@@ -14,8 +14,13 @@ counters, the fight's state, card sets as uint64 bitmasks (held items, Backpack 
 pile's contents) and the random streams as state tuples. The ordered zones (draw pile, discard pile,
 weapons and items of the fight) are blocks of one int64 scratch array (``state.PILE`` ...), touched only
 in ``play_dealt`` and the ``inline="always"`` step functions merged into it; the array crosses a call
-once per game (``play_game`` to ``play_dealt``), in ``between_fights`` only when an item is usable there,
-and in ``pile_mask`` only for ``counting``; policies get a ``view`` tuple of scalars.
+once per game (``play_game``, inlined into ``play_chunk``, to ``play_dealt``), in ``between_fights`` only
+when an item is usable there, in ``pile_mask`` only for ``counting``, and in the steps of three rare items
+(``eat_turkey``, ``take_from_discard``, ``escape``); policies get a ``view`` tuple of scalars.
+
+Compile time (a cold first run, issue 24): those three rare steps are calls, not inlined into
+``play_dealt``: inlined (the Big Turkey Dinner's twice, with ``between_fights``'), they doubled its own
+compile (14 s against 7 s on one core), for no measurable speed.
 """
 
 from __future__ import annotations
@@ -146,7 +151,8 @@ OUTCOME_COLUMNS = tuple(OUTCOME_DTYPES)
 
 
 # ---------------------------------------------------------------- zones: the ordered piles
-# All inline: they touch the scratch array, which must not cross a real call.
+# All inline: they touch the scratch array, which crosses a real call only on rare paths (the items
+# ``eat_turkey``, ``take_from_discard``, ``escape``).
 
 @njit(cache=True, inline="always")
 def shuffle(zones, offset, n, rng):
@@ -391,11 +397,12 @@ def spend(zones, items, n_used, card):
     return items & ~bit(card), n_used + 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def eat_turkey(zones, n_pile, n_discard, discard_cards, opts, rng_deck):
     """Big Turkey Dinner: "Shuffle discard pile, take 3 cards, place them at the bottom of your draw
     pile": the top k = min(turkey_cards, discard) cards, as a packet in their order, go under the pile.
-    Returns (pile size, discard size, discard contents, deck stream)."""
+    Returns (pile size, discard size, discard contents, deck stream). A real call (a rare item, two
+    call sites): compiled once instead of inlined twice."""
     rng_deck = shuffle(zones, DISCARD, n_discard, rng_deck)
     k = min(opts[OPT_TURKEY_CARDS], n_discard)
     n_discard -= k
@@ -405,10 +412,10 @@ def eat_turkey(zones, n_pile, n_discard, discard_cards, opts, rng_deck):
     return n_pile, n_discard, discard_cards, rng_deck
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def take_from_discard(zones, n_discard, target):
     """Large Backpack: ``target`` leaves the discard pile, the other cards keep their order. Returns
-    the new size."""
+    the new size. A real call (a rare item, two call sites)."""
     i = 0
     while zones[DISCARD + i] != target:
         i += 1
@@ -463,12 +470,12 @@ def lose_soul(zones, monster, n_discard, discard_cards, n_used, n_weapons):
     return fight_to_discard(zones, n_discard, discard_cards, n_used, n_weapons)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def escape(zones, monster, n_pile, n_discard, discard_cards, n_used, n_weapons, opts, rng_deck):
     """Smoke Bomb: "Place all cards in the current encounter into the draw deck and shuffle": the
     monster, then the weapons (then, with smoke_bomb_returns_items, the used items) onto the pile, which
     is shuffled; otherwise the used items go to the discard pile. Returns (pile, discard, contents,
-    deck stream)."""
+    deck stream). A real call: a rare item, kept out of ``play_dealt``'s compile."""
     zones[PILE + n_pile] = monster
     n_pile += 1
     for i in range(n_weapons):
@@ -559,13 +566,15 @@ def between_fights(zones, n_pile, n_discard, discard_cards, items, stored, souls
 
 # ---------------------------------------------------------------- the game
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_game(zones, seed, index, opts, policy_id, params):
     """Play game ``index`` of the run ``seed`` to its end. Returns (souls, rounds, damage_taken,
     cards_left, end, start_item, weapons_drawn, busts); the used-item counts are left in
-    ``zones[USED_COUNT : USED_COUNT + 10]``."""
-    rng_deck = seed_tuple(seed, index, STREAM_DECK)
-    rng_pol = seed_tuple(seed, index, STREAM_POLICY)
+    ``zones[USED_COUNT : USED_COUNT + 10]``. Inlined into ``play_chunk``: as a call of its own it linked
+    and optimised ``play_dealt``'s code once more (about a second of a cold compile); the streams are
+    np.int64, not literals, so ``seed_tuple`` compiles once."""
+    rng_deck = seed_tuple(seed, index, np.int64(STREAM_DECK))
+    rng_pol = seed_tuple(seed, index, np.int64(STREAM_POLICY))
     rng_deck = shuffle_deck(zones, rng_deck)
     if opts[OPT_STARTING_ITEM] != STARTING_ITEM_RANDOM:
         force_starting_item(zones, N_CARDS, opts[OPT_STARTING_ITEM] - FORCED_ITEM_CODE)

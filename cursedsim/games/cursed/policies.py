@@ -287,31 +287,32 @@ def turkey_due(view, params):
 def item_rules_fight(view, opts, params, uses_items, counting):
     """ThresholdPolicy.fight (and CountingPolicy's, whose rule 4 differs): the first of the rules that
     applies (see ThresholdPolicy's docstring); between fights rule 2 only."""
-    if not uses_items or view[V_BETWEEN]:
+    all_rules = uses_items and not view[V_BETWEEN]   # else rule 2 (with items) and rule 4 only
+    if not all_rules:
         turkey = turkey_due(view, params) if uses_items else -1
         if turkey >= 0:
             return USE, turkey, NO_CARD
-        kind, card = attack_or_stop(view, opts, params, False, counting)
-        return kind, card, NO_CARD
-    items = view[V_ITEMS]
-    pile = view[V_PILE]
-    discard = view[V_DISCARD_CARDS]
-    backpack = lowest_of(items, LARGE_BACKPACK)
-    if backpack >= 0 and discard != ZERO:
-        return USE, backpack, best_weapon(discard, MAX_BEST_VALUE)
-    turkey = turkey_due(view, params)
-    if turkey >= 0:
-        return USE, turkey, NO_CARD
-    scroll = lowest_of(items, SCROLL_OF_PURGE_LIFE)
-    due = due_now(view)
-    if scroll >= 0 and ((view[V_ATTACKS] == 0 and view[V_POWER] >= params[P_SCROLL_POWER]) or due > pile):
-        return USE, scroll, NO_CARD
-    targets = view[V_WHET_TARGETS]
-    whetstone = lowest_of(items, WHETSTONE)
-    if targets != ZERO and view[V_POWER] - view[V_TOTAL] == WHETSTONE_BONUS:
-        return USE, whetstone, lowest(targets)
-    kind, card = attack_or_stop(view, opts, params, True, counting)
-    if kind != STOP:
+    else:
+        items = view[V_ITEMS]
+        pile = view[V_PILE]
+        discard = view[V_DISCARD_CARDS]
+        backpack = lowest_of(items, LARGE_BACKPACK)
+        if backpack >= 0 and discard != ZERO:
+            return USE, backpack, best_weapon(discard, MAX_BEST_VALUE)
+        turkey = turkey_due(view, params)
+        if turkey >= 0:
+            return USE, turkey, NO_CARD
+        scroll = lowest_of(items, SCROLL_OF_PURGE_LIFE)
+        due = due_now(view)
+        if scroll >= 0 and ((view[V_ATTACKS] == 0 and view[V_POWER] >= params[P_SCROLL_POWER]) or due > pile):
+            return USE, scroll, NO_CARD
+        targets = view[V_WHET_TARGETS]
+        whetstone = lowest_of(items, WHETSTONE)
+        if targets != ZERO and view[V_POWER] - view[V_TOTAL] == WHETSTONE_BONUS:
+            return USE, whetstone, lowest(targets)
+    # one attack_or_stop for both ways in: inlined twice, it was half of this function's compile
+    kind, card = attack_or_stop(view, opts, params, all_rules, counting)
+    if kind != STOP or not all_rules:
         return kind, card, NO_CARD
     if targets != ZERO and due >= WHETSTONE_BONUS:
         return USE, whetstone, lowest(targets)
