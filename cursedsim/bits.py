@@ -109,3 +109,50 @@ def tuple_get(typingctx, tup, idx):
         return builder.load(builder.gep(stack, [index.type(0), index], inbounds=True))
 
     return tup.dtype(tup, idx), codegen
+
+
+@intrinsic
+def select_get(typingctx, tup, idx):
+    """``tup[idx]`` of a homogeneous tuple as a chain of selects: entry 0, replaced by entry k where
+    ``idx == k`` (k = 1 .. n-1). No branch and no memory: a tuple a loop updates stays in registers. As
+    an intrinsic it is one call to type and a few instructions to emit, where the same chain of ``if``s
+    as an ``inline="always"`` function is numba IR typed and lowered again at every call."""
+    if not isinstance(tup, types.UniTuple) or not isinstance(idx, types.Integer):
+        return None
+    dtype = types.unliteral(tup.dtype)   # (0, 0) is typed as a tuple of literal zeros
+
+    def codegen(context, builder, signature, args):
+        value, index = args
+        result = builder.extract_value(value, 0)
+        for k in range(1, tup.count):
+            result = builder.select(builder.icmp_unsigned("==", index, index.type(k)),
+                                    builder.extract_value(value, k), result)
+        return context.cast(builder, result, tup.dtype, dtype)
+
+    return dtype(tup, idx), codegen
+
+
+@intrinsic
+def select_set(typingctx, tup, idx, value):
+    """The homogeneous tuple ``tup`` with entry ``idx`` set to ``value``, entry by entry a select (as
+    ``(value if idx == 0 else tup[0], ...)``; an intrinsic for the reason of ``select_get``). ``value``
+    must unify with the entry type to that type (the tuple's type does not change, but for literal
+    entries: ``(0, 0)`` comes back as a tuple of int64)."""
+    if not isinstance(tup, types.UniTuple) or not isinstance(idx, types.Integer):
+        return None
+    dtype = types.unliteral(tup.dtype)
+    if typingctx.unify_pairs(dtype, types.unliteral(value)) != dtype:
+        return None
+    result_type = types.UniTuple(dtype, tup.count)
+
+    def codegen(context, builder, signature, args):
+        old, index, new = args
+        new = context.cast(builder, new, signature.args[2], dtype)
+        result = context.get_constant_undef(result_type)
+        for k in range(tup.count):
+            entry = context.cast(builder, builder.extract_value(old, k), tup.dtype, dtype)
+            entry = builder.select(builder.icmp_unsigned("==", index, index.type(k)), new, entry)
+            result = builder.insert_value(result, entry, k)
+        return result
+
+    return result_type(tup, idx, value), codegen

@@ -1,20 +1,24 @@
 """The numba engine of Curses & Covens: the procedure of docs/rules/covens.md over flat state.
 
-``play_game`` plays one game as one loop over rounds (Census, Arrival, Travel, Hunt) with the rule steps
-as ``inline="always"`` helpers; ``play_chunk`` plays games ``start .. start+count-1`` of a run and
-``run_chunk`` is the Python entry (outcome arrays by ``rules.OUTCOME_DTYPES``). Random draws happen
-exactly where the reference engine makes them (``state``: set-up shuffle, hunter shuffles, discard
-orders and hunt picks on STREAM_DECK, each side's policy on its own stream), and every decision the
-reference asks is asked here, so the two engines play the same games. Every action a policy returns is
-checked against the legal set; an illegal one stops the chunk and ``run_chunk`` raises a RunError.
+``play_chunk`` plays games ``start .. start+count-1`` of a run, each as one loop over rounds (Census,
+Arrival, Travel, Hunt) with the rule steps as small helpers, and ``run_chunk`` is the Python entry
+(outcome arrays by ``rules.OUTCOME_DTYPES``). Random draws happen exactly where the reference engine
+makes them (``state``: set-up shuffle, hunter shuffles, discard orders and hunt picks on STREAM_DECK,
+each side's policy on its own stream), and every decision the reference asks is asked here, so the two
+engines play the same games. Every action a policy returns is checked against the legal set; an illegal
+one stops the chunk and ``run_chunk`` raises a RunError.
 
-State (docs/architecture.md, "Kernels"): scalars in locals of ``play_game``; hands and the per-round
-records (census hands, dealt, given and received cards) as uint64 card masks in small arrays allocated
-once per chunk; the deck as a circular int64 queue (``deck[top]`` is the top card, discards are written
+State (docs/architecture.md, "Kernels"): scalars in locals of ``play_chunk``'s game loop; hands and the
+per-round records (census hands, dealt, given and received cards) as uint64 card masks in small arrays
+allocated once per chunk; the deck as a circular int64 queue (``deck[top]`` is the top card, discards are written
 at ``top + n_deck``), so drawing and discarding move no card; the hunter's knowledge of the deck as a
 mask of queue slots holding a witch he saw go under. Policies get a view tuple (``observe_hunter``,
 ``observe_town``) built from these, holding only what the spec lets that side see; the ``random``
 policies need no view and skip building it.
+
+Compile time: a decision of a side's policy is one call (``ask_town``) or one small inline helper
+(``ask_hunter``), the policies are compiled once each, and the locals handed to them start as int64 (see
+``play_chunk``), so the kernel compiles in seconds, not minutes (issue 24).
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, uint64
 
-from cursedsim.bits import ONE, ZERO, bit, count, has, lowest, nth
+from cursedsim.bits import ONE, ZERO, bit, count, has, lowest, nth, select_get
 from cursedsim.errors import RunError
 from cursedsim.games.covens import policies as pol
 from cursedsim.games.covens import policy_specs as PS
@@ -33,8 +37,13 @@ from cursedsim.rng import below_t, seed_tuple
 
 #: Slots of the circular deck (the whole deck fits, so the queue never overwrites itself).
 CAP = R.N_CARDS
-#: An error code of ``play_game``: 0 = no error, else 1 + kind * N_ACTIONS + action (mod N_ACTIONS).
-NO_ERROR = 0
+#: An error code of a game: 0 = no error, else 1 + kind * N_ACTIONS + action (mod N_ACTIONS).
+NO_ERROR = np.int64(0)
+#: No town (a ``me`` or ``about`` of a view), no spell; the reveals of a round before its Hunt, the hand
+#: sizes after Travel before it ends (int64: see ``play_chunk``).
+NONE = np.int64(-1)
+NO_REVEALS = (np.int64(0), np.int64(0))
+BEFORE_TRAVEL = (NONE, NONE, NONE, NONE, NONE)
 
 FAKE_BIT = uint64(TB.FAKE_BIT)
 WILD_BIT = uint64(TB.WILD_BIT)
@@ -204,7 +213,7 @@ def travel_set(hands, a, towns, ask_empty):
     return legal
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def checked(action, legal, kind, err):
     """(the action to carry out, error code): an illegal ``action`` is recorded (the first one) and
     replaced by the first legal action, so the game runs on safely to its end; ``run_chunk`` raises."""
@@ -212,7 +221,7 @@ def checked(action, legal, kind, err):
         return action, err
     if err == NO_ERROR:
         err = 1 + kind * S.N_ACTIONS + (action % S.N_ACTIONS if action >= 0 else 0)
-    return pol.legal_nth(legal, 0), err
+    return pol.legal_first(legal), err
 
 
 # ---------------------------------------------------------------- views
@@ -257,392 +266,42 @@ def observe_town(kind, me, about, rnd, towns, faces, active, captured, fake, rit
         got = ZERO
         known = -1
     else:
-        hand = hands[me]
-        given = gave[me]
-        got = received[me]
-        known = woods_known[me]
+        hand = select_get(hands, me)
+        given = select_get(gave, me)
+        got = select_get(received, me)
+        known = select_get(woods_known, me)
     return pol.TownView(rnd, kind, about, towns, up_spells(faces, opts), active, captured, fake,
                         count(ritual_cards), sizes_of(hands), n_deck, reveals, n_reveals, five(census), announced,
                         log_address, n_log, known, me, hand, given, got)
 
 
-# ---------------------------------------------------------------- one game
-
-
 @njit(cache=True, inline="always")
-def play_game(seed, index, towns, opts, hunter_id, hunter_params, town_id, town_params,
-              deck, hands, census, dealt, gave, received, woods_known, log, spells):
-    """Play game ``index`` of the run ``seed`` to its end. Returns (winner, win_type, rounds,
-    witches_captured, fake caught, rituals_taken, cards_left, picks, error code); ``spells`` gets the
-    casts by spell id. The arrays are scratch space owned by ``play_chunk``."""
-    rng_deck = seed_tuple(seed, index, S.STREAM_DECK)
-    rng_h = seed_tuple(seed, index, S.STREAM_HUNTER)
-    rng_t = seed_tuple(seed, index, S.STREAM_TOWN)
-    log_address = log.ctypes.data   # views carry the log's address (``pol.log_at``)
-    ask_empty = opts[S.OPT_ASK_EMPTY] != 0
-    random_discards = opts[S.OPT_DISCARD_ORDER] == S.DISCARD_RANDOM
-    all_towns = (ONE << uint64(towns)) - ONE
-    err = NO_ERROR
-    hands[:] = ZERO
-    census[:] = ZERO
-    dealt[:] = ZERO
-    gave[:] = ZERO
-    received[:] = ZERO
-    woods_known[:] = -1
-    log[:] = 0
-    spells[:] = 0
+def ask_hunter(hunter_id, hunter_params, rng_h, legal, kind, about, rnd, towns, faces, active, captured, fake,
+               ritual_cards, hands, n_deck, reveals, n_reveals, after_travel, census, announced, log_address, n_log,
+               woods_known, dealt, deal_left, drawn, known_slots, top, opts):
+    """The action of the hunter's policy (not ``random``: that needs no view) at decision ``kind``, the
+    arguments after ``kind`` being ``observe_hunter``'s: (action, rng_h). Inlined: a call per hunter
+    decision costs up to a fifth of the kernel's time with ``largest_hand`` (``ask_town`` is a call)."""
+    view = observe_hunter(kind, about, rnd, towns, faces, active, captured, fake, ritual_cards, hands, n_deck,
+                          reveals, n_reveals, after_travel, census, announced, log_address, n_log, woods_known,
+                          dealt, deal_left, drawn, known_slots, top, opts)
+    return pol.hunter_decide(hunter_id, hunter_params, rng_h, view, legal)
 
-    # ---- set-up: shuffle, the woods, 2 cards to each town round-robin
-    n_deck = R.N_CARDS if opts[S.OPT_RITUALS] else R.N_CARDS - R.N_RITUALS
-    for c in range(n_deck):
-        deck[c] = c
-    top = 0
-    rng_deck = shuffle_range(deck, top, 0, n_deck, rng_deck)
-    woods = deck[top]
-    top = slot(top, 1)
-    n_deck -= 1
-    for _ in range(R.HAND_AT_SETUP):
-        for t in range(towns):
-            hands[t] |= bit(deck[top])
-            top = slot(top, 1)
-            n_deck -= 1
-    hunter_woods = woods     # the hunter saw it; -1 once any swap happened
-    known_slots = ZERO       # queue slots holding a witch he saw go under
-    captured = ZERO          # true witches in front of the hunter
-    fake = 0
-    ritual_cards = ZERO      # rituals in front of the hunter
-    faces = 0                # bit t: tile t shows its curse
-    picks = 0
-    winner = R.WINNER_NONE
-    win_type = R.WIN_UNFINISHED
-    rnd = 1
-    max_rounds = opts[S.OPT_MAX_ROUNDS]
-    disabled = opts[S.OPT_DISABLED_SPELL] - 1   # the spell the town may not cast, -1 for none
-    while True:
-        # ---------------- Census (the round's records start empty: ``reference.new_round_records``)
-        active = -1
-        cast_tile = -1
-        announced = -1
-        drawn = ZERO
-        n_log = 0
-        n_reveals = 0
-        reveals = (0, 0)
-        after_travel = (-1, -1, -1, -1, -1)
-        census[:] = ZERO
-        dealt[:] = ZERO
-        gave[:] = ZERO
-        received[:] = ZERO
-        if opts[S.OPT_SHUFFLE_TIMING] == S.SHUFFLE_CENSUS_AND_ARRIVAL and n_deck >= 2:
-            legal = pol.legal_add(pol.legal_add(pol.NO_LEGAL, S.A_YES), S.A_NO)
-            if hunter_id == PS.HUNTER_RANDOM:
-                action, rng_h = pol.random_action(legal, rng_h)
-            else:
-                view = observe_hunter(S.D_SHUFFLE, -1, rnd, towns, faces, active, captured, fake, ritual_cards, hands,
-                                      n_deck, reveals, n_reveals, after_travel, census, announced, log_address, n_log,
-                                      hunter_woods, dealt, ZERO, drawn, known_slots, top, opts)
-                action, rng_h = pol.hunter_decide(hunter_id, hunter_params, rng_h, view, legal)
-            action, err = checked(action, legal, S.D_SHUFFLE, err)
-            if action == S.A_YES:
-                rng_deck = shuffle_range(deck, top, 0, n_deck, rng_deck)
-                known_slots = ZERO
-        for t in range(towns):
-            if hands[t] == ZERO and n_deck > 0:
-                hands[t] = bit(deck[top])
-                known_slots &= ~bit(top)
-                top = slot(top, 1)
-                n_deck -= 1
-        for t in range(towns):
-            census[t] = hands[t]
-        coven = False
-        for t in range(towns):
-            coven |= coven_in(hands[t])
-        if coven:
-            winner = R.WINNER_TOWN
-            win_type = R.WIN_COVEN
-            break
-        up = up_spells(faces, opts)
-        legal = pol.NO_LEGAL
-        for tile in range(R.N_TILES):
-            spell = up[tile]
-            if spell == disabled:
-                continue
-            for t in range(towns):
-                if can_cast(hands[t], spell, opts):
-                    legal = pol.legal_add(legal, S.A_SPELL + tile)
-                    break
-        if pol.legal_count(legal) > 0:
-            legal = pol.legal_add(legal, S.A_NO)
-            if town_id == PS.TOWN_RANDOM:
-                action, rng_t = pol.random_action(legal, rng_t)
-            else:
-                view = observe_town(S.D_SPELL, -1, -1, rnd, towns, faces, active, captured, fake, ritual_cards, hands,
-                                    n_deck, reveals, n_reveals, census, announced, log_address, n_log, woods_known,
-                                    gave, received, opts)
-                action, rng_t = pol.town_decide(town_id, town_params, rng_t, view, legal)
-            action, err = checked(action, legal, S.D_SPELL, err)
-            if action != S.A_NO:
-                cast_tile = action - S.A_SPELL
-                active = up[cast_tile]
-                spells[active] += 1
-        legal = town_set(towns, all_towns)
-        legal = pol.legal_add(legal, S.A_NO)
-        if town_id == PS.TOWN_RANDOM:
-            action, rng_t = pol.random_action(legal, rng_t)
-        else:
-            view = observe_town(S.D_ANNOUNCE, -1, -1, rnd, towns, faces, active, captured, fake, ritual_cards, hands,
-                                n_deck, reveals, n_reveals, census, announced, log_address, n_log, woods_known, gave,
-                                received, opts)
-            action, rng_t = pol.town_decide(town_id, town_params, rng_t, view, legal)
-        action, err = checked(action, legal, S.D_ANNOUNCE, err)
-        announced = action - S.A_TOWN if action != S.A_NO else -1
-        legal = town_set(towns, all_towns)
-        if town_id == PS.TOWN_RANDOM:
-            action, rng_t = pol.random_action(legal, rng_t)
-        else:
-            view = observe_town(S.D_HAT, -1, -1, rnd, towns, faces, active, captured, fake, ritual_cards, hands,
-                                n_deck, reveals, n_reveals, census, announced, log_address, n_log, woods_known, gave,
-                                received, opts)
-            action, rng_t = pol.town_decide(town_id, town_params, rng_t, view, legal)
-        action, err = checked(action, legal, S.D_HAT, err)
-        hat = action - S.A_TOWN
 
-        # ---------------- Arrival (twice with Growth)
-        for _ in range(2 if active == R.GROWTH else 1):
-            if opts[S.OPT_SHUFFLE_TIMING] != S.SHUFFLE_NEVER and n_deck >= 2:
-                legal = pol.legal_add(pol.legal_add(pol.NO_LEGAL, S.A_YES), S.A_NO)
-                if hunter_id == PS.HUNTER_RANDOM:
-                    action, rng_h = pol.random_action(legal, rng_h)
-                else:
-                    view = observe_hunter(S.D_SHUFFLE, -1, rnd, towns, faces, active, captured, fake, ritual_cards,
-                                          hands, n_deck, reveals, n_reveals, after_travel, census, announced,
-                                          log_address, n_log, hunter_woods, dealt, ZERO, drawn, known_slots, top,
-                                          opts)
-                    action, rng_h = pol.hunter_decide(hunter_id, hunter_params, rng_h, view, legal)
-                action, err = checked(action, legal, S.D_SHUFFLE, err)
-                if action == S.A_YES:
-                    rng_deck = shuffle_range(deck, top, 0, n_deck, rng_deck)
-                    known_slots = ZERO
-            short = n_deck < towns and opts[S.OPT_SHORT_DECK_ARRIVAL] == S.SHORT_DEAL_NONE
-            if ritual_cards == ZERO:
-                if not short:
-                    for t in range(towns):
-                        if n_deck == 0:
-                            break
-                        card = deck[top]
-                        known_slots &= ~bit(top)
-                        top = slot(top, 1)
-                        n_deck -= 1
-                        hands[t] |= bit(card)
-                        dealt[t] |= bit(card)
-                continue
-            # a ritual in front of the hunter: he draws one card per town and chooses who gets which
-            remaining = ZERO
-            if not short:
-                for _ in range(min(towns, n_deck)):
-                    remaining |= bit(deck[top])
-                    known_slots &= ~bit(top)
-                    top = slot(top, 1)
-                    n_deck -= 1
-            drawn |= remaining
-            for t in range(towns):
-                if remaining == ZERO:
-                    break
-                legal = card_set(pol.NO_LEGAL, remaining)
-                if count(remaining) < towns - t:
-                    legal = pol.legal_add(legal, S.A_NO)
-                if hunter_id == PS.HUNTER_RANDOM:
-                    action, rng_h = pol.random_action(legal, rng_h)
-                else:
-                    view = observe_hunter(S.D_DEAL, t, rnd, towns, faces, active, captured, fake, ritual_cards, hands,
-                                          n_deck, reveals, n_reveals, after_travel, census, announced, log_address,
-                                          n_log, hunter_woods, dealt, remaining, drawn, known_slots, top, opts)
-                    action, rng_h = pol.hunter_decide(hunter_id, hunter_params, rng_h, view, legal)
-                action, err = checked(action, legal, S.D_DEAL, err)
-                if action != S.A_NO:
-                    card = bit(action - S.A_CARD)
-                    remaining &= ~card
-                    hands[t] |= card
-                    dealt[t] |= card
+@njit(cache=True)
+def ask_town(town_id, town_params, rng_t, legal, kind, me, about, rnd, towns, faces, active, captured, fake,
+             ritual_cards, hands, n_deck, reveals, n_reveals, census, announced, log_address, n_log, woods_known, gave,
+             received, opts):
+    """The action of the town policy (not ``random``) at a town's (``me``; -1: the side's) decision ``kind``,
+    the arguments after ``kind`` being ``observe_town``'s: (action, rng_t). One compiled function for every
+    town decision (the view and the policies typed once, not at each of the six). The arrays come as
+    ``five`` tuples: an array argument costs two atomic reference-count operations per call."""
+    view = observe_town(kind, me, about, rnd, towns, faces, active, captured, fake, ritual_cards, hands, n_deck,
+                        reveals, n_reveals, census, announced, log_address, n_log, woods_known, gave, received, opts)
+    return pol.town_decide(town_id, town_params, rng_t, view, legal)
 
-        # ---------------- Travel (twice with Nature)
-        if active == R.DARKNESS:
-            hunter_woods = -1   # he cannot see whether the woods card moves
-        for lap in range(2 if active == R.NATURE_SPELL else 1):
-            first = hat if lap == 0 or opts[S.OPT_NATURE_RESTART] else (hat + 1) % towns
-            for i in range(towns):
-                a = (first + i) % towns
-                legal = travel_set(hands, a, towns, ask_empty)
-                if town_id == PS.TOWN_RANDOM:
-                    action, rng_t = pol.random_action(legal, rng_t)
-                else:
-                    view = observe_town(S.D_TRAVEL, a, -1, rnd, towns, faces, active, captured, fake, ritual_cards,
-                                        hands, n_deck, reveals, n_reveals, census, announced, log_address, n_log,
-                                        woods_known, gave, received, opts)
-                    action, rng_t = pol.town_decide(town_id, town_params, rng_t, view, legal)
-                action, err = checked(action, legal, S.D_TRAVEL, err)
-                if action < S.A_ASK:
-                    # give, and under Passage more while a still holds >= 2 cards
-                    c = (action - S.A_GIVE) // S.MAX_TOWNS
-                    u = (action - S.A_GIVE) % S.MAX_TOWNS
-                    while True:
-                        hands[a] &= ~bit(c)
-                        hands[u] |= bit(c)
-                        gave[a] |= bit(c)
-                        received[u] |= bit(c)
-                        log[n_log] = pol.log_entry(a, S.LOG_GIVE, u, 1)
-                        n_log += 1
-                        if active != R.PASSAGE or count(hands[a]) < 2:
-                            break
-                        targets = bit(u) if opts[S.OPT_PASSAGE_TARGETS] == S.PASSAGE_ONE_TOWN else all_towns & ~bit(a)
-                        legal = pol.legal_add(give_set(pol.NO_LEGAL, hands[a], targets, towns), S.A_NO)
-                        if town_id == PS.TOWN_RANDOM:
-                            action, rng_t = pol.random_action(legal, rng_t)
-                        else:
-                            view = observe_town(S.D_MORE, a, u, rnd, towns, faces, active, captured, fake,
-                                                ritual_cards, hands, n_deck, reveals, n_reveals, census, announced,
-                                                log_address, n_log, woods_known, gave, received, opts)
-                            action, rng_t = pol.town_decide(town_id, town_params, rng_t, view, legal)
-                        action, err = checked(action, legal, S.D_MORE, err)
-                        if action == S.A_NO:
-                            break
-                        c = (action - S.A_GIVE) // S.MAX_TOWNS
-                        u = (action - S.A_GIVE) % S.MAX_TOWNS
-                elif action < S.A_SWAP:
-                    u = action - S.A_ASK
-                    moved = 0
-                    if count(hands[u]) >= 2:
-                        legal = card_set(pol.NO_LEGAL, hands[u])
-                        if town_id == PS.TOWN_RANDOM:
-                            action, rng_t = pol.random_action(legal, rng_t)
-                        else:
-                            view = observe_town(S.D_ANSWER, u, a, rnd, towns, faces, active, captured, fake,
-                                                ritual_cards, hands, n_deck, reveals, n_reveals, census, announced,
-                                                log_address, n_log, woods_known, gave, received, opts)
-                            action, rng_t = pol.town_decide(town_id, town_params, rng_t, view, legal)
-                        action, err = checked(action, legal, S.D_ANSWER, err)
-                        card = bit(action - S.A_CARD)
-                        hands[u] &= ~card
-                        hands[a] |= card
-                        gave[u] |= card
-                        received[a] |= card
-                        moved = 1
-                    log[n_log] = pol.log_entry(a, S.LOG_ASK, u, moved)
-                    n_log += 1
-                elif action < S.A_CARD:
-                    c = action - S.A_SWAP
-                    hands[a] = (hands[a] & ~bit(c)) | bit(woods)
-                    gave[a] |= bit(c)
-                    received[a] |= bit(woods)
-                    woods = c
-                    woods_known[:] = -1
-                    woods_known[a] = c
-                    hunter_woods = -1
-                    log[n_log] = pol.log_entry(a, S.LOG_SWAP, -1, 1)
-                    n_log += 1
-                else:
-                    log[n_log] = pol.log_entry(a, S.LOG_PASS, -1, 0)
-                    n_log += 1
 
-        after_travel = sizes_of(hands)
-
-        # ---------------- Hunt
-        doom_town = -1
-        if active == R.DOOM:
-            allowed = ZERO
-            for u in range(towns):
-                if hands[u] != ZERO or opts[S.OPT_DOOM_EMPTY]:
-                    allowed |= bit(u)
-            if allowed != ZERO:
-                legal = town_set(towns, allowed)
-                if hunter_id == PS.HUNTER_RANDOM:
-                    action, rng_h = pol.random_action(legal, rng_h)
-                else:
-                    view = observe_hunter(S.D_DOOM, -1, rnd, towns, faces, active, captured, fake, ritual_cards,
-                                          hands, n_deck, reveals, n_reveals, after_travel, census, announced,
-                                          log_address, n_log, hunter_woods, dealt, ZERO, drawn, known_slots, top,
-                                          opts)
-                    action, rng_h = pol.hunter_decide(hunter_id, hunter_params, rng_h, view, legal)
-                action, err = checked(action, legal, S.D_DOOM, err)
-                doom_town = action - S.A_TOWN
-        # picks: under Doom both from the town named (none if it was named empty, none if no town could
-        # be named); its hand emptied by the first pick, the second per doom_second_pick
-        doom_picks = active == R.DOOM and doom_town >= 0 and hands[doom_town] != ZERO
-        over = False
-        for p in range(R.PICKS_PER_HUNT):
-            nonempty = ZERO
-            for u in range(towns):
-                if hands[u] != ZERO:
-                    nonempty |= bit(u)
-            u = -1
-            if doom_picks and hands[doom_town] != ZERO:
-                u = doom_town
-            elif (active != R.DOOM or (doom_picks and p > 0 and opts[S.OPT_DOOM_SECOND_PICK] ==
-                                       S.DOOM_SECOND_ANY_TOWN)) and nonempty != ZERO:
-                legal = town_set(towns, nonempty)
-                if hunter_id == PS.HUNTER_RANDOM:
-                    action, rng_h = pol.random_action(legal, rng_h)
-                else:
-                    view = observe_hunter(S.D_PICK, -1, rnd, towns, faces, active, captured, fake, ritual_cards,
-                                          hands, n_deck, reveals, n_reveals, after_travel, census, announced,
-                                          log_address, n_log, hunter_woods, dealt, ZERO, drawn, known_slots, top,
-                                          opts)
-                    action, rng_h = pol.hunter_decide(hunter_id, hunter_params, rng_h, view, legal)
-                action, err = checked(action, legal, S.D_PICK, err)
-                u = action - S.A_TOWN
-            if u < 0:
-                continue
-            k, rng_deck = below_t(rng_deck, count(hands[u]))
-            card = nth(hands[u], k)
-            hands[u] &= ~bit(card)
-            picks += 1
-            to = -1
-            if card >= R.FIRST_FOLK and card < R.FIRST_RITUAL:
-                allowed = all_towns if opts[S.OPT_TOWNSFOLK_TO] == S.FOLK_ANY_TOWN else all_towns & ~bit(u)
-                legal = town_set(towns, allowed)
-                if hunter_id == PS.HUNTER_RANDOM:
-                    action, rng_h = pol.random_action(legal, rng_h)
-                else:
-                    view = observe_hunter(S.D_TOWNSFOLK, u, rnd, towns, faces, active, captured, fake, ritual_cards,
-                                          hands, n_deck, pol_reveals(reveals, n_reveals, u, card), n_reveals + 1,
-                                          after_travel, census, announced, log_address, n_log, hunter_woods, dealt,
-                                          ZERO, drawn, known_slots, top, opts)
-                    action, rng_h = pol.hunter_decide(hunter_id, hunter_params, rng_h, view, legal)
-                action, err = checked(action, legal, S.D_TOWNSFOLK, err)
-                to = action - S.A_TOWN
-                hands[to] |= bit(card)
-            elif card >= R.FIRST_RITUAL:
-                ritual_cards |= bit(card)
-            else:
-                # a witch, true or fake: captured; the rest of the hand flees under the deck
-                n_deck, _, rng_deck = to_bottom(deck, top, n_deck, hands[u], random_discards, rng_deck)
-                hands[u] = ZERO
-                if card == R.FAKE:
-                    fake = 1
-                    n_deck, slots, rng_deck = to_bottom(deck, top, n_deck, captured, random_discards, rng_deck)
-                    known_slots |= slots
-                    captured = ZERO
-                else:
-                    captured |= bit(card)
-            reveals = set_reveal(reveals, n_reveals, pol.reveal_entry(u, card, to))
-            n_reveals += 1
-            if card >= R.FIRST_RITUAL and count(ritual_cards) >= R.RITUALS_TO_WIN:
-                winner = R.WINNER_TOWN
-                win_type = R.WIN_RITUAL
-                over = True
-                break
-            if card < R.FIRST_FOLK and count(captured) + fake >= R.CAPTURES_TO_WIN:
-                winner = R.WINNER_HUNTER
-                win_type = R.WIN_CAPTURE
-                over = True
-                break
-        if over:
-            break
-        if cast_tile >= 0:
-            faces ^= 1 << cast_tile
-        if rnd >= max_rounds:
-            break
-        rnd += 1
-    return (winner, win_type, rnd, count(captured) + fake, fake, count(ritual_cards), n_deck, picks, err)
+# ---------------------------------------------------------------- one game
 
 
 @njit(cache=True, inline="always")
@@ -659,11 +318,14 @@ def pol_reveals(reveals, n_reveals, town, card):
 
 @njit(cache=True)
 def play_chunk(seed, start, n_games, towns, opts, hunter_id, hunter_params, town_id, town_params,
-               winner, win_type, hunter_won, town_won, rounds, witches, fake, rituals, spells, cards_left,
-               picks):
-    """Play games start .. start+n_games-1 of the run ``seed``; fill the outcome arrays (``spells``:
-    n_games x 6 casts by spell id). Returns (0, 0), or (game offset, error code) of the first illegal
-    decision."""
+               out_winner, out_win_type, hunter_won, town_won, rounds, witches, out_fake, rituals, out_spells,
+               cards_left, out_picks):
+    """Play games start .. start+n_games-1 of the run ``seed``, each to its end as one loop over rounds
+    (Census, Arrival, Travel, Hunt), and fill the outcome arrays (``out_spells``: n_games x 6 casts by
+    spell id). Returns (0, 0), or (game offset, error code) of the first illegal decision. The games are
+    played in this loop, not by a function called once per game: the call would cost reference-count
+    operations on its nine scratch arrays every game, and inlining it numba copies the game's IR once per
+    block (tens of seconds of compile)."""
     deck = np.zeros(CAP, np.int64)
     hands = np.zeros(S.MAX_TOWNS, np.uint64)
     census = np.zeros(S.MAX_TOWNS, np.uint64)
@@ -672,25 +334,392 @@ def play_chunk(seed, start, n_games, towns, opts, hunter_id, hunter_params, town
     received = np.zeros(S.MAX_TOWNS, np.uint64)
     woods_known = np.zeros(S.MAX_TOWNS, np.int64)
     log = np.zeros(pol.LOG_SIZE, np.int64)
-    cast = np.zeros(R.N_SPELLS, np.int64)
+    spells = np.zeros(R.N_SPELLS, np.int64)   # this game's casts by spell id
     for g in range(n_games):
-        who, how, n_rounds, n_witches, n_fake, n_rituals, left, n_picks, err = play_game(
-            seed, start + g, towns, opts, hunter_id, hunter_params, town_id, town_params,
-            deck, hands, census, dealt, gave, received, woods_known, log, cast)
+        index = start + g
+        rng_deck = seed_tuple(seed, index, S.STREAM_DECK)
+        rng_h = seed_tuple(seed, index, S.STREAM_HUNTER)
+        rng_t = seed_tuple(seed, index, S.STREAM_TOWN)
+        log_address = log.ctypes.data   # views carry the log's address (``pol.log_at``)
+        ask_empty = opts[S.OPT_ASK_EMPTY] != 0
+        random_discards = opts[S.OPT_DISCARD_ORDER] == S.DISCARD_RANDOM
+        all_towns = (ONE << uint64(towns)) - ONE
+        err = NO_ERROR
+        hands[:] = ZERO
+        census[:] = ZERO
+        dealt[:] = ZERO
+        gave[:] = ZERO
+        received[:] = ZERO
+        woods_known[:] = -1
+        log[:] = 0
+        spells[:] = 0
+
+        # ---- set-up: shuffle, the woods, 2 cards to each town round-robin
+        n_deck = R.N_CARDS if opts[S.OPT_RITUALS] else R.N_CARDS - R.N_RITUALS
+        for c in range(n_deck):
+            deck[c] = c
+        # the locals passed to ask_hunter / ask_town start as int64: one started at a literal (0, -1) would
+        # compile them once more for each literal type numba sees on its way to the int64 of the loop
+        top = np.int64(0)
+        rng_deck = shuffle_range(deck, top, 0, n_deck, rng_deck)
+        woods = deck[top]
+        top = slot(top, 1)
+        n_deck -= 1
+        for _ in range(R.HAND_AT_SETUP):
+            for t in range(towns):
+                hands[t] |= bit(deck[top])
+                top = slot(top, 1)
+                n_deck -= 1
+        hunter_woods = woods     # the hunter saw it; -1 once any swap happened
+        known_slots = ZERO       # queue slots holding a witch he saw go under
+        captured = ZERO          # true witches in front of the hunter
+        fake = np.int64(0)
+        ritual_cards = ZERO      # rituals in front of the hunter
+        faces = np.int64(0)      # bit t: tile t shows its curse
+        picks = 0
+        winner = R.WINNER_NONE
+        win_type = R.WIN_UNFINISHED
+        rnd = np.int64(1)
+        max_rounds = opts[S.OPT_MAX_ROUNDS]
+        disabled = opts[S.OPT_DISABLED_SPELL] - 1   # the spell the town may not cast, -1 for none
+        while True:
+            # ---------------- Census (the round's records start empty: ``reference.new_round_records``)
+            active = NONE
+            cast_tile = -1
+            announced = NONE
+            drawn = ZERO
+            n_log = np.int64(0)
+            n_reveals = np.int64(0)
+            reveals = NO_REVEALS
+            after_travel = BEFORE_TRAVEL
+            census[:] = ZERO
+            dealt[:] = ZERO
+            gave[:] = ZERO
+            received[:] = ZERO
+            if opts[S.OPT_SHUFFLE_TIMING] == S.SHUFFLE_CENSUS_AND_ARRIVAL and n_deck >= 2:
+                legal = pol.legal_add(pol.legal_add(pol.NO_LEGAL, S.A_YES), S.A_NO)
+                if hunter_id == PS.HUNTER_RANDOM:
+                    action, rng_h = pol.random_action(legal, rng_h)
+                else:
+                    action, rng_h = ask_hunter(hunter_id, hunter_params, rng_h, legal, S.D_SHUFFLE, NONE, rnd, towns,
+                                               faces, active, captured, fake, ritual_cards, hands, n_deck, reveals,
+                                               n_reveals, after_travel, census, announced, log_address, n_log,
+                                               hunter_woods, dealt, ZERO, drawn, known_slots, top, opts)
+                action, err = checked(action, legal, S.D_SHUFFLE, err)
+                if action == S.A_YES:
+                    rng_deck = shuffle_range(deck, top, 0, n_deck, rng_deck)
+                    known_slots = ZERO
+            for t in range(towns):
+                if hands[t] == ZERO and n_deck > 0:
+                    hands[t] = bit(deck[top])
+                    known_slots &= ~bit(top)
+                    top = slot(top, 1)
+                    n_deck -= 1
+            for t in range(towns):
+                census[t] = hands[t]
+            coven = False
+            for t in range(towns):
+                coven |= coven_in(hands[t])
+            if coven:
+                winner = R.WINNER_TOWN
+                win_type = R.WIN_COVEN
+                break
+            up = up_spells(faces, opts)
+            legal = pol.NO_LEGAL
+            for tile in range(R.N_TILES):
+                spell = up[tile]
+                if spell == disabled:
+                    continue
+                for t in range(towns):
+                    if can_cast(hands[t], spell, opts):
+                        legal = pol.legal_add(legal, S.A_SPELL + tile)
+                        break
+            if pol.legal_count(legal) > 0:
+                legal = pol.legal_add(legal, S.A_NO)
+                if town_id == PS.TOWN_RANDOM:
+                    action, rng_t = pol.random_action(legal, rng_t)
+                else:
+                    action, rng_t = ask_town(town_id, town_params, rng_t, legal, S.D_SPELL, NONE, NONE, rnd, towns,
+                                             faces, active, captured, fake, ritual_cards, five(hands), n_deck, reveals,
+                                             n_reveals, five(census), announced, log_address, n_log, five(woods_known),
+                                             five(gave), five(received), opts)
+                action, err = checked(action, legal, S.D_SPELL, err)
+                if action != S.A_NO:
+                    cast_tile = action - S.A_SPELL
+                    active = up[cast_tile]
+                    spells[active] += 1
+            legal = town_set(towns, all_towns)
+            legal = pol.legal_add(legal, S.A_NO)
+            if town_id == PS.TOWN_RANDOM:
+                action, rng_t = pol.random_action(legal, rng_t)
+            else:
+                action, rng_t = ask_town(town_id, town_params, rng_t, legal, S.D_ANNOUNCE, NONE, NONE, rnd, towns,
+                                         faces, active, captured, fake, ritual_cards, five(hands), n_deck, reveals,
+                                         n_reveals, five(census), announced, log_address, n_log, five(woods_known),
+                                         five(gave), five(received), opts)
+            action, err = checked(action, legal, S.D_ANNOUNCE, err)
+            announced = action - S.A_TOWN if action != S.A_NO else -1
+            legal = town_set(towns, all_towns)
+            if town_id == PS.TOWN_RANDOM:
+                action, rng_t = pol.random_action(legal, rng_t)
+            else:
+                action, rng_t = ask_town(town_id, town_params, rng_t, legal, S.D_HAT, NONE, NONE, rnd, towns, faces,
+                                         active, captured, fake, ritual_cards, five(hands), n_deck, reveals, n_reveals,
+                                         five(census), announced, log_address, n_log, five(woods_known), five(gave),
+                                         five(received), opts)
+            action, err = checked(action, legal, S.D_HAT, err)
+            hat = action - S.A_TOWN
+
+            # ---------------- Arrival (twice with Growth)
+            for _ in range(2 if active == R.GROWTH else 1):
+                if opts[S.OPT_SHUFFLE_TIMING] != S.SHUFFLE_NEVER and n_deck >= 2:
+                    legal = pol.legal_add(pol.legal_add(pol.NO_LEGAL, S.A_YES), S.A_NO)
+                    if hunter_id == PS.HUNTER_RANDOM:
+                        action, rng_h = pol.random_action(legal, rng_h)
+                    else:
+                        action, rng_h = ask_hunter(hunter_id, hunter_params, rng_h, legal, S.D_SHUFFLE, NONE, rnd,
+                                                   towns, faces, active, captured, fake, ritual_cards, hands, n_deck,
+                                                   reveals, n_reveals, after_travel, census, announced, log_address,
+                                                   n_log, hunter_woods, dealt, ZERO, drawn, known_slots, top, opts)
+                    action, err = checked(action, legal, S.D_SHUFFLE, err)
+                    if action == S.A_YES:
+                        rng_deck = shuffle_range(deck, top, 0, n_deck, rng_deck)
+                        known_slots = ZERO
+                short = n_deck < towns and opts[S.OPT_SHORT_DECK_ARRIVAL] == S.SHORT_DEAL_NONE
+                if ritual_cards == ZERO:
+                    if not short:
+                        for t in range(towns):
+                            if n_deck == 0:
+                                break
+                            card = deck[top]
+                            known_slots &= ~bit(top)
+                            top = slot(top, 1)
+                            n_deck -= 1
+                            hands[t] |= bit(card)
+                            dealt[t] |= bit(card)
+                    continue
+                # a ritual in front of the hunter: he draws one card per town and chooses who gets which
+                remaining = ZERO
+                if not short:
+                    for _ in range(min(towns, n_deck)):
+                        remaining |= bit(deck[top])
+                        known_slots &= ~bit(top)
+                        top = slot(top, 1)
+                        n_deck -= 1
+                drawn |= remaining
+                for t in range(towns):
+                    if remaining == ZERO:
+                        break
+                    legal = card_set(pol.NO_LEGAL, remaining)
+                    if count(remaining) < towns - t:
+                        legal = pol.legal_add(legal, S.A_NO)
+                    if hunter_id == PS.HUNTER_RANDOM:
+                        action, rng_h = pol.random_action(legal, rng_h)
+                    else:
+                        action, rng_h = ask_hunter(hunter_id, hunter_params, rng_h, legal, S.D_DEAL, t, rnd, towns,
+                                                   faces, active, captured, fake, ritual_cards, hands, n_deck, reveals,
+                                                   n_reveals, after_travel, census, announced, log_address, n_log,
+                                                   hunter_woods, dealt, remaining, drawn, known_slots, top, opts)
+                    action, err = checked(action, legal, S.D_DEAL, err)
+                    if action != S.A_NO:
+                        card = bit(action - S.A_CARD)
+                        remaining &= ~card
+                        hands[t] |= card
+                        dealt[t] |= card
+
+            # ---------------- Travel (twice with Nature)
+            if active == R.DARKNESS:
+                hunter_woods = -1   # he cannot see whether the woods card moves
+            for lap in range(2 if active == R.NATURE_SPELL else 1):
+                first = hat if lap == 0 or opts[S.OPT_NATURE_RESTART] else (hat + 1) % towns
+                for i in range(towns):
+                    a = (first + i) % towns
+                    legal = travel_set(hands, a, towns, ask_empty)
+                    if town_id == PS.TOWN_RANDOM:
+                        action, rng_t = pol.random_action(legal, rng_t)
+                    else:
+                        action, rng_t = ask_town(town_id, town_params, rng_t, legal, S.D_TRAVEL, a, NONE, rnd, towns,
+                                                 faces, active, captured, fake, ritual_cards, five(hands), n_deck,
+                                                 reveals, n_reveals, five(census), announced, log_address, n_log,
+                                                 five(woods_known), five(gave), five(received), opts)
+                    action, err = checked(action, legal, S.D_TRAVEL, err)
+                    if action < S.A_ASK:
+                        # give, and under Passage more while a still holds >= 2 cards
+                        c = (action - S.A_GIVE) // S.MAX_TOWNS
+                        u = (action - S.A_GIVE) % S.MAX_TOWNS
+                        while True:
+                            hands[a] &= ~bit(c)
+                            hands[u] |= bit(c)
+                            gave[a] |= bit(c)
+                            received[u] |= bit(c)
+                            log[n_log] = pol.log_entry(a, S.LOG_GIVE, u, 1)
+                            n_log += 1
+                            if active != R.PASSAGE or count(hands[a]) < 2:
+                                break
+                            one_town = opts[S.OPT_PASSAGE_TARGETS] == S.PASSAGE_ONE_TOWN
+                            targets = bit(u) if one_town else all_towns & ~bit(a)
+                            legal = pol.legal_add(give_set(pol.NO_LEGAL, hands[a], targets, towns), S.A_NO)
+                            if town_id == PS.TOWN_RANDOM:
+                                action, rng_t = pol.random_action(legal, rng_t)
+                            else:
+                                action, rng_t = ask_town(town_id, town_params, rng_t, legal, S.D_MORE, a, u, rnd, towns,
+                                                         faces, active, captured, fake, ritual_cards, five(hands),
+                                                         n_deck, reveals, n_reveals, five(census), announced,
+                                                         log_address, n_log, five(woods_known), five(gave),
+                                                         five(received), opts)
+                            action, err = checked(action, legal, S.D_MORE, err)
+                            if action == S.A_NO:
+                                break
+                            c = (action - S.A_GIVE) // S.MAX_TOWNS
+                            u = (action - S.A_GIVE) % S.MAX_TOWNS
+                    elif action < S.A_SWAP:
+                        u = action - S.A_ASK
+                        moved = 0
+                        if count(hands[u]) >= 2:
+                            legal = card_set(pol.NO_LEGAL, hands[u])
+                            if town_id == PS.TOWN_RANDOM:
+                                action, rng_t = pol.random_action(legal, rng_t)
+                            else:
+                                action, rng_t = ask_town(town_id, town_params, rng_t, legal, S.D_ANSWER, u, a, rnd,
+                                                         towns, faces, active, captured, fake, ritual_cards,
+                                                         five(hands), n_deck, reveals, n_reveals, five(census),
+                                                         announced, log_address, n_log, five(woods_known), five(gave),
+                                                         five(received), opts)
+                            action, err = checked(action, legal, S.D_ANSWER, err)
+                            card = bit(action - S.A_CARD)
+                            hands[u] &= ~card
+                            hands[a] |= card
+                            gave[u] |= card
+                            received[a] |= card
+                            moved = 1
+                        log[n_log] = pol.log_entry(a, S.LOG_ASK, u, moved)
+                        n_log += 1
+                    elif action < S.A_CARD:
+                        c = action - S.A_SWAP
+                        hands[a] = (hands[a] & ~bit(c)) | bit(woods)
+                        gave[a] |= bit(c)
+                        received[a] |= bit(woods)
+                        woods = c
+                        woods_known[:] = -1
+                        woods_known[a] = c
+                        hunter_woods = -1
+                        log[n_log] = pol.log_entry(a, S.LOG_SWAP, -1, 1)
+                        n_log += 1
+                    else:
+                        log[n_log] = pol.log_entry(a, S.LOG_PASS, -1, 0)
+                        n_log += 1
+
+            after_travel = sizes_of(hands)
+
+            # ---------------- Hunt
+            doom_town = -1
+            if active == R.DOOM:
+                allowed = ZERO
+                for u in range(towns):
+                    if hands[u] != ZERO or opts[S.OPT_DOOM_EMPTY]:
+                        allowed |= bit(u)
+                if allowed != ZERO:
+                    legal = town_set(towns, allowed)
+                    if hunter_id == PS.HUNTER_RANDOM:
+                        action, rng_h = pol.random_action(legal, rng_h)
+                    else:
+                        action, rng_h = ask_hunter(hunter_id, hunter_params, rng_h, legal, S.D_DOOM, NONE, rnd, towns,
+                                                   faces, active, captured, fake, ritual_cards, hands, n_deck, reveals,
+                                                   n_reveals, after_travel, census, announced, log_address, n_log,
+                                                   hunter_woods, dealt, ZERO, drawn, known_slots, top, opts)
+                    action, err = checked(action, legal, S.D_DOOM, err)
+                    doom_town = action - S.A_TOWN
+            # picks: under Doom both from the town named (none if it was named empty, none if no town could
+            # be named); its hand emptied by the first pick, the second per doom_second_pick
+            doom_picks = active == R.DOOM and doom_town >= 0 and hands[doom_town] != ZERO
+            over = False
+            for p in range(R.PICKS_PER_HUNT):
+                nonempty = ZERO
+                for u in range(towns):
+                    if hands[u] != ZERO:
+                        nonempty |= bit(u)
+                u = -1
+                if doom_picks and hands[doom_town] != ZERO:
+                    u = doom_town
+                elif (active != R.DOOM or (doom_picks and p > 0 and opts[S.OPT_DOOM_SECOND_PICK] ==
+                                           S.DOOM_SECOND_ANY_TOWN)) and nonempty != ZERO:
+                    legal = town_set(towns, nonempty)
+                    if hunter_id == PS.HUNTER_RANDOM:
+                        action, rng_h = pol.random_action(legal, rng_h)
+                    else:
+                        action, rng_h = ask_hunter(hunter_id, hunter_params, rng_h, legal, S.D_PICK, NONE, rnd, towns,
+                                                   faces, active, captured, fake, ritual_cards, hands, n_deck, reveals,
+                                                   n_reveals, after_travel, census, announced, log_address, n_log,
+                                                   hunter_woods, dealt, ZERO, drawn, known_slots, top, opts)
+                    action, err = checked(action, legal, S.D_PICK, err)
+                    u = action - S.A_TOWN
+                if u < 0:
+                    continue
+                k, rng_deck = below_t(rng_deck, count(hands[u]))
+                card = nth(hands[u], k)
+                hands[u] &= ~bit(card)
+                picks += 1
+                to = -1
+                if card >= R.FIRST_FOLK and card < R.FIRST_RITUAL:
+                    allowed = all_towns if opts[S.OPT_TOWNSFOLK_TO] == S.FOLK_ANY_TOWN else all_towns & ~bit(u)
+                    legal = town_set(towns, allowed)
+                    if hunter_id == PS.HUNTER_RANDOM:
+                        action, rng_h = pol.random_action(legal, rng_h)
+                    else:
+                        action, rng_h = ask_hunter(hunter_id, hunter_params, rng_h, legal, S.D_TOWNSFOLK, u, rnd, towns,
+                                                   faces, active, captured, fake, ritual_cards, hands, n_deck,
+                                                   pol_reveals(reveals, n_reveals, u, card), n_reveals + 1,
+                                                   after_travel, census, announced, log_address, n_log, hunter_woods,
+                                                   dealt, ZERO, drawn, known_slots, top, opts)
+                    action, err = checked(action, legal, S.D_TOWNSFOLK, err)
+                    to = action - S.A_TOWN
+                    hands[to] |= bit(card)
+                elif card >= R.FIRST_RITUAL:
+                    ritual_cards |= bit(card)
+                else:
+                    # a witch, true or fake: captured; the rest of the hand flees under the deck
+                    n_deck, _, rng_deck = to_bottom(deck, top, n_deck, hands[u], random_discards, rng_deck)
+                    hands[u] = ZERO
+                    if card == R.FAKE:
+                        fake = 1
+                        n_deck, slots, rng_deck = to_bottom(deck, top, n_deck, captured, random_discards, rng_deck)
+                        known_slots |= slots
+                        captured = ZERO
+                    else:
+                        captured |= bit(card)
+                reveals = set_reveal(reveals, n_reveals, pol.reveal_entry(u, card, to))
+                n_reveals += 1
+                if card >= R.FIRST_RITUAL and count(ritual_cards) >= R.RITUALS_TO_WIN:
+                    winner = R.WINNER_TOWN
+                    win_type = R.WIN_RITUAL
+                    over = True
+                    break
+                if card < R.FIRST_FOLK and count(captured) + fake >= R.CAPTURES_TO_WIN:
+                    winner = R.WINNER_HUNTER
+                    win_type = R.WIN_CAPTURE
+                    over = True
+                    break
+            if over:
+                break
+            if cast_tile >= 0:
+                faces ^= 1 << cast_tile
+            if rnd >= max_rounds:
+                break
+            rnd += 1
         if err != NO_ERROR:
             return g, err
-        winner[g] = who
-        win_type[g] = how
-        hunter_won[g] = who == R.WINNER_HUNTER
-        town_won[g] = who == R.WINNER_TOWN
-        rounds[g] = n_rounds
-        witches[g] = n_witches
-        fake[g] = n_fake != 0
-        rituals[g] = n_rituals
+        out_winner[g] = winner
+        out_win_type[g] = win_type
+        hunter_won[g] = winner == R.WINNER_HUNTER
+        town_won[g] = winner == R.WINNER_TOWN
+        rounds[g] = rnd
+        witches[g] = count(captured) + fake
+        out_fake[g] = fake != 0
+        rituals[g] = count(ritual_cards)
         for k in range(R.N_SPELLS):
-            spells[g, k] = cast[k]
-        cards_left[g] = left
-        picks[g] = n_picks
+            out_spells[g, k] = spells[k]
+        cards_left[g] = n_deck
+        out_picks[g] = picks
     return 0, NO_ERROR
 
 

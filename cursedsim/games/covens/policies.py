@@ -19,10 +19,10 @@ from __future__ import annotations
 from collections import namedtuple
 
 from llvmlite import ir
-from numba import njit, types, uint64
+from numba import int64, njit, types, uint64
 from numba.extending import intrinsic
 
-from cursedsim.bits import ONE, ZERO, bit, count, has, lowest, nth
+from cursedsim.bits import ONE, ZERO, bit, count, has, lowest, nth, select_get, select_set
 from cursedsim.games.covens import policy_specs as PS
 from cursedsim.games.covens import rules as R
 from cursedsim.games.covens import state as S
@@ -114,53 +114,6 @@ NO_LEGAL = (ZERO, ZERO, ZERO, ZERO)
 
 
 @njit(cache=True, inline="always")
-def at4(t, i):
-    """``t[i]`` of a 4-tuple by selects. numba's ``t[i]`` with a run-time i is an indirect jump and
-    ``bits.tuple_get`` a store and a reload; selects keep a tuple that a loop updates in registers (no
-    chain of store-forwarded loads)."""
-    value = t[0]
-    if i == 1:
-        value = t[1]
-    if i == 2:
-        value = t[2]
-    if i == 3:
-        value = t[3]
-    return value
-
-
-@njit(cache=True, inline="always")
-def at5(t, i):
-    """``t[i]`` of a 5-tuple by selects (``at4``)."""
-    value = at4((t[0], t[1], t[2], t[3]), i)
-    if i == 4:
-        value = t[4]
-    return value
-
-
-@njit(cache=True, inline="always")
-def at6(t, i):
-    """``t[i]`` of a 6-tuple by selects (``at4``)."""
-    value = at5((t[0], t[1], t[2], t[3], t[4]), i)
-    if i == 5:
-        value = t[5]
-    return value
-
-
-@njit(cache=True, inline="always")
-def put5(t, i, v):
-    """The 5-tuple ``t`` with entry i set to v (selects, in registers)."""
-    return (v if i == 0 else t[0], v if i == 1 else t[1], v if i == 2 else t[2], v if i == 3 else t[3],
-            v if i == 4 else t[4])
-
-
-@njit(cache=True, inline="always")
-def put6(t, i, v):
-    """The 6-tuple ``t`` with entry i set to v (selects, in registers)."""
-    return (v if i == 0 else t[0], v if i == 1 else t[1], v if i == 2 else t[2], v if i == 3 else t[3],
-            v if i == 4 else t[4], v if i == 5 else t[5])
-
-
-@njit(cache=True, inline="always")
 def legal_add(legal, action):
     """The set with ``action`` added (four selects: the set stays in registers)."""
     word = action >> 6
@@ -174,7 +127,7 @@ def legal_has(legal, action):
     """Whether ``action`` (any int) is in the set."""
     if action < 0 or action >= S.N_ACTIONS:
         return False
-    return (at4(legal, action >> 6) >> uint64(action & 63)) & ONE != ZERO
+    return (select_get(legal, action >> 6) >> uint64(action & 63)) & ONE != ZERO
 
 
 @njit(cache=True, inline="always")
@@ -187,7 +140,7 @@ def legal_count(legal):
 def legal_nth(legal, j):
     """The j-th legal action (from 0) in ascending id order."""
     for w in range(4):
-        word = at4(legal, w)
+        word = select_get(legal, w)
         k = count(word)
         if j < k:
             return 64 * w + nth(word, j)
@@ -196,13 +149,20 @@ def legal_nth(legal, j):
 
 
 @njit(cache=True, inline="always")
+def legal_first(legal):
+    """The lowest legal action: ``legal_nth(legal, 0)`` with the 0 an int64 (a literal argument would
+    compile ``legal_nth`` once more)."""
+    return legal_nth(legal, int64(0))
+
+
+@njit(cache=True, inline="always")
 def legal_in(legal, first, n):
     """The legal actions among ``first .. first+n-1`` as a mask (bit i = action first+i; n <= 64)."""
     w0 = first >> 6
     s = uint64(first & 63)
-    lo = at4(legal, w0) >> s
+    lo = select_get(legal, w0) >> s
     if s != 0 and w0 < 3:
-        lo |= at4(legal, w0 + 1) << uint64(64 - (first & 63))
+        lo |= select_get(legal, w0 + 1) << uint64(64 - (first & 63))
     return lo & ((ONE << uint64(n)) - ONE) if n < 64 else lo
 
 
@@ -232,7 +192,7 @@ def largest_hand(view, legal):
     for u in range(view.towns):
         if not has(towns, u):
             continue
-        size = at5(view.sizes, u)
+        size = select_get(view.sizes, u)
         if kind == S.D_TOWNSFOLK:
             size = -size
         if best < 0 or size > best_size:
@@ -259,35 +219,35 @@ VALUE_ORDER = tuple(uint64(sum(1 << c for c in range(R.N_CARDS) if TB.CARD_VALUE
 NO_COUNTS = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def move_share(counts, src, dst, n):
     """One class's counts after one unknown card moved from ``src`` to ``dst`` (``src`` held n)."""
-    m = at6(counts, src) / n
-    counts = put6(counts, src, at6(counts, src) - m)
-    return put6(counts, dst, at6(counts, dst) + m)
+    m = select_get(counts, src) / n
+    counts = select_set(counts, src, select_get(counts, src) - m)
+    return select_set(counts, dst, select_get(counts, dst) + m)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def swap_share(counts, a, woods, n):
     """One class's counts after town a (holding n) swapped an unknown card with the woods."""
-    m = at6(counts, a) / n
-    counts = put6(counts, a, at6(counts, a) - m + at6(counts, woods))
-    return put6(counts, woods, m)
+    m = select_get(counts, a) / n
+    counts = select_set(counts, a, select_get(counts, a) - m + select_get(counts, woods))
+    return select_set(counts, woods, m)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def spread_share(counts, towns, after, spread):
     """One class's counts under Darkness once Travel ended: the total spread by hand size (the woods
     as one card)."""
     total = 0.0
     for loc in range(towns + 1):
-        total = total + at6(counts, loc)
+        total = total + select_get(counts, loc)
     for t in range(towns):
-        counts = put6(counts, t, total * at5(after, t) / spread)
-    return put6(counts, towns, total / spread)
+        counts = select_set(counts, t, total * select_get(after, t) / spread)
+    return select_set(counts, towns, total / spread)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def tracker_belief(view):
     """``reference_policies.belief``: expected (witches, fakes, rituals) per location (towns 0..T-1, the
     woods at T) as three 6-tuples. Exact census hands and deals; the pool (every card not seen in a
@@ -301,23 +261,23 @@ def tracker_belief(view):
     sizes = (0, 0, 0, 0, 0)
     pool = view.cards_in_game
     for t in range(towns):
-        hand = at5(view.census, t) | at5(view.dealt, t)
-        w = put6(w, t, float(count(hand & TRUE_WITCHES)))
-        f = put6(f, t, float(count(hand & FAKE_BIT)))
-        r = put6(r, t, float(count(hand & RITUALS)))
-        sizes = put5(sizes, t, count(hand))
+        hand = select_get(view.census, t) | select_get(view.dealt, t)
+        w = select_set(w, t, float(count(hand & TRUE_WITCHES)))
+        f = select_set(f, t, float(count(hand & FAKE_BIT)))
+        r = select_set(r, t, float(count(hand & RITUALS)))
+        sizes = select_set(sizes, t, count(hand))
         pool &= ~hand
     pool &= ~(view.deal_left | view.captured | view.ritual_cards | (FAKE_BIT if view.fake else ZERO))
     n_pool = count(pool)
     if n_pool > 0:
-        w = put6(w, towns, float(count(pool & TRUE_WITCHES)) / n_pool)
-        f = put6(f, towns, float(count(pool & FAKE_BIT)) / n_pool)
-        r = put6(r, towns, float(count(pool & RITUALS)) / n_pool)
+        w = select_set(w, towns, float(count(pool & TRUE_WITCHES)) / n_pool)
+        f = select_set(f, towns, float(count(pool & FAKE_BIT)) / n_pool)
+        r = select_set(r, towns, float(count(pool & RITUALS)) / n_pool)
     woods = towns
     if view.active == R.DARKNESS and view.after_travel[0] >= 0:
-        spread = 1
+        spread = int64(1)   # an int64 from the start: one compile of spread_share (a literal 1 is one more)
         for t in range(towns):
-            spread += at5(view.after_travel, t)
+            spread += select_get(view.after_travel, t)
         w = spread_share(w, towns, view.after_travel, spread)
         f = spread_share(f, towns, view.after_travel, spread)
         r = spread_share(r, towns, view.after_travel, spread)
@@ -327,13 +287,13 @@ def tracker_belief(view):
             if kind == S.LOG_GIVE or (kind == S.LOG_ASK and moved != 0):
                 src = actor if kind == S.LOG_GIVE else target
                 dst = target if kind == S.LOG_GIVE else actor
-                n = at5(sizes, src)
+                n = select_get(sizes, src)
                 w = move_share(w, src, dst, n)
                 f = move_share(f, src, dst, n)
                 r = move_share(r, src, dst, n)
-                sizes = put5(put5(sizes, src, n - 1), dst, at5(sizes, dst) + 1)
+                sizes = select_set(select_set(sizes, src, n - 1), dst, select_get(sizes, dst) + 1)
             elif kind == S.LOG_SWAP:
-                n = at5(sizes, actor)
+                n = select_get(sizes, actor)
                 w = swap_share(w, actor, woods, n)
                 f = swap_share(f, actor, woods, n)
                 r = swap_share(r, actor, woods, n)
@@ -342,11 +302,11 @@ def tracker_belief(view):
         c = bit(card)
         if c & (TRUE_WITCHES | FAKE_BIT) != ZERO:
             # the class count is floored at 0 first, then the whole hand is gone
-            w = put6(w, src, 0.0)
-            f = put6(f, src, 0.0)
-            r = put6(r, src, 0.0)
+            w = select_set(w, src, 0.0)
+            f = select_set(f, src, 0.0)
+            r = select_set(r, src, 0.0)
         elif c & RITUALS != ZERO:
-            r = put6(r, src, max(0.0, at6(r, src) - 1.0))
+            r = select_set(r, src, max(0.0, select_get(r, src) - 1.0))
     return w, f, r
 
 
@@ -359,7 +319,7 @@ def coven_threat(hand):
     return 0.0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def tracker_scores(view, params):
     """Score of each town: ((W - fake_fear*C*F) - ritual_fear*(1+K)*R) / N (0.0 for an empty town) +
     trust for the announced town + threat for a census hand one card from a coven
@@ -369,13 +329,13 @@ def tracker_scores(view, params):
     held = float(view.rituals)
     scores = (0.0, 0.0, 0.0, 0.0, 0.0)
     for u in range(view.towns):
-        n = at5(view.sizes, u)
+        n = select_get(view.sizes, u)
         base = 0.0
         if n != 0:
-            base = ((at6(w, u) - params[P_FAKE_FEAR] * captured * at6(f, u))
-                    - params[P_RITUAL_FEAR] * (1.0 + held) * at6(r, u)) / n
-        scores = put5(scores, u, base + params[P_TRUST] * (1.0 if u == view.announced else 0.0)
-                      + params[P_THREAT] * coven_threat(at5(view.census, u)))
+            base = ((select_get(w, u) - params[P_FAKE_FEAR] * captured * select_get(f, u))
+                    - params[P_RITUAL_FEAR] * (1.0 + held) * select_get(r, u)) / n
+        scores = select_set(scores, u, base + params[P_TRUST] * (1.0 if u == view.announced else 0.0)
+                      + params[P_THREAT] * coven_threat(select_get(view.census, u)))
     return scores
 
 
@@ -392,9 +352,9 @@ def tracker(view, params, legal):
     scores = tracker_scores(view, params)
     if kind == S.D_DEAL:
         t = view.about
-        rank = 0
+        rank = int64(0)   # int64 from the start: one compile of ``nth`` (a literal 0 is one more)
         for v in range(t + 1, view.towns):
-            if at5(scores, v) > at5(scores, t):
+            if select_get(scores, v) > select_get(scores, t):
                 rank += 1
         for group in VALUE_ORDER:
             cards = view.deal_left & group
@@ -410,12 +370,12 @@ def tracker(view, params, legal):
         if best < 0:
             best = u
         elif kind == S.D_TOWNSFOLK:
-            if at5(scores, u) < at5(scores, best):
+            if select_get(scores, u) < select_get(scores, best):
                 best = u
-        elif at5(scores, u) > at5(scores, best):
+        elif select_get(scores, u) > select_get(scores, best):
             best = u
     if best < 0:
-        return legal_nth(legal, 0)
+        return legal_first(legal)
     return S.A_TOWN + best
 
 
@@ -453,7 +413,7 @@ def coven_plan(view):
     s = 0
     best = -1
     for t in range(view.towns):
-        hand = at5(view.census, t)
+        hand = select_get(view.census, t)
         for suit in range(R.N_SUITS):
             k = count(hand & suit_cards(suit))
             if k > best:
@@ -469,7 +429,7 @@ def best_feeder(view, g, wanted):
     town = -1
     most = 0
     for t in range(view.towns):
-        k = count(at5(view.census, t) & wanted)
+        k = count(select_get(view.census, t) & wanted)
         if t != g and k > most:
             town = t
             most = k
@@ -488,7 +448,7 @@ def coven_travel(view, params, legal, g, wanted):
         return S.A_GIVE + lowest(mine) * S.MAX_TOWNS + g
     if me == g:
         u = best_feeder(view, g, wanted)
-        if u >= 0 and at5(view.sizes, u) >= 2:
+        if u >= 0 and select_get(view.sizes, u) >= 2:
             return S.A_ASK + u
     off = hand & TRUE_WITCHES & ~wanted
     woods_witch = view.woods_known >= 0 and view.woods_known < R.N_TRUE_WITCHES
@@ -506,14 +466,14 @@ def coven_travel(view, params, legal, g, wanted):
         target = -1
         fewest = 0
         for v in range(towns):
-            if v != me and (target < 0 or at5(view.sizes, v) < fewest):
+            if v != me and (target < 0 or select_get(view.sizes, v) < fewest):
                 target = v
-                fewest = at5(view.sizes, v)
+                fewest = select_get(view.sizes, v)
         return S.A_GIVE + lowest(spare) * S.MAX_TOWNS + target
     ask = g if me != g else (me + 1) % towns
     if legal_has(legal, S.A_ASK + ask):
         return S.A_ASK + ask
-    return legal_nth(legal, 0)
+    return legal_first(legal)
 
 
 @njit(cache=True)
@@ -539,7 +499,7 @@ def coven(view, params, legal, bluff):
         decoy = -1
         fewest = 0
         for t in range(towns):
-            k = count(at5(view.census, t) & TRUE_WITCHES)
+            k = count(select_get(view.census, t) & TRUE_WITCHES)
             if t != g and (decoy < 0 or k < fewest):
                 decoy = t
                 fewest = k
@@ -564,16 +524,15 @@ def coven(view, params, legal, bluff):
             if legal_has(legal, action):
                 return action
         return S.A_NO
-    return legal_nth(legal, 0)
+    return legal_first(legal)
 
 
 @njit(cache=True, inline="always")
 def town_decide(policy_id, params, rng, view, legal):
     """The town policy ``policy_id``'s action at this decision: (action, rng)."""
-    if policy_id == PS.TOWN_COVEN:
-        return coven(view, params, legal, False), rng
-    if policy_id == PS.TOWN_BLUFF:
-        return coven(view, params, legal, True), rng
+    if policy_id == PS.TOWN_COVEN or policy_id == PS.TOWN_BLUFF:
+        # bluff as a run-time flag: one compile of ``coven`` for both policies
+        return coven(view, params, legal, policy_id == PS.TOWN_BLUFF), rng
     return random_action(legal, rng)
 
 
