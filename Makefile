@@ -46,6 +46,7 @@ bench: $(TEST_STAMP)
 	$(BIN)/python benchmarks/bench_covens.py
 	$(BIN)/python benchmarks/bench_gifts.py
 	$(BIN)/python benchmarks/bench_village.py
+	$(BIN)/python benchmarks/bench_compile.py
 	$(BIN)/python benchmarks/bench_memory.py
 	$(BIN)/python benchmarks/bench_search.py
 	$(BIN)/python benchmarks/bench_clairvoyant.py
