@@ -6,14 +6,25 @@ Plays every mode (``KERNEL_MODES``). The state and its numbering are in ``state.
 takes ``G = (st, rs, bd, cd, dk, pp)``. ``play_game`` picks a side's turn by its policy id: 0 the automaton
 (``possessed_wizard_turn``, ``rabid_monster_turn``, here), else the player's turn of its module
 (``kernel_wizard.wizard_player_turn``, ``kernel_monster.monster_player_turn``; their set-up from ``deal``).
-A player's decision is ``wizard_choose(G, decision, nl)`` / ``monster_choose`` of its side's module over the
-legal list ``st[ST_LEGAL:ST_LEGAL+nl]``: a single option taken without a draw, ``random`` from the side's stream
-(``choice_without_policy``, here), another policy by its module.
+A player's decision is ``wizard_choose(G, decision, nl)`` / ``monster_choose`` of its side's module over
+the legal list ``st[ST_LEGAL:ST_LEGAL+nl]``: a single option taken without a draw, ``random`` from the
+side's stream (``choice_without_policy``, here), another policy by its module.
 
 Randomness: the streams of ``state.STREAM_*`` (as ``reference.STREAM_*``), each drawn in the reference's
 order: the bag (set-up houses, arrivals, Hypnotize), the d20, the d6, the Spell, Power, Possessed Wizard
 and Rabid Monster shuffles, the Wizard's and the Monster's policy (7, 8), the Town Guard tiles' set-up
 shuffle (9); Fisher-Yates from the top index down (``shuffle``).
+
+Compile time (issue 24): numba compiles a called function once per argument type, and it types an int
+constant passed as an argument, or a variable set to one before a loop updates it, as a literal: one
+compile per value. So the codes and "none" values passed to compiled functions are np.int64 constants
+(``NEXT_SLOT``, ``kernel_wizard.D_*``, ...) and such variables start as np.int64: every function of the
+kernel compiles once. A side's decision goes to its own module's ``decide``, which links only that side's
+policies. Numba links every callee into a compiled function and optimises and emits it again there, so each
+function whose calls reach a policy re-compiles that policy: the steps of a player's turn that have one
+caller (``kernel_wizard.buy_house`` ..., ``kernel_monster.action`` ...) are inlined into it, and
+``play_game`` into ``play_chunk`` (the automata's turns stay calls: inlined, they cost 7% of the 0-player
+game's speed).
 
 Numba's cache (``cache=True``) keys a function on its own file only, so an edit of ``state.py``,
 ``kernel_wizard.py`` or ``kernel_monster.py`` alone would leave this module's cached entry points running
@@ -46,6 +57,11 @@ OPT = S.ST_OPTS
 N_COLUMNS = len(R.OUTCOME_COLUMNS)
 KIND_ONGOING = CARDS.KINDS.index("ongoing")          # cd[CD_KIND] (cards.KINDS)
 PLACE_MONSTER = CARDS.PLACEMENTS.index("monster")    # cd[CD_PLACEMENT] (cards.PLACEMENTS)
+#: Arguments that mean "none" as np.int64 (as are the constants and first values of the counters handed to
+#: compiled functions: numba compiles a callee once per int literal it is passed, see module docstring).
+NEXT_SLOT = np.int64(-1)     # ``eat``: the next free stomach slot
+NO_LOCATION = np.int64(-1)
+NO_HOUSE = np.int64(-1)
 
 
 # ---------------------------------------------------------------- random streams
@@ -136,7 +152,7 @@ def fire(st, f):
 @njit(cache=True)
 def draw_villager(st, rs):
     """A uniform token from the bag, EMPTY when the bag is empty (V11.1)."""
-    total = 0
+    total = np.int64(0)
     for v in range(S.N_TYPES):
         total += st[S.ST_BAG + v]
     if total == 0:
@@ -343,7 +359,7 @@ def mix_condition(st, bd):
 def mix_cure(st, bd, cd):
     """V14.3, V14.10: back to the Laboratory (all coins if short), every ingredient held returned, the
     Cure advances one step per ingredient (O19 all_held) or per ingredient matching the next steps."""
-    pay_crossings(st, bd, cd, bd[S.BD_LAB], True)
+    pay_crossings(st, bd, cd, bd[S.BD_LAB], np.bool_(True))
     pool = S.ST_POOL
     for v in range(S.N_TYPES):
         st[pool + v] = st[S.ST_HELD + v]
@@ -415,7 +431,7 @@ def buy(st, bd, cd, where):
     fee = crossing_fee(st, cd)
     by_roads = st[OPT + S.OPT_PW_DISTANCE] == S.DISTANCE_ROADS
     n = bd[S.BD_N]
-    best, best_cost, best_close, best_loc, best_x = -1, 0, 0, -1, 0
+    best, best_cost, best_close, best_loc, best_x = -1, 0, 0, NO_LOCATION, 0
     for number in range(1, HOUSES + 1):
         if st[S.ST_HOUSES + number] != need:               # ingredient i from villager type i
             continue
@@ -432,7 +448,7 @@ def buy(st, bd, cd, where):
     if best_cost > st[S.ST_COINS]:
         return
     price = best_cost - best_x * fee
-    pay_crossings(st, bd, cd, best_loc, False)
+    pay_crossings(st, bd, cd, best_loc, np.bool_(False))
     st[S.ST_COINS] -= price
     st[S.ST_HELD + need] += 1
     st[S.ST_NHELD] += 1
@@ -444,7 +460,7 @@ def steal(st, rs, bd, cd, where):
     an adjacent district; declared amount O21; a failed roll ends the action."""
     at = st[S.ST_AT]
     here = bd[bd[S.O_DISTRICT] + at]
-    best, best_value, best_loc = -1, 0, -1
+    best, best_value, best_loc = -1, 0, NO_LOCATION
     occupied_here = False
     for number in range(1, HOUSES + 1):
         if st[S.ST_HOUSES + number] == S.EMPTY:
@@ -550,7 +566,7 @@ def cast_spell(st, rs, bd, cd, action):
 def card_action(st, rs, bd, cd, action):
     """A Possessed Wizard card's action (V14.4, V14.6-V14.11)."""
     if action == S.A_CAST_SPELL:
-        cast_spell(st, rs, bd, cd, True)
+        cast_spell(st, rs, bd, cd, np.bool_(True))
     elif action == S.A_MIX_CURE:
         mix_cure(st, bd, cd)
     elif action == S.A_STEAL_CURRENT:
@@ -575,7 +591,7 @@ def possessed_wizard_turn(G):
     else:
         arrive(st, rs)
     st[S.ST_NPW_USED] = 0
-    cast_spell(st, rs, bd, cd, False)                      # V14.1
+    cast_spell(st, rs, bd, cd, np.bool_(False))                    # V14.1
     if st[S.ST_OVER]:
         return
     actions = st[S.ST_NPW_ROW]
@@ -640,7 +656,7 @@ def develop_power(st, rs, bd, cd):
             roll = d20(rs)
             v = st[S.ST_HOUSES + roll]
             if v != S.EMPTY:
-                if eat(st, bd, cd, v, -1) >= 0:
+                if eat(st, bd, cd, v, NEXT_SLOT) >= 0:
                     st[S.ST_HOUSES + roll] = S.EMPTY
                     eaten = True
         if eaten:
@@ -718,7 +734,7 @@ def hunt(st, bd, cd, villager):
     else:
         road_distances(st, bd)
         dist, stride = S.ST_DIST, 1
-    near, far = -1, -1
+    near, far = NO_HOUSE, NO_HOUSE
     for number in range(1, HOUSES + 1):
         if st[S.ST_HOUSES + number] != villager:
             continue
@@ -730,7 +746,7 @@ def hunt(st, bd, cd, villager):
             far = number
     if near > 0:
         st[S.ST_AT] = house_loc(bd, near)
-        eat_house(st, bd, cd, near, -1)
+        eat_house(st, bd, cd, near, NEXT_SLOT)
         return
     if far < 0:
         return                                             # V13.7
@@ -750,7 +766,7 @@ def hunt(st, bd, cd, villager):
             k = q
     if k < 0:
         return                                             # V13.7
-    slot = eat(st, bd, cd, S.SHEEP_KIND, -1)               # V13.6
+    slot = eat(st, bd, cd, S.SHEEP_KIND, NEXT_SLOT)              # V13.6
     if slot < 0:
         return
     st[S.ST_SHEEP + k] -= 1
@@ -890,9 +906,10 @@ def deal(G, seed, index):
         KM.monster_player_deal(G)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_game(G, seed, index):
-    """One game to a win or the turn cap (O1): sides' turns alternate, the Wizard first (V1.2)."""
+    """One game to a win or the turn cap (O1): sides' turns alternate, the Wizard first (V1.2). Inlined
+    into ``play_chunk``, its one caller: as a call it would link and optimise the whole kernel once more."""
     st = G[0]
     deal(G, seed, index)
     max_turns = st[OPT + S.OPT_MAX_TURNS]

@@ -26,6 +26,7 @@ OPT = S.ST_OPTS
 #: The side and decision codes are np.int64: numba types a plain int constant passed as an argument as a
 #: literal and compiles the callee (``decide``) once per value; an np.int64 is one compile.
 M = np.int64(S.MONSTER)
+NO_OPTIONS = np.int64(0)    # the length of an empty legal list (``add_legal``'s first)
 EMPTY = S.EMPTY
 HOUSES = C.HOUSES
 UNREACHABLE = MP.UNREACHABLE
@@ -42,7 +43,7 @@ KIND_ONGOING = KC.KINDS.index("ongoing")
 KIND_SINGLE = KC.KINDS.index("single_use")
 PLACE_WIZARD = KC.PLACEMENTS.index("wizard")
 BRIDGE = ROAD_KINDS.index("bridge")
-N_GUARDS = C.TOWN_GUARD_TOTAL
+N_GUARDS = np.int64(C.TOWN_GUARD_TOTAL)
 GUARD_CODES = np.array([code for code, (_, count) in enumerate(C.TOWN_GUARD_TILES) for _ in range(count)], np.int64)
 VILLAGER_ENERGY = np.array(C.VILLAGER_ENERGY, np.int64)
 ADJ_PANIC = np.array([p for p, _ in R.FEEDING_ADJUSTMENT], np.int64)
@@ -186,7 +187,7 @@ def decide(G, decision, nl):
     return monster_policy(G, decision, nl)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one caller: decide
 def monster_policy(G, decision, nl):
     """The Monster policies other than ``random`` (``decide`` asks when there are 2+ options)."""
     st = G[0]
@@ -211,7 +212,7 @@ def monster_player_turn(G):
     st[S.ST_ACTIONS_LEFT] = 0
     st[S.ST_MOVES_LEFT] = 0
     st[S.ST_M_MOVING] = 0
-    nl = add_legal(st, 0, P.QUIET_NIGHT)
+    nl = add_legal(st, NO_OPTIONS, P.QUIET_NIGHT)
     nl = add_legal(st, nl, P.FEEDING)
     if monster_choose(G, D_TURN, nl) == P.QUIET_NIGHT:
         quiet_night(G)
@@ -227,7 +228,7 @@ def quiet_night(G):
     st[S.ST_QUIET_NIGHTS] += 1
     K.move_panic(st, bd, C.QUIET_NIGHT_PANIC)
     K.move_curse(st, bd, C.QUIET_NIGHT_CURSE)
-    nl = add_legal(st, 0, 0)
+    nl = add_legal(st, NO_OPTIONS, np.int64(0))
     for i in range(st[S.ST_NMONSTER_HAND]):
         nl = add_legal(st, nl, 1 + i)
     pick = monster_choose(G, D_NIGHT_POWER, nl)
@@ -243,8 +244,8 @@ def quiet_night(G):
         if drawn >= 0:
             K.push(st, S.ST_MONSTER_HAND, S.ST_NMONSTER_HAND, drawn)
     if single and single_use_index(G) >= 0:                # M10: only the card played this night
-        nl = add_legal(st, 0, 0)
-        nl = add_legal(st, nl, 1)
+        nl = add_legal(st, NO_OPTIONS, np.int64(0))
+        nl = add_legal(st, nl, np.int64(1))
         if monster_choose(G, D_NIGHT_SINGLE, nl):
             use_single(G)
             if st[S.ST_OVER]:
@@ -257,7 +258,7 @@ def quiet_night(G):
         digest(st)                                         # M10: the night's meal leaves the stomach
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one caller: quiet_night
 def night_arrival(G):
     """V6.4 with O2: a villager from the bag to the d20 house; an occupied house: the chooser's empty house
     (the Possessed Wizard's closest house, V2.4, when it chooses)."""
@@ -274,7 +275,7 @@ def night_arrival(G):
     house = roll
     if st[S.ST_HOUSES + roll] != EMPTY:
         if st[OPT_CHOOSER] == CHOOSER_MONSTER:
-            nl = 0
+            nl = NO_OPTIONS
             for n in range(1, HOUSES + 1):
                 if st[S.ST_HOUSES + n] == EMPTY:
                     nl = add_legal(st, nl, n)
@@ -309,7 +310,7 @@ def feeding(G):
 @njit(cache=True)
 def between_legal(G):
     st = G[0]
-    nl = add_legal(st, 0, P.END_TURN)
+    nl = add_legal(st, NO_OPTIONS, P.END_TURN)
     if st[S.ST_ACTIONS_LEFT] > 0:
         nl = add_legal(st, nl, P.NEXT_ACTION)
     if single_use_index(G) >= 0:
@@ -320,7 +321,7 @@ def between_legal(G):
     return nl
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one caller: feeding
 def action(G):
     """V7.1-V7.11: one action, a moving phase (up to 2 movements, O11 debt first) then an eating phase, then
     the meal's Energy spent (M1)."""
@@ -356,7 +357,7 @@ def action(G):
             break
         spend(G, choice)
     while not st[S.ST_OVER]:                               # M1
-        nl = add_legal(st, 0, P.END_ACTION)
+        nl = add_legal(st, NO_OPTIONS, P.END_ACTION)
         nl = energy_legal(G, nl)
         choice = monster_choose(G, D_AFTER_MEAL, nl)
         if choice == P.END_ACTION:
@@ -423,7 +424,7 @@ def spend(G, choice):
         st[S.ST_ENERGY] -= movement_cost(G)
         st[S.ST_MOVES_LEFT] += 1
     elif choice == P.DISCARD_SPELL:
-        nl = ongoing_spells(G, 0)
+        nl = ongoing_spells(G, NO_OPTIONS)
         code = monster_choose(G, D_DISCARD_SPELL, nl)
         st[S.ST_ENERGY] -= C.ENERGY_DISCARD_SPELL
         if code >= P.MONSTER_CARD:
@@ -468,7 +469,7 @@ def road_cost(G, road):
 @njit(cache=True)
 def move_legal(G):
     st, bd = G[0], G[2]
-    nl = add_legal(st, 0, P.END_MOVING)
+    nl = add_legal(st, NO_OPTIONS, P.END_MOVING)
     nl = energy_legal(G, nl)
     at = st[S.ST_AT]
     short = False
@@ -528,7 +529,7 @@ def room(st):
 @njit(cache=True)
 def eat_legal(G):
     st, bd = G[0], G[2]
-    nl = add_legal(st, 0, P.EAT_NOTHING)
+    nl = add_legal(st, NO_OPTIONS, P.EAT_NOTHING)
     at = st[S.ST_AT]
     has_room = room(st)
     if has_room and occupied_loc(st, bd, at):
@@ -547,7 +548,7 @@ def monster_eat(G, kind):
     """V7.9: the token into the next stomach slot, its Energy at once (at most 9) less the feeding cards'
     (V14.13, M7; their coins: K.eat); Hydrophobia discarded at the second colour (C11)."""
     st, bd, cd = G[0], G[2], G[3]
-    if K.eat(st, bd, cd, kind, -1) < 0:
+    if K.eat(st, bd, cd, kind, K.NEXT_SLOT) < 0:
         return False
     if kind == S.SHEEP_KIND:
         gain = C.SHEEP_ENERGY
@@ -563,7 +564,7 @@ def monster_eat(G, kind):
         for v in range(S.N_TYPES):
             if st[S.ST_STOMACH_KIND + v] > 0:
                 types += 1
-        i = 0
+        i = np.int64(0)
         while i < st[S.ST_NFRONT_MONSTER]:
             c = st[S.ST_FRONT_MONSTER + i]
             if cd[S.CD_PRINTED, c] == S.E_BRIDGE_EXTRA_MOVEMENT and types >= cd[S.CD_P1, c]:
@@ -607,7 +608,7 @@ def playable(G, c):
     return st[S.ST_ENERGY] >= cd[S.CD_NEED_ENERGY, c]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one caller: feeding
 def play_from_hand(G, i):
     """V8.2: pay the Panic and Energy costs, then the card (V8.3)."""
     st, bd, cd = G[0], G[2], G[3]
@@ -673,7 +674,7 @@ def apply_effect(G, c):
         st[S.ST_ACTIONS_LEFT] += cd[S.CD_P0, c]
     elif effect == S.E_LEAP:                               # C17: not a movement
         at = st[S.ST_AT]
-        nl = 0
+        nl = NO_OPTIONS
         for n in range(bd[S.BD_N]):
             if n != at:
                 nl = add_legal(st, nl, n)
@@ -688,7 +689,7 @@ def apply_effect(G, c):
         K.move_curse(st, bd, cd[S.CD_P0, c])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one caller: apply_effect
 def add_sheep(G, per_pasture):
     """An Extra Serving: per_pasture sheep to each pasture from the supply (sheep in the stomach are not in
     it); short, the Monster chooses where each goes (M8)."""
@@ -704,7 +705,7 @@ def add_sheep(G, per_pasture):
     for k in range(n):
         st[S.ST_M_GIVEN + k] = 0
     while supply > 0:
-        nl = 0
+        nl = NO_OPTIONS
         for k in range(n):
             if st[S.ST_M_GIVEN + k] < per_pasture:
                 nl = add_legal(st, nl, k)
@@ -839,7 +840,7 @@ def glutton(G, decision, nl):
             return P.QUIET_NIGHT
         return P.FEEDING
     if decision == D_NIGHT_POWER:
-        return max(0, glutton_best_card(G, nl, 1))
+        return max(0, glutton_best_card(G, nl, np.int64(1)))
     if decision == D_NIGHT_SINGLE:
         return 0
     if decision == D_BETWEEN:

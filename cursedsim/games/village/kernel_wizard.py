@@ -50,6 +50,8 @@ P_ARRIVAL, P_RM_CARD = 100, 101                         # pending codes beyond t
 _RM = K.ACTIONS["rabid_monster"]
 N_RM = len(_RM)
 RK_NONE = np.int64(-1)
+NO_ACTION = np.int64(-1)    # ``spend_extra``: no action still to come
+NO_COINS = np.int64(0)      # ``go``, ``pay_options``: nothing to pay besides the fare
 RK_BUY, RK_MIX, RK_SPELL, RK_STEAL = (np.int64(_RM.index(WP.RM_KIND[a])) for a in (
     WP.A_BUY_HOUSE, WP.A_MIX, WP.A_SPELL, WP.A_STEAL))
 GET_BUSY, STAY_INSIDE, PLETHORA = WP.GET_BUSY, WP.STAY_INSIDE, WP.PLETHORA
@@ -226,7 +228,7 @@ def mix_ok(st, bd, cd):
     cure = st[S.ST_CURE]
     if cure >= bd[S.BD_CURE_LEN] or st[S.ST_HELD + bd[bd[S.O_CURE_SEQ] + cure]] == 0:
         return False
-    return pay_options(st, bd, cd, A_MIX, bd[S.BD_LAB], 0) != 0
+    return pay_options(st, bd, cd, A_MIX, bd[S.BD_LAB], NO_COINS) != 0
 
 
 @njit(cache=True)
@@ -247,7 +249,7 @@ def castable(st, bd, cd, c):
         if st[S.ST_HELD + i] < (need >> (4 * i)) & 15:
             return False
     loc = spell_location(bd, cd, c)
-    return pay_options(st, bd, cd, A_SPELL, st[S.ST_AT] if loc < 0 else loc, 0) != 0
+    return pay_options(st, bd, cd, A_SPELL, st[S.ST_AT] if loc < 0 else loc, NO_COINS) != 0
 
 
 @njit(cache=True)
@@ -260,7 +262,7 @@ def any_spell(st, bd, cd):
 
 @njit(cache=True)
 def steal_ok(st, bd, cd, number):
-    return pay_options(st, bd, cd, A_STEAL, house_loc(bd, number), 0) != 0
+    return pay_options(st, bd, cd, A_STEAL, house_loc(bd, number), NO_COINS) != 0
 
 
 @njit(cache=True)
@@ -379,7 +381,7 @@ def take(G, action):
     st[S.ST_W_ACTIONS] -= 1
     if rabid(st):
         kind = rm_kind(action)
-        n = 0
+        n = np.int64(0)
         for p in range(st[S.ST_NRM_DRAWN]):
             if offers(st, cd, p, kind):
                 st[S.ST_LEGAL + n] = p
@@ -396,7 +398,7 @@ def spend_extra(G, before):
     if spends_card(st):
         kind = rm_kind(before) if before >= 0 else RK_NONE
         offering = n_offering(st, cd, kind) if before >= 0 else 0
-        n = 0
+        n = np.int64(0)
         for p in range(st[S.ST_NRM_DRAWN]):
             if st[S.ST_RM_DRAWN + p] < 0:
                 continue
@@ -432,7 +434,7 @@ def go(G, action, loc, need):
 
 # ================================================================ the actions (V3)
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one caller: wizard_player_turn
 def buy_house(G):
     """V3.2: at an occupied house, any number of its ingredient in one action."""
     st, bd, cd = G[0], G[2], G[3]
@@ -451,7 +453,7 @@ def buy_house(G):
     if price > 0:
         most = min(most, st[S.ST_COINS] // price)
     pend(st, A_BUY_HOUSE, number, 0)
-    k = wizard_choose(G, D_BUY_COUNT, range_legal(st, 1, most))
+    k = wizard_choose(G, D_BUY_COUNT, range_legal(st, np.int64(1), most))
     if k < 0:
         return
     st[S.ST_COINS] -= k * price
@@ -470,7 +472,7 @@ def market_legal(st, cd):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one caller: wizard_player_turn
 def buy_market(G):
     """V3.3: one ingredient of any type at the Market."""
     st, bd, cd = G[0], G[2], G[3]
@@ -485,18 +487,18 @@ def buy_market(G):
     st[S.ST_NHELD] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one caller: wizard_player_turn
 def mix(G):
     """V3.5, E1: each held ingredient matching the next space moves the Cure tile."""
     st, bd = G[0], G[2]
-    go(G, A_MIX, bd[S.BD_LAB], 0)
+    go(G, A_MIX, bd[S.BD_LAB], NO_COINS)
     take(G, A_MIX)
     seq = bd[S.O_CURE_SEQ]
     while not st[S.ST_OVER] and st[S.ST_CURE] < bd[S.BD_CURE_LEN] and st[S.ST_HELD + bd[seq + st[S.ST_CURE]]] > 0:
         need = bd[seq + st[S.ST_CURE]]
         st[S.ST_HELD + need] -= 1
         st[S.ST_NHELD] -= 1
-        move_cure(st, bd, 1)
+        move_cure(st, bd, np.int64(1))
 
 
 @njit(cache=True)
@@ -512,7 +514,7 @@ def steal(G):
                 n += 1
     number = wizard_choose(G, D_STEAL_HOUSE, n)
     loc = house_loc(bd, number)
-    go(G, A_STEAL, loc, 0)
+    go(G, A_STEAL, loc, NO_COINS)
     take(G, A_STEAL)
     supply = C.COIN_TOTAL - st[S.ST_COINS]
     if st[S.ST_HOUSES + number] == EMPTY:                 # V3.10
@@ -520,7 +522,7 @@ def steal(G):
         return
     pend(st, A_STEAL, number, 0)
     top = min(bd[bd[S.O_COINS] + loc], supply)
-    declared = wizard_choose(G, D_STEAL_AMOUNT, range_legal(st, 1, top))
+    declared = wizard_choose(G, D_STEAL_AMOUNT, range_legal(st, np.int64(1), top))
     if declared < 0:
         return
     roll = below(rs, S.STREAM_D6, C.D6) + 1
@@ -528,13 +530,13 @@ def steal(G):
     if roll > declared:
         taken = gain_coins(st, declared)
     elif spare_action(st):                                 # V3.12: noticed
-        if wizard_choose(G, D_DISTRACT, range_legal(st, 0, 1)) == 1:
-            spend_extra(G, -1)
+        if wizard_choose(G, D_DISTRACT, range_legal(st, np.int64(0), np.int64(1))) == 1:
+            spend_extra(G, NO_ACTION)
             taken = gain_coins(st, declared)
     st[S.ST_COINS_STOLEN] += taken
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one caller: wizard_player_turn
 def cast(G):
     """V3.6-V3.9: a Spell from the hand, its location and ingredients, its effect, then its coins."""
     st, bd, cd = G[0], G[2], G[3]
@@ -547,7 +549,7 @@ def cast(G):
     c = st[S.ST_WIZARD_HAND + p]
     loc = spell_location(bd, cd, c)
     if loc >= 0:
-        go(G, A_SPELL, loc, 0)
+        go(G, A_SPELL, loc, NO_COINS)
     take(G, A_SPELL)
     for i in range(p + 1, st[S.ST_NWIZARD_HAND]):
         st[S.ST_WIZARD_HAND + i - 1] = st[S.ST_WIZARD_HAND + i]
@@ -629,7 +631,7 @@ def all_occupied(st):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one caller: apply_spell
 def hypnotize(G, pick):
     """Hypnotize (C12): a villager from the bag (chosen, or random: stream 0) to the d20 house."""
     st, rs = G[0], G[1]
@@ -702,7 +704,7 @@ def trim_to_capacity(G):
         discard(G)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one caller: wizard_player_turn
 def move_alone(G):
     """O3 wizard_move_alone: a move with no action at its end (coins, or an action: V4.3)."""
     st, bd, cd = G[0], G[2], G[3]
@@ -726,7 +728,7 @@ def move_alone(G):
         if how == PAY_COINS:
             st[S.ST_COINS] -= cost
         else:
-            spend_extra(G, -1)
+            spend_extra(G, NO_ACTION)
     st[S.ST_AT] = loc
 
 
@@ -1105,7 +1107,7 @@ def planner(G, decision, nl):
     return st[L]                                           # MOVE_TO, DISCARD_POWER, others: the lowest code
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one caller: decide
 def wizard_policy(G, decision, nl):
     """The Wizard's non-random policy (``kernel.choice_without_policy`` draws for ``random``): the planner."""
     return planner(G, decision, nl)
