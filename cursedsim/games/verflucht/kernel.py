@@ -247,8 +247,10 @@ def play_game(deck, hands, seed, index, n_players, opts, policy_id, params):
     attacks); the score is LOST_SCORE for a lost game. ``hands`` (uint64[MAX_PLAYERS]) is scratch
     space for the hands of the players who are not active; policies get them as a tuple."""
     deal(deck)
-    rng_deck = seed_tuple(seed, index, STREAM_DECK)
-    rng_pol = seed_tuple(seed, index, STREAM_POLICY)
+    # int64, not int literals, for the arguments of compiled calls: numba compiles a callee once per literal
+    # (also for a variable that starts at one, as ``active``)
+    rng_deck = seed_tuple(seed, index, np.int64(STREAM_DECK))
+    rng_pol = seed_tuple(seed, index, np.int64(STREAM_POLICY))
     hands[:] = ZERO
     n_deck = N_CARDS
     display = ZERO
@@ -257,7 +259,7 @@ def play_game(deck, hands, seed, index, n_players, opts, policy_id, params):
     seals_left = opts[OPT_SEALS]
     returned = 0  # Creatures a Seal put back face down: turns = N_CARDS + returned - n_deck
     attacks = 0
-    active = 0
+    active = np.int64(0)
     end = END_WIN
     hand = ZERO  # the active player's hand; ``hands`` holds the others' between their turns
     while n_deck > 0:
@@ -302,7 +304,7 @@ def play_game(deck, hands, seed, index, n_players, opts, policy_id, params):
         # to banish and Items to pay with)
         hand, display, gone_creatures, gone_items, rng_pol = voluntary_banishing(
             hand, n_players, active, display, seals_left, n_deck, gone_creatures, gone_items,
-            False, policy_id, params, rng_pol)
+            np.bool_(False), policy_id, params, rng_pol)
         # step 5: next player (an unsigned index skips numba's negative-index wraparound)
         hands[uint64(active)] = hand
         active = active + 1 if active + 1 < n_players else 0
@@ -319,8 +321,8 @@ def play_game(deck, hands, seed, index, n_players, opts, policy_id, params):
         for _ in range(n_last):
             player = player + 1 if player + 1 < n_players else 0
             hands[player], display, gone_creatures, gone_items, rng_pol = voluntary_banishing(
-                hands[player], n_players, player, display, seals_left, 0, gone_creatures,
-                gone_items, True, policy_id, params, rng_pol)
+                hands[player], n_players, player, display, seals_left, np.int64(0), gone_creatures,
+                gone_items, np.bool_(True), policy_id, params, rng_pol)
         score = total(final_seals(display, seals_left))
     return score, turns, seals_used, end, attacks
 
