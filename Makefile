@@ -34,7 +34,7 @@ run: $(STAMP)
 test: $(TEST_STAMP)
 	@echo "make: compiling every game's kernels into the cache (a cold cache takes minutes, once)"
 	$(BIN)/cursedsim compile --jobs 2
-	$(BIN)/python -m pytest -n 2 --dist worksteal -q -m "not slow"
+	$(BIN)/python -m pytest -n 2 --dist worksteal -q -m "not slow" --durations=30
 
 test-all: $(TEST_STAMP)
 	$(BIN)/cursedsim compile --jobs 2
