@@ -24,6 +24,14 @@ MIX2 = 0x94D049BB133111EB
 #: stream, so a policy that draws random numbers does not change the cards.
 STREAM_DECK = 0
 STREAM_POLICY = 1
+#: A search's playouts have streams of their own, keyed by the decision and the playout (with a few
+#: sub-streams each): bit 62 set, so they never meet the game's own streams (``rollout_stream``).
+STREAM_ROLLOUT = 1 << 62
+
+
+def rollout_stream_py(decision: int, playout: int, sub: int) -> int:
+    """The stream id of sub-stream ``sub`` (0-3) of playout ``playout`` at decision ``decision`` of a game."""
+    return STREAM_ROLLOUT | (decision << 24) | (playout << 2) | sub
 
 
 # ---------------------------------------------------------------- pure Python (reference engines)
@@ -114,6 +122,13 @@ def seed_tuple(seed, index, stream):
     x, s2 = _splitmix64_out(x)
     x, s3 = _splitmix64_out(x)
     return (s0, s1, s2, s3)
+
+
+@njit(cache=True, inline="always")
+def rollout_stream(decision, playout, sub):
+    """``rollout_stream_py`` in numba: playouts < 2**22 per decision, decisions < 2**38 per game."""
+    return np.int64(STREAM_ROLLOUT) | (np.int64(decision) << np.int64(24)) | (np.int64(playout) << np.int64(2)) | \
+        np.int64(sub)
 
 
 @njit(cache=True, inline="always")

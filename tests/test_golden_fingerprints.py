@@ -39,7 +39,7 @@ def test_every_game_and_kernel_policy_has_presets():
 @pytest.mark.parametrize("preset", PRESETS, ids=[p["id"] for p in PRESETS])
 def test_golden_fingerprint(preset):
     actual = fingerprint(preset["game"], preset["n_games"], players=preset["players"], policy=preset["policy"],
-                         options=preset["options"], seed=preset["seed"])
+                         options=preset["options"], params=preset.get("params"), seed=preset["seed"])
     assert actual == preset["digest"], (
         f"golden preset {preset['id']} ({preset['n_games']} games, seed {preset['seed']}) plays differently: "
         f"digest {actual}, golden {preset['digest']}. If the change is meant to change behaviour, regenerate "

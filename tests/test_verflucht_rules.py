@@ -14,7 +14,7 @@ from numba import njit
 
 from cursedsim import rng
 from cursedsim.errors import OptionError, PlayersError
-from cursedsim.games.verflucht import GAME, kernel, policies as pol, reference_policies, reference_policy
+from cursedsim.games.verflucht import GAME, kernel, policies as pol, reference_policies, reference_policy, state
 from cursedsim.games.verflucht.reference import (
     IllegalDecision,
     Outcome,
@@ -41,7 +41,6 @@ from cursedsim.games.verflucht.rules import (
     RuleOptions,
 )
 from cursedsim.games.verflucht.state import mask_of, option_vector, values_of
-from cursedsim.kernel_rebuild import rebuild
 
 SAM, DEAN, CHARLIE = 0, 1, 2  # the rulebook's players, as P1, P2, P3
 
@@ -407,21 +406,33 @@ LAID_OUT = {"hands": {SAM: {1, 5, 6, 12}, DEAN: {7, 8, 9}, CHARLIE: {10, 11}},
 
 
 def kernel_answer(seals_left, *, policy="baseline", decide_attack=None, hands=None, seed=0):
-    """The kernel's attack step (``kernel.ask_for_plan``) on the LAID_OUT group attack: (hands after,
-    attackers banished). ``decide_attack`` plugs a numba policy into a copy of that step."""
+    """The kernel's attack step on the LAID_OUT group attack: the policy's answer (``decide_attack``: a numba
+    policy in its place), then phase PH_ATTACK of ``kernel.advance`` checking and paying it, with no card left
+    face down and the game halted at the next decision: (hands after, attackers banished)."""
     hands = hands if hands is not None else LAID_OUT["hands"]
-    masks = tuple(mask_of(hands.get(p, ())) for p in range(MAX_PLAYERS))
-    ask = kernel.ask_for_plan
-    if decide_attack is not None:
-        functions = {"decide_attack": decide_attack, "assign_by_totals": pol.assign_by_totals}
-        ask = rebuild(vars(kernel), ("ask_for_plan",), functions)["ask_for_plan"]
     spec = GAME.policy(policy)
-    after, covered, _, _ = ask(
-        masks, 3, LAID_OUT["active"], mask_of(LAID_OUT["display"]), mask_of(GROUP), True,
-        tuple(int(v) for v in option_vector(RuleOptions(), 3)), seals_left, 40, mask_of(()), mask_of(()),
+    deck, hand_masks, masks, counts = state.new_arrays()
+    for p in range(3):
+        hand_masks[p] = mask_of(hands.get(p, ()))
+    masks[state.DISPLAY] = mask_of(LAID_OUT["display"])
+    masks[state.ATTACKERS] = mask_of(GROUP)
+    counts[state.SEALS_LEFT] = seals_left
+    counts[state.ACTIVE] = LAID_OUT["active"]
+    counts[state.PHASE] = kernel.PH_ATTACK
+    counts[state.IS_GROUP] = True
+    counts[state.SCORE] = LOST_SCORE
+    opts = tuple(np.int64(v) for v in option_vector(RuleOptions(), 3))
+    handt = tuple(hand_masks)
+    allowed = kernel.seal_allowed_for(handt, np.int64(3), np.int64(LAID_OUT["active"]), mask_of(GROUP), True, opts,
+                                      np.int64(seals_left))
+    seal, take, use, _ = (decide_attack or pol.decide_attack)(
         spec.policy_id, pol.params_tuple(spec.param_vector()),
-        tuple(np.uint64(w) for w in rng.Stream(seed, 0, rng.STREAM_POLICY).s))
-    return [set(values_of(after[p])) for p in range(3)], set(values_of(covered))
+        tuple(np.uint64(w) for w in rng.Stream(seed, 0, rng.STREAM_POLICY).s), handt, 3, LAID_OUT["active"],
+        mask_of(LAID_OUT["display"]), mask_of(GROUP), True, allowed, seals_left, 40, mask_of(()), mask_of(()))
+    kernel.advance(deck, hand_masks, masks, counts, np.int64(3), opts, np.int64(spec.policy_id),
+                   pol.params_tuple(spec.param_vector()), np.bool_(True), np.int64(kernel.ACT_PLAN), np.bool_(seal),
+                   tuple(np.uint64(x) for x in take), tuple(np.uint64(x) for x in use), np.int64(0), np.uint64(0))
+    return [set(values_of(hand_masks[p])) for p in range(3)], set(values_of(masks[state.GONE_CREATURES]))
 
 
 def test_the_kernels_plan_check_agrees_with_assign_by_totals():

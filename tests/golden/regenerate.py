@@ -33,6 +33,9 @@ SEED = 24
 #: the kernels are compiled.
 N_GAMES = {"verflucht": 20_000, "cursed": 20_000, "covens": 5_000, "gifts": 2_000, "village": 1_000}
 N_GAMES_DEFAULT = 2_000
+#: Search policies, which play each game many times over, at a small budget and on fewer games:
+#: policy name -> (parameters, games per preset).
+SEARCH_PRESETS: dict[str, tuple[dict[str, float], int]] = {"rollout": ({"n": 2.0}, 1_000)}
 #: A game of sides plays every pairing of its sides' kernel policies when there are at most this many
 #: pairings, else each side's policies against the other sides' defaults.
 MAX_PAIRINGS = 25
@@ -45,6 +48,7 @@ OPTION_PRESETS: dict[str, list[tuple[Any, dict[str, Any]]]] = {
     "verflucht": [
         (None, {"voluntary_seal": False}),
         (None, {"seals": 1}),
+        ("rollout", {"information": "private"}),
         ("smart", {"drawer_last_turn": False}),
         ("smart", {"partial_items_before_seal": True, "voluntary_seal": False, "drawer_last_turn": False,
                    "seals": 5}),
@@ -127,9 +131,12 @@ def default_policy(game) -> Any:
     return {side: game.default_policy_of(side) for side in game.side_names}
 
 
-def preset_id(game_name: str, players: int, policy: Any, options: dict[str, Any]) -> str:
-    """A readable unique name: ``game/p<players>/<policy label>[/option=value,...]``."""
+def preset_id(game_name: str, players: int, policy: Any, options: dict[str, Any],
+              params: dict[str, float] | None = None) -> str:
+    """A readable unique name: ``game/p<players>/<policy label>[:param=value,...][/option=value,...]``."""
     text = f"{game_name}/p{players}/{policy_label(policy)}"
+    if params:
+        text += ":" + ",".join(f"{key}={value:g}" for key, value in params.items())
     if options:
         text += "/" + ",".join(f"{key}={json.dumps(value)}" for key, value in options.items())
     return text
@@ -148,8 +155,12 @@ def presets(games: list[str]) -> list[dict[str, Any]]:
         cells += [(players, default_policy(game) if policy is None else policy, dict(options))
                   for policy, options in OPTION_PRESETS.get(name, [])]
         for count, policy, options in cells:
-            out.append({"id": preset_id(name, count, policy, options), "game": name, "players": count,
-                        "policy": policy, "options": options, "n_games": n_games, "seed": SEED})
+            params, games = SEARCH_PRESETS.get(policy, ({}, n_games)) if isinstance(policy, str) else ({}, n_games)
+            preset = {"id": preset_id(name, count, policy, options, params), "game": name, "players": count,
+                      "policy": policy, "options": options, "n_games": games, "seed": SEED}
+            if params:
+                preset["params"] = params
+            out.append(preset)
     ids = [preset["id"] for preset in out]
     duplicates = {i for i in ids if ids.count(i) > 1}
     if duplicates:
@@ -160,7 +171,7 @@ def presets(games: list[str]) -> list[dict[str, Any]]:
 def compute(preset: dict[str, Any]) -> str:
     """The digest of one preset."""
     return fingerprint(preset["game"], preset["n_games"], players=preset["players"], policy=preset["policy"],
-                       options=preset["options"], seed=preset["seed"])
+                       options=preset["options"], params=preset.get("params"), seed=preset["seed"])
 
 
 def load(path: Path) -> dict[str, dict[str, Any]]:

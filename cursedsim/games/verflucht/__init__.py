@@ -8,8 +8,8 @@ import dataclasses
 import numpy as np
 
 from cursedsim.games.base import Game, Measure, PolicySpec
-from cursedsim.games.verflucht import kernel, reference, rules, turnlog
-from cursedsim.games.verflucht.policies import POLICIES
+from cursedsim.games.verflucht import kernel, reference, rollout, rules, turnlog
+from cursedsim.games.verflucht.policies import POLICIES, ROLLOUT
 from cursedsim.games.verflucht.state import option_vector
 
 
@@ -29,6 +29,9 @@ def reference_policy(policy: str | PolicySpec, params: np.ndarray):
         return KernelPolicy(spec.policy_id, params, spec.impl.decide_attack, spec.impl.decide_banish)
     if spec.name == "baseline":
         return BaselinePolicy()
+    if spec.policy_id == ROLLOUT:
+        from cursedsim.games.verflucht.reference_policies import RolloutPolicy
+        return RolloutPolicy(params)
     return KernelPolicy(spec.policy_id, params)
 
 
@@ -39,6 +42,9 @@ def run_chunk(seed: int, start: int, count: int, players: int, options: rules.Ru
     spec = policy_spec(policy)
     if spec.engine == "python":
         return reference.play_chunk(seed, start, count, players, options, spec.impl(params))
+    if spec.policy_id == ROLLOUT and spec.impl is None:
+        return rollout.run_chunk(seed, start, count, players, option_vector(options, players), params,
+                                 options.information == "private")
     play = spec.impl.play_chunk() if spec.impl is not None else None
     return kernel.run_chunk(seed, start, count, players, option_vector(options, players),
                             spec.policy_id, params, play=play)

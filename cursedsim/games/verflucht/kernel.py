@@ -1,29 +1,37 @@
 """The numba engine of Verflucht!: the procedure of docs/rules/verflucht.md over flat state.
 
 One function per rule step (deal, attack check, attack resolution, Seal, voluntary banishing, last
-turns, final Seals); ``play_chunk`` plays games ``start .. start+count-1`` of a run and writes one outcome
-per game. The engine checks every policy decision and raises on an illegal one.
+turns, final Seals). A game under way is four small arrays (state.py), and ``advance`` plays it on from
+wherever it stands: a phase machine (``PH_*``) that can halt at the next decision and resume with a
+decision given from outside. So the same compiled rules play a whole game (``play_game``, one policy),
+and a search's real game and its playouts from any decision point (rollout.py): copying a game is
+copying its arrays. ``play_chunk`` plays games ``start .. start+count-1`` of a run and writes one outcome
+per game. The engine checks every decision and raises on an illegal one.
 
-Speed (~900,000 games/s per core at 3 players with ``baseline``; docs/architecture.md, "Kernels"):
-the state of a game lives in local variables of ``play_game``: counters, bitmasks, the active
-player's hand and the random streams as state tuples. Step functions take and return these values,
-so no array crosses a call in the hot path (every array argument costs numba two atomic
-reference-count operations). Arrays live only in ``play_game``: the face-down cards, ``int64[80]``,
+Speed (~780,000 games/s per core at 3 players with ``baseline``; docs/architecture.md, "Kernels"):
+between the loads at the entry of ``advance`` and the stores at its exit, the state of a game lives in
+local variables: counters, bitmasks, the active player's hand and the random streams as state tuples.
+Step functions take and return these values, so no array crosses a call in the hot path (every array
+argument costs numba two atomic reference-count operations). The face-down cards are ``int64[80]``,
 whose first ``n_deck`` entries are still face down (a draw picks one of them at random and moves the
-last into its place), and the hands of all players (policies get them as a tuple). Per turn the loop
-does as little as it can, since a game is ~66 turns and ~8 attacks:
+last into its place); policies get the hands as a tuple. Per turn the loop does as little as it can,
+since a game is ~66 turns and ~8 attacks:
 
 - a face-down card is its value with ``ITEM_FLAG`` set for an Item, so a draw is a mask and a shift,
   and the card goes to the hand or the display by mask (no branch on a coin flip);
-- only what a turn changes is kept in the loop: turns, Seals used and the drawer are derived at the
-  end; the hands array is indexed unsigned (no negative-index fix-up); voluntary banishing's
-  "something to banish and Items to pay" test is one branch;
+- only what a turn changes is kept in the loop: turns and Seals used are derived at the end; the hands
+  array is indexed unsigned (no negative-index fix-up); voluntary banishing's "something to banish and
+  Items to pay" test is one branch;
 - tuple entries by run-time player index go through ``bits.tuple_get`` (a load from the stack)
   instead of numba's ``switch`` over the index (an indirect jump, often mispredicted); an attack's
   plan is checked per player only when it is not a plain Seal, and the Items spent are removed from
   every hand at once (hands are disjoint);
 - with no Seal left, whether Items can banish every attacker is ``plan_exists``: at most three
   attackers, nested loops over players, no arrays.
+
+The phase machine costs ~14% against the straight loop it replaced (~900,000 games/s; the loads and
+stores, the phase tests and more live variables), the price of one compiled copy of the rules for the
+heuristics and the search alike (docs/performance.md).
 
 Every change of this kind must leave every game as it was: a fingerprint of the outcome arrays over
 all player counts, policies and rule options, before and after (and tests/test_verflucht_differential.py).
@@ -41,7 +49,11 @@ from cursedsim.games.verflucht import policies as pol
 from cursedsim.games.verflucht.rules import (
     DISPLAY_LIMIT, END_GROUP, END_SIXTH, END_WIN, FIRST_ITEM_CODE, LOST_SCORE, MAX_PLAYERS, N_CARDS,
 )
-from cursedsim.games.verflucht.state import OPT_DRAWER_LAST, OPT_PARTIAL, OPT_SEALS, OPT_VOLUNTARY_SEAL
+from cursedsim.games.verflucht.state import (
+    ACTIVE, ATTACKERS, ATTACKS, BANISHINGS, DISPLAY, END, GONE_CREATURES, GONE_ITEMS, IS_GROUP, LAST_LEFT, N_COUNTS,
+    N_DECK, N_MASKS, OPT_DRAWER_LAST, OPT_PARTIAL, OPT_SEALS, OPT_VOLUNTARY_SEAL, PHASE, PLAYER, RETURNED, RNG_DECK,
+    RNG_POLICY, SCORE, SEALS_LEFT,
+)
 from cursedsim.kernel_rebuild import rebuild
 from cursedsim.rng import STREAM_DECK, STREAM_POLICY, below_t, seed_tuple
 
@@ -166,20 +178,18 @@ def plan_exists(hands, n_players, active, attackers, is_group):
 
 
 @njit(cache=True, inline="always")
-def ask_for_plan(hands, n_players, active, display, attackers, is_group, opts, seals_left, n_deck,
-                 gone_creatures, gone_items, policy_id, params, rng_pol):
-    """Step 3a: the policy's answer to an attack, checked and paid: returns (hands, attackers
-    banished by Items, Items spent, policy stream). Attackers left over must be answered by a Seal.
-    The Items spent leave their owners' hands; since every Item is in one hand only and each
-    player's Items were checked to be in that player's hand, removing ``spent`` from every hand does
-    exactly that (``play_game`` does it on its hands array)."""
-    seal_allowed = True
+def seal_allowed_for(hands, n_players, active, attackers, is_group, opts, seals_left):
+    """Whether a Seal may answer this attack: always while Seals are left and voluntary_seal is on;
+    otherwise only when Items cannot banish every attacker (the players may not choose to lose)."""
     if seals_left == 0 or not opts[OPT_VOLUNTARY_SEAL]:
-        # no choice but to banish when items can: with no Seal left, or a Seal only as a last resort
-        seal_allowed = not plan_exists(hands, n_players, active, attackers, is_group)
-    wants_seal, take, use, rng_pol = pol.decide_attack(
-        policy_id, params, rng_pol, hands, n_players, active, display, attackers, is_group,
-        seal_allowed, seals_left, n_deck, gone_creatures, gone_items)
+        return not plan_exists(hands, n_players, active, attackers, is_group)
+    return True
+
+
+@njit(cache=True, inline="always")
+def check_answer(hands, n_players, active, attackers, is_group, opts, seal_allowed, wants_seal, take, use):
+    """Step 3a: an answer to an attack checked against the rules: returns (attackers banished by
+    Items, Items spent). Attackers left over must be answered by a Seal."""
     spent = use[0] | use[1] | use[2] | use[3] | use[4]
     taken = take[0] | take[1] | take[2] | take[3] | take[4]
     if wants_seal:
@@ -197,38 +207,18 @@ def ask_for_plan(hands, n_players, active, display, attackers, is_group, opts, s
         covered = check_plan(hands, take, use, n_players, active, attackers, is_group, not wants_seal)
     if wants_seal and covered == attackers:
         raise ValueError("a Seal on an attack whose plan already banishes every attacker")
-    after = (hands[0] & ~spent, hands[1] & ~spent, hands[2] & ~spent, hands[3] & ~spent,
-             hands[4] & ~spent)
-    return after, covered, spent, rng_pol
+    return covered, spent
 
 
 @njit(cache=True, inline="always")
-def voluntary_banishing(hand, n_players, player, display, seals_left, n_deck, gone_creatures,
-                        gone_items, last_turn, policy_id, params, rng_pol):
-    """Step 4 (and the last turns): ``player``, holding ``hand``, banishes display Creatures one at a
-    time, each with Items from that hand summing to at least its value, until the policy stops.
-    Returns (hand, display, gone_creatures, gone_items, policy stream)."""
-    for _ in range(MAX_BANISHINGS):
-        if (display == ZERO) | (hand == ZERO):  # one branch, not two
-            break
-        creature, items, rng_pol = pol.decide_banish(
-            policy_id, params, rng_pol, hand, n_players, player, display, seals_left, n_deck,
-            gone_creatures, gone_items, last_turn)
-        if creature == 0:
-            break
-        if not has(display, creature):
-            raise ValueError("policy banishes a creature that is not in the display")
-        if items & ~hand != ZERO:
-            raise ValueError("policy spends items that are not in the player's hand")
-        if total(items) < creature:
-            raise ValueError("items must sum to at least the creature they banish")
-        display &= ~bit(creature)
-        gone_creatures |= bit(creature)
-        hand &= ~items
-        gone_items |= items
-    else:
-        raise ValueError("policy kept banishing past the limit of one turn")
-    return hand, display, gone_creatures, gone_items, rng_pol
+def check_banish(hand, display, creature, items):
+    """Step 4: one voluntary banishing checked against the rules (``creature`` > 0)."""
+    if not has(display, creature):
+        raise ValueError("policy banishes a creature that is not in the display")
+    if items & ~hand != ZERO:
+        raise ValueError("policy spends items that are not in the player's hand")
+    if total(items) < creature:
+        raise ValueError("items must sum to at least the creature they banish")
 
 
 @njit(cache=True)
@@ -241,50 +231,128 @@ def final_seals(display, seals_left):
     return display
 
 
+#: Where a game stands (``counts[PHASE]``): a turn's draw is next; an attack awaits the team's answer
+#: (``ATTACKERS``, ``IS_GROUP``); the active player may banish (own turn); last turns (``PLAYER`` may
+#: banish, ``LAST_LEFT`` turns left); over.
+PH_DRAW = 0
+PH_ATTACK = 1
+PH_BANISH = 2
+PH_LAST = 3
+PH_END = 4
+
+#: The decision a resumed game is given to carry out first (``advance``'s ``act_kind``).
+ACT_NONE = 0
+ACT_PLAN = 1     # the answer to the attack: act_seal, act_take, act_use
+ACT_BANISH = 2   # one voluntary banishing: act_creature (0: stop) paid with act_items
+
+#: The empty plan (no player takes or spends anything).
+NO_PLAN = (ZERO, ZERO, ZERO, ZERO, ZERO)
+
+
 @njit(cache=True)
-def play_game(deck, hands, seed, index, n_players, opts, policy_id, params):
-    """Play game ``index`` of the run ``seed`` to its end. Returns (score, turns, seals_used, end,
-    attacks); the score is LOST_SCORE for a lost game. ``hands`` (uint64[MAX_PLAYERS]) is scratch
-    space for the hands of the players who are not active; policies get them as a tuple."""
+def start_game(deck, hands, masks, counts, seed, index, opts):
+    """Set up game ``index`` of the run ``seed`` in the state arrays: every card face down, empty
+    hands and display, the Seals, the game's two streams; the first turn's draw is next."""
     deal(deck)
     # int64, not int literals, for the arguments of compiled calls: numba compiles a callee once per literal
-    # (also for a variable that starts at one, as ``active``)
     rng_deck = seed_tuple(seed, index, np.int64(STREAM_DECK))
     rng_pol = seed_tuple(seed, index, np.int64(STREAM_POLICY))
     hands[:] = ZERO
-    n_deck = N_CARDS
-    display = ZERO
-    gone_creatures = ZERO
-    gone_items = ZERO
-    seals_left = opts[OPT_SEALS]
-    returned = 0  # Creatures a Seal put back face down: turns = N_CARDS + returned - n_deck
-    attacks = 0
-    active = np.int64(0)
-    end = END_WIN
-    hand = ZERO  # the active player's hand; ``hands`` holds the others' between their turns
-    while n_deck > 0:
-        # step 1: draw. Written without a branch on the card's kind (Item or Creature is a coin
-        # flip the CPU cannot predict): the card's bit goes to the hand or to the display by mask.
-        j, rng_deck = below_t(rng_deck, n_deck)
-        n_deck -= 1
-        drawn = deck[j]
-        deck[j] = deck[n_deck]
-        value = drawn & (ITEM_FLAG - 1)
-        card = bit(value)
-        item_mask = ZERO - uint64(drawn >> ITEM_SHIFT)  # all ones for an Item, else zero
-        hand |= card & item_mask
-        display |= card & ~item_mask
-        # steps 2-3: attack check and resolution (an Item forms no group and leaves the display
-        # at five at most, so the check finds no attackers for it)
-        attackers, is_group = attackers_after_adding(display, count(display), value)
-        if attackers != ZERO:
-            attacks += 1
+    masks[:] = ZERO
+    counts[:] = 0
+    counts[N_DECK] = N_CARDS
+    counts[SEALS_LEFT] = opts[OPT_SEALS]
+    counts[END] = END_WIN
+    counts[PHASE] = PH_DRAW
+    counts[SCORE] = LOST_SCORE
+    for k in range(4):
+        masks[RNG_DECK + k] = rng_deck[k]
+        masks[RNG_POLICY + k] = rng_pol[k]
+
+
+@njit(cache=True)
+def advance(deck, hands, masks, counts, n_players, opts, policy_id, params, stop, act_kind, act_seal, act_take,
+            act_use, act_creature, act_items):
+    """Play the game held in the state arrays on from where it stands: the procedure of
+    docs/rules/verflucht.md as a phase machine, so that the real game and every playout of a search
+    run the same compiled rules from any decision point. The decision ``act_kind`` (if any) is carried
+    out first, in place of asking the policy; after it, decisions come from policy ``policy_id``, or
+    with ``stop`` the game halts at the next decision. Every decision is checked. Returns the phase
+    it halted at (PH_END: over; the arrays hold the state either way).
+
+    Speed (~900,000 games/s per core at 3 players with ``baseline``): the state lives in local
+    variables between the loads at entry and the stores at exit; a turn's draw, attack and banishing
+    run in this order without a return to the loop head; tuples, not arrays, cross the calls."""
+    n_deck = counts[N_DECK]
+    seals_left = counts[SEALS_LEFT]
+    returned = counts[RETURNED]
+    attacks = counts[ATTACKS]
+    active = counts[ACTIVE]
+    phase = counts[PHASE]
+    end = counts[END]
+    is_group = counts[IS_GROUP] != 0
+    last_left = counts[LAST_LEFT]
+    player = counts[PLAYER]
+    banishings = counts[BANISHINGS]
+    score = counts[SCORE]
+    display = masks[DISPLAY]
+    gone_creatures = masks[GONE_CREATURES]
+    gone_items = masks[GONE_ITEMS]
+    attackers = masks[ATTACKERS]
+    rng_deck = (masks[RNG_DECK], masks[RNG_DECK + 1], masks[RNG_DECK + 2], masks[RNG_DECK + 3])
+    rng_pol = (masks[RNG_POLICY], masks[RNG_POLICY + 1], masks[RNG_POLICY + 2], masks[RNG_POLICY + 3])
+    hand = hands[active]  # the active player's hand (PH_DRAW .. PH_BANISH); ``hands`` holds the others'
+    halted = False
+    while True:
+        if phase == PH_DRAW:
+            if n_deck == 0:
+                # last turns from the player after the drawer (``active`` now); the drawer's own (option)
+                hands[uint64(active)] = hand
+                player = active
+                last_left = n_players if opts[OPT_DRAWER_LAST] else n_players - 1
+                banishings = 0
+                phase = PH_LAST
+            else:
+                # step 1: draw. Written without a branch on the card's kind (Item or Creature is a coin
+                # flip the CPU cannot predict): the card's bit goes to the hand or to the display by mask.
+                j, rng_deck = below_t(rng_deck, n_deck)
+                n_deck -= 1
+                drawn = deck[j]
+                deck[j] = deck[n_deck]
+                value = drawn & (ITEM_FLAG - 1)
+                card = bit(value)
+                item_mask = ZERO - uint64(drawn >> ITEM_SHIFT)  # all ones for an Item, else zero
+                hand |= card & item_mask
+                display |= card & ~item_mask
+                # step 2: attack check (an Item forms no group and leaves the display at five at
+                # most, so the check finds no attackers for it)
+                attackers, is_group = attackers_after_adding(display, count(display), value)
+                banishings = 0
+                if attackers != ZERO:
+                    attacks += 1
+                    phase = PH_ATTACK
+                else:
+                    phase = PH_BANISH
+        if phase == PH_ATTACK:
+            # step 3: the team's answer, checked and paid
             hands[active] = hand
-            _, covered, spent, rng_pol = ask_for_plan(
-                (hands[0], hands[1], hands[2], hands[3], hands[4]), n_players, active, display,
-                attackers, is_group, opts, seals_left, n_deck, gone_creatures, gone_items,
-                policy_id, params, rng_pol)
-            if spent != ZERO:
+            handt = (hands[0], hands[1], hands[2], hands[3], hands[4])
+            allowed = seal_allowed_for(handt, n_players, active, attackers, is_group, opts, seals_left)
+            if act_kind == ACT_PLAN:
+                wants_seal, take, use = act_seal, act_take, act_use
+                act_kind = ACT_NONE
+            elif act_kind != ACT_NONE:
+                raise ValueError("a banishing given where the game awaits the answer to an attack")
+            elif stop:
+                halted = True
+                break
+            else:
+                wants_seal, take, use, rng_pol = pol.decide_attack(
+                    policy_id, params, rng_pol, handt, n_players, active, display, attackers, is_group,
+                    allowed, seals_left, n_deck, gone_creatures, gone_items)
+            covered, spent = check_answer(handt, n_players, active, attackers, is_group, opts, allowed,
+                                          wants_seal, take, use)
+            if spent != ZERO:  # the Items spent leave their owners' hands (hands are disjoint)
                 for p in range(n_players):
                     hands[p] &= ~spent
                 hand &= ~spent
@@ -295,36 +363,126 @@ def play_game(deck, hands, seed, index, n_players, opts, policy_id, params):
             if rest != ZERO:
                 if seals_left == 0:
                     end = END_GROUP if is_group else END_SIXTH
+                    phase = PH_END
                     break
                 seals_left -= 1
                 display &= ~rest
                 returned += count(rest)
                 n_deck = shuffle_back(deck, n_deck, rest)
-        # step 4: voluntary banishing by the active player (asked only while there is something
-        # to banish and Items to pay with)
-        hand, display, gone_creatures, gone_items, rng_pol = voluntary_banishing(
-            hand, n_players, active, display, seals_left, n_deck, gone_creatures, gone_items,
-            np.bool_(False), policy_id, params, rng_pol)
-        # step 5: next player (an unsigned index skips numba's negative-index wraparound)
+            attackers = ZERO
+            phase = PH_BANISH
+        if phase == PH_BANISH:
+            # step 4: voluntary banishing by the active player, asked only while there is something to
+            # banish and Items to pay with (one branch, not two)
+            while (display != ZERO) & (hand != ZERO):
+                if act_kind == ACT_BANISH:
+                    creature, items = act_creature, act_items
+                    act_kind = ACT_NONE
+                elif act_kind != ACT_NONE:
+                    raise ValueError("an answer to an attack given where the game awaits a banishing")
+                elif stop:
+                    halted = True
+                    break
+                else:
+                    creature, items, rng_pol = pol.decide_banish(
+                        policy_id, params, rng_pol, hand, n_players, active, display, seals_left, n_deck,
+                        gone_creatures, gone_items, np.bool_(False))
+                if creature == 0:
+                    break
+                check_banish(hand, display, creature, items)
+                display &= ~bit(creature)
+                gone_creatures |= bit(creature)
+                hand &= ~items
+                gone_items |= items
+                banishings += 1
+                if banishings >= MAX_BANISHINGS:
+                    raise ValueError("policy kept banishing past the limit of one turn")
+            if halted:
+                break
+            # step 5: next player (an unsigned index skips numba's negative-index wraparound)
+            hands[uint64(active)] = hand
+            active = active + 1 if active + 1 < n_players else 0
+            hand = hands[uint64(active)]
+            phase = PH_DRAW
+            continue
+        if phase == PH_LAST:
+            while last_left > 0:
+                own = hands[player]
+                while (display != ZERO) & (own != ZERO):
+                    if act_kind == ACT_BANISH:
+                        creature, items = act_creature, act_items
+                        act_kind = ACT_NONE
+                    elif act_kind != ACT_NONE:
+                        raise ValueError("an answer to an attack given where the game awaits a banishing")
+                    elif stop:
+                        halted = True
+                        break
+                    else:
+                        creature, items, rng_pol = pol.decide_banish(
+                            policy_id, params, rng_pol, own, n_players, player, display, seals_left,
+                            np.int64(0), gone_creatures, gone_items, np.bool_(True))
+                    if creature == 0:
+                        break
+                    check_banish(own, display, creature, items)
+                    display &= ~bit(creature)
+                    gone_creatures |= bit(creature)
+                    own &= ~items
+                    gone_items |= items
+                    banishings += 1
+                    if banishings >= MAX_BANISHINGS:
+                        raise ValueError("policy kept banishing past the limit of one turn")
+                hands[player] = own
+                if halted:
+                    break
+                player = player + 1 if player + 1 < n_players else 0
+                last_left -= 1
+                banishings = 0
+            if halted:
+                break
+            score = total(final_seals(display, seals_left))
+            phase = PH_END
+        break
+    if act_kind != ACT_NONE:
+        raise ValueError("a decision given to a game that is over")
+    if phase < PH_LAST:
         hands[uint64(active)] = hand
-        active = active + 1 if active + 1 < n_players else 0
-        hand = hands[uint64(active)]
-    hands[active] = hand
-    turns = N_CARDS + returned - n_deck
-    seals_used = opts[OPT_SEALS] - seals_left
-    score = LOST_SCORE
-    if end == END_WIN:
-        # last turns from the player after the drawer (the player before ``active`` now); the
-        # drawer's own last (option)
-        n_last = n_players if opts[OPT_DRAWER_LAST] else n_players - 1
-        player = active - 1 if active > 0 else n_players - 1
-        for _ in range(n_last):
-            player = player + 1 if player + 1 < n_players else 0
-            hands[player], display, gone_creatures, gone_items, rng_pol = voluntary_banishing(
-                hands[player], n_players, player, display, seals_left, np.int64(0), gone_creatures,
-                gone_items, np.bool_(True), policy_id, params, rng_pol)
-        score = total(final_seals(display, seals_left))
-    return score, turns, seals_used, end, attacks
+    counts[N_DECK] = n_deck
+    counts[SEALS_LEFT] = seals_left
+    counts[RETURNED] = returned
+    counts[ATTACKS] = attacks
+    counts[ACTIVE] = active
+    counts[PHASE] = phase
+    counts[END] = end
+    counts[IS_GROUP] = is_group
+    counts[LAST_LEFT] = last_left
+    counts[PLAYER] = player
+    counts[BANISHINGS] = banishings
+    counts[SCORE] = score
+    masks[DISPLAY] = display
+    masks[GONE_CREATURES] = gone_creatures
+    masks[GONE_ITEMS] = gone_items
+    masks[ATTACKERS] = attackers
+    for k in range(4):
+        masks[RNG_DECK + k] = rng_deck[k]
+        masks[RNG_POLICY + k] = rng_pol[k]
+    return phase
+
+
+@njit(cache=True, inline="always")
+def outcome(counts, opts):
+    """(score, turns, seals_used, end, attacks) of a finished game; score LOST_SCORE when lost."""
+    return (counts[SCORE], N_CARDS + counts[RETURNED] - counts[N_DECK], opts[OPT_SEALS] - counts[SEALS_LEFT],
+            counts[END], counts[ATTACKS])
+
+
+@njit(cache=True)
+def play_game(deck, hands, masks, counts, seed, index, n_players, opts, policy_id, params):
+    """Play game ``index`` of the run ``seed`` to its end with one policy. Returns (score, turns,
+    seals_used, end, attacks); the score is LOST_SCORE for a lost game."""
+    start_game(deck, hands, masks, counts, seed, index, opts)
+    advance(deck, hands, masks, counts, n_players, opts, policy_id, params, np.bool_(False), np.int64(ACT_NONE),
+            np.bool_(False), NO_PLAN, NO_PLAN, np.int64(0), ZERO)
+    return outcome(counts, opts)
 
 
 @njit(cache=True)
@@ -333,10 +491,12 @@ def play_chunk(seed, start, n_games, n_players, opts, policy_id, params,
     """Play games start .. start+n_games-1 of the run ``seed``; fill the outcome arrays."""
     deck = np.zeros(N_CARDS, np.int64)
     hands = np.zeros(MAX_PLAYERS, np.uint64)
+    masks = np.zeros(N_MASKS, np.uint64)
+    counts = np.zeros(N_COUNTS, np.int64)
     option = (opts[0], opts[1], opts[2], opts[3])
     for g in range(n_games):
-        result, n_turns, n_seals, how, n_attacks = play_game(deck, hands, seed, start + g, n_players,
-                                                            option, policy_id, params)
+        result, n_turns, n_seals, how, n_attacks = play_game(deck, hands, masks, counts, seed, start + g,
+                                                            n_players, option, policy_id, params)
         win[g] = result != LOST_SCORE
         score[g] = result
         turns[g] = n_turns
@@ -358,7 +518,7 @@ def run_chunk(seed: int, start: int, n_games: int, players: int, opts: np.ndarra
 
 #: The kernel functions that call the policy, directly or through one another: what a kernel for a
 #: user's policy must compile anew (every other step function is shared with the built-in kernel).
-POLICY_CALLERS = ("ask_for_plan", "voluntary_banishing", "play_game", "play_chunk")
+POLICY_CALLERS = ("advance", "play_game", "play_chunk")
 
 
 def build_play_chunk(decide_attack, decide_banish):

@@ -34,6 +34,9 @@ MAX_PARAMS = 8
 RANDOM = 0
 BASELINE = 1
 SMART = 2
+#: The search (rollout.py): never a ``policy_id`` of ``decide_attack``/``decide_banish``, its games run in
+#: ``rollout.play_chunk``, which asks its base policy.
+ROLLOUT = 3
 
 # ---- parameters of the smart family (indices into ``params``)
 P_SLACK = 0
@@ -85,6 +88,25 @@ POLICIES = {
                            "a pair, as baseline",
             "big_hand_first": ">= 0.5: group Creatures go to players with more cards first",
             "banish_multi": ">= 0.5: voluntary banishing may pay with several Items; else one Item",
+        }),
+    "rollout": PolicySpec(
+        "rollout", ROLLOUT,
+        "Flat Monte-Carlo search (compiled): at every decision a few legal candidates (the base policy's own "
+        "choice first; in an attack a Seal, the least-waste plan over every assignment of attackers to players "
+        "who may pay, the least-waste plan in which each player pays the highest attacker, the plan whose "
+        "highest Item is lowest, the forced plan; in a banishing: stop, each Creature with the smallest single "
+        "Item within `waste` of it, the smallest pair and the least-waste set for the highest Creature the hand "
+        "pays), n playouts of each to the end of the game by the base policy, the face-down cards redrawn from "
+        "their known set in every playout (never their order; with information=private the others' Items too), "
+        "the same random numbers for every candidate; the most wins decides, ties to the base policy. "
+        "docs/search.md, 'rollout'.",
+        params={"n": 16.0, "base": float(BASELINE), "cap": 8.0, "waste": 6.0},
+        param_docs={
+            "n": "playouts per candidate at each decision (0: the base policy alone)",
+            "base": "policy id of the built-in policy that plays every playout and gives the first candidate "
+                    "(0 random, 1 baseline, 2 smart, with their default parameters)",
+            "cap": "candidates per decision, at most (1: the base policy's choice alone), up to 16",
+            "waste": "a single Item is a banishing candidate when it exceeds the Creature by at most this",
         }),
 }
 

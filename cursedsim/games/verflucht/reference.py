@@ -174,6 +174,7 @@ class Table:
         self.turns = 0
         self.attacks = 0
         self.end: int | None = None
+        self.last_turns_left = 0
         self.final_score: int | None = None
         self.logging = log
         #: (seed, game index) of a dealt game, stamped on its events; None for a table laid out by hand
@@ -502,8 +503,9 @@ class Table:
         if self.options.drawer_last_turn:
             order.append(drawer)
         self.record("rule", "last_turns")
-        for player in order:
+        for i, player in enumerate(order):
             self.active = player
+            self.last_turns_left = len(order) - i  # this one included (what a search needs to know)
             self.record(player_name(player), "last_turn")
             self.voluntary_banishing(policy, policy_rng, last_turn=True)
 

@@ -31,6 +31,7 @@ separate from the cards.
 
 from __future__ import annotations
 
+import weakref
 from bisect import bisect_left
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -39,7 +40,7 @@ from typing import TYPE_CHECKING, Protocol
 import numpy as np
 
 from cursedsim.games.verflucht.reference import find_assignment
-from cursedsim.games.verflucht.rules import MAX_PLAYERS
+from cursedsim.games.verflucht.rules import LOST_SCORE, MAX_PLAYERS
 from cursedsim.games.verflucht.state import mask_of, values_of
 from cursedsim.rng import Stream
 
@@ -245,3 +246,61 @@ class KernelPolicy:
         if int(creature) == 0:
             return None
         return Banish(int(creature), values_of(items))
+
+
+class RolloutPolicy:
+    """The ``rollout`` search on the reference engine: each decision is ``rollout.decide`` on the kernel
+    state arrays laid out from the table, so reference and kernel play the same games. The search's
+    streams are keyed by the game (``table.origin``) and the decision's number within it."""
+
+    def __init__(self, params):
+        from cursedsim.games.verflucht import rollout
+        self.rollout = rollout
+        self.n, self.base, self.base_params, self.cap, self.waste = rollout.settings(params)
+        self.work = rollout.new_workspace()
+        self.decisions: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+    def _decide(self, table: Table, rng: Stream, phase: int, attackers=(), is_group=False, player=0):
+        from cursedsim.games.verflucht import kernel, state
+        seed, index = table.origin
+        if seed is None:
+            raise ValueError("rollout plays dealt games only (Table.deal): its streams are keyed by (seed, game)")
+        deck, hands, masks, counts = state.new_arrays()
+        for p, hand in enumerate(table.hands):
+            hands[p] = mask_of(hand)
+        masks[state.DISPLAY] = mask_of(table.display)
+        masks[state.GONE_CREATURES] = mask_of(table.discard_creatures)
+        masks[state.GONE_ITEMS] = mask_of(table.discard_items)
+        masks[state.ATTACKERS] = mask_of(attackers)
+        masks[state.RNG_POLICY:state.RNG_POLICY + 4] = rng.s
+        counts[state.N_DECK] = len(table.face_down)
+        counts[state.SEALS_LEFT] = table.seals_left
+        counts[state.ACTIVE] = table.active
+        counts[state.PHASE] = phase
+        counts[state.IS_GROUP] = is_group
+        counts[state.PLAYER] = player
+        counts[state.LAST_LEFT] = table.last_turns_left
+        counts[state.SCORE] = LOST_SCORE
+        opts = tuple(np.int64(v) for v in state.option_vector(table.options, table.players))
+        decision = self.decisions.get(table, 0)
+        self.decisions[table] = decision + 1
+        action = self.rollout.decide(
+            deck, hands, masks, counts, np.int64(table.players), opts, np.int64(self.base), self.base_params,
+            np.int64(self.n), np.int64(self.cap), np.int64(self.waste), table.options.information == "private",
+            np.uint64(seed), np.int64(index), np.int64(decision), False, self.work)
+        rng.s = [int(w) for w in masks[state.RNG_POLICY:state.RNG_POLICY + 4]]
+        return action
+
+    def attack(self, table: Table, attackers: tuple[int, ...], is_group: bool, seal_allowed: bool,
+               rng: Stream) -> AttackChoice:
+        from cursedsim.games.verflucht import kernel
+        _, seal, take, use, _, _ = self._decide(table, rng, kernel.PH_ATTACK, attackers, is_group, table.active)
+        plan = {p: (tuple(sorted(values_of(take[p]), reverse=True)), values_of(use[p]))
+                for p in range(MAX_PLAYERS) if take[p] or use[p]}
+        return AttackChoice(seal=bool(seal), plan=plan)
+
+    def banish(self, table: Table, player: int, last_turn: bool, rng: Stream) -> Banish | None:
+        from cursedsim.games.verflucht import kernel
+        phase = kernel.PH_LAST if last_turn else kernel.PH_BANISH
+        _, _, _, _, creature, items = self._decide(table, rng, phase, player=player)
+        return None if int(creature) == 0 else Banish(int(creature), values_of(items))

@@ -33,6 +33,9 @@ END_SIXTH = 1
 END_GROUP = 2
 END_NAMES = ("win", "sixth_creature", "group")
 
+#: What a deciding player knows of the others' Items (option ``information``).
+INFORMATION_MODELS = ("team", "private")
+
 #: The score column of a lost game (a lost game has no score).
 LOST_SCORE = -1
 
@@ -66,12 +69,19 @@ class RuleOptions:
         may not choose to lose.
     drawer_last_turn: after the last card is drawn, the player who drew it also takes a last turn (as
         the last of the round), since "Each player then takes one last turn".
+    information: what a player knows of the others' Items when deciding, for policies that read it (the
+        ``rollout`` search; the built-in heuristics read only what may be said aloud either way).
+        ``"team"`` (default): the team plays as one, every hand known through table talk. ``"private"``:
+        each decision rests on the decider's own hand and public facts; the others' Items are unknown
+        beyond what they say aloud in a group attack ("You can tell the other players which Creature/s
+        you can banish yourself"). The paired difference is what table talk is worth.
     """
 
     seals: int | None = None
     partial_items_before_seal: bool = False
     voluntary_seal: bool = True
     drawer_last_turn: bool = True
+    information: str = "team"
 
     def __post_init__(self) -> None:
         if self.seals is not None:
@@ -79,6 +89,9 @@ class RuleOptions:
                 raise OptionError(f"option 'seals' must be an integer 0-{MAX_SEALS} or None, got {self.seals!r}")
             if not 0 <= self.seals <= MAX_SEALS:
                 raise OptionError(f"option 'seals' must be in 0-{MAX_SEALS}, got {self.seals}")
+        if self.information not in INFORMATION_MODELS:
+            raise OptionError(f"option 'information' must be one of {', '.join(map(repr, INFORMATION_MODELS))}, "
+                              f"got {self.information!r}")
         for field in dataclasses.fields(self):
             if field.type == "bool" and not isinstance(getattr(self, field.name), bool):
                 raise OptionError(f"option {field.name!r} must be true or false, got {getattr(self, field.name)!r}")
