@@ -84,6 +84,29 @@ def add_plan(n_cand, cap, cand_seal, cand_take, cand_use, seal, take, use):
     return n_cand + 1
 
 
+#: ``policies.least_cover`` is exact while a least cover sums to less than 128: for targets up to this.
+MAX_JOINT_TARGET = 88
+
+
+@njit(cache=True)
+def pay_for(hand, creatures):
+    """Items of ``hand`` paying for ``creatures`` together: the least-waste set while their total is at
+    most MAX_JOINT_TARGET, else each Creature's least-waste set in turn, highest first; 0 if it cannot."""
+    target = total(creatures)
+    if target <= MAX_JOINT_TARGET:
+        return pol.least_cover(hand, target)
+    paid = ZERO
+    rest = creatures
+    while rest != ZERO:
+        c = highest(rest)
+        rest &= ~bit(c)
+        pay = pol.least_cover(hand & ~paid, c)
+        if pay == ZERO:
+            return ZERO
+        paid |= pay
+    return paid
+
+
 @njit(cache=True)
 def attack_candidates(handt, n_players, active, attackers, is_group, allowed, seals_left, cap, cand_seal,
                       cand_take, cand_use, n_cand):
@@ -91,7 +114,7 @@ def attack_candidates(handt, n_players, active, attackers, is_group, allowed, se
     least waste (Items spent beyond the attackers' total) over every assignment of attackers to players
     who may pay; for each such player, the least-waste plan in which they pay the highest attacker; the
     plan whose highest Item spent is lowest (keeps high Items); and with no Seal allowed the forced plan.
-    A player pays the Creatures assigned to them with the least-waste set of their Items."""
+    A player pays the Creatures assigned to them with the least-waste set of their Items (``pay_for``)."""
     empty = k.NO_PLAN
     if allowed and seals_left > 0:
         n_cand = add_plan(n_cand, cap, cand_seal, cand_take, cand_use, True, empty, empty)
@@ -141,7 +164,7 @@ def attack_candidates(handt, n_players, active, attackers, is_group, allowed, se
             t = tuple_get(take, p)
             if t == ZERO:
                 continue
-            pay = pol.least_cover(tuple_get(handt, p), total(t))
+            pay = pay_for(tuple_get(handt, p), t)
             if pay == ZERO:
                 ok = False
                 break
