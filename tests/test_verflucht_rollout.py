@@ -147,7 +147,7 @@ def test_rollout_never_reads_what_its_players_cannot_see(information):
     params = [8.0, float(pol.BASELINE), 8.0, 6.0]
     compared, differ = _hidden_decisions(3, options, params, peek=False)
     assert compared > 100 and differ == 0
-    if information == "team":
+    if information == "team":  # (private: the clairvoyant reads the same order)
         compared, differ = _hidden_decisions(3, options, params, peek=True)
         assert differ > 0, f"the clairvoyant variant chose the same on all {compared} decisions"
 
@@ -161,7 +161,7 @@ def test_bad_rollout_parameters_name_the_valid_choices():
         rollout.settings([4, 1, 0, 6])
     with pytest.raises(UnknownPolicyError, match="n must be a whole number"):
         rollout.settings([-1, 1, 8, 6])
-    with pytest.raises(OptionError, match="'team', 'private'"):
+    with pytest.raises(OptionError, match="'private', 'team'"):
         rules.RuleOptions(information="table talk")
 
 

@@ -48,7 +48,7 @@ OPTION_PRESETS: dict[str, list[tuple[Any, dict[str, Any]]]] = {
     "verflucht": [
         (None, {"voluntary_seal": False}),
         (None, {"seals": 1}),
-        ("rollout", {"information": "private"}),
+        ("rollout", {"information": "team"}),
         ("smart", {"drawer_last_turn": False}),
         ("smart", {"partial_items_before_seal": True, "voluntary_seal": False, "drawer_last_turn": False,
                    "seals": 5}),

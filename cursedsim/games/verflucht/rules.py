@@ -34,7 +34,7 @@ END_GROUP = 2
 END_NAMES = ("win", "sixth_creature", "group")
 
 #: What a deciding player knows of the others' Items (option ``information``).
-INFORMATION_MODELS = ("team", "private")
+INFORMATION_MODELS = ("private", "team")
 
 #: The score column of a lost game (a lost game has no score).
 LOST_SCORE = -1
@@ -69,19 +69,20 @@ class RuleOptions:
         may not choose to lose.
     drawer_last_turn: after the last card is drawn, the player who drew it also takes a last turn (as
         the last of the round), since "Each player then takes one last turn".
-    information: what a player knows of the others' Items when deciding, for policies that read it (the
+    information: what a deciding player knows of the others' Items, for policies that read it (the
         ``rollout`` search; the built-in heuristics read only what may be said aloud either way).
-        ``"team"`` (default): the team plays as one, every hand known through table talk. ``"private"``:
-        each decision rests on the decider's own hand and public facts; the others' Items are unknown
-        beyond what they say aloud in a group attack ("You can tell the other players which Creature/s
-        you can banish yourself"). The paired difference is what table talk is worth.
+        ``"private"`` (default): "The only thing you're not allowed to tell the other players is the
+        VALUES of the Items in your hand!": a decision rests on the decider's own hand and public facts;
+        the others' Items are unknown beyond what they say aloud ("You can tell the other players which
+        Creature/s you can banish yourself"). ``"team"``: every hand known, as if values were told (beyond
+        the rules: an upper reference). The paired difference is what that talk would be worth.
     """
 
     seals: int | None = None
     partial_items_before_seal: bool = False
     voluntary_seal: bool = True
     drawer_last_turn: bool = True
-    information: str = "team"
+    information: str = "private"
 
     def __post_init__(self) -> None:
         if self.seals is not None:
