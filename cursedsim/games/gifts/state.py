@@ -127,6 +127,14 @@ ST_PADDS = 21
 ST_PLAYERS = 22
 ST_DEALT = 23            # the kinds dealt to the focus seat (bit mask)
 ST_BONUS_OK = 24         # the main decision: A_BONUS legal
+# where a game stands, so that ``kernel.advance`` halts at a decision and resumes from it (issue 29)
+ST_PHASE = 25            # kernel.PH_*: a turn begins, a main decision, an answer awaited, over
+ST_SEAT = 26             # whose turn it is
+ST_STEP = 27             # the card step waiting for the answer (kernel.STEP_*)
+ST_SCARD = 28            # its card
+ST_SKEY = 29             # its own datum: the gauge entry a raise sits on, the card Mugging's cost discarded
+ST_FTARGET = 30          # a target given from outside for the next D_TARGET (-1: the policy chooses)
+ST_STOPMASK = 31         # bit s: halt at seat s's searched decisions (advance's ``stop_mask``)
 N_SCALARS = 32
 ST_OPTS = 32             # the rule options (kernel.option_array), 16 slots
 ST_PID = 48              # + seat: the seat's policy id
