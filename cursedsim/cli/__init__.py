@@ -9,7 +9,7 @@ line ``cursedsim: error: <message>`` on stderr and exit status 2.
 from __future__ import annotations
 
 # importing a command module registers its command
-from cursedsim.cli import compare, compile, listing, replay, report, simulate, sweep, target, tune  # noqa: F401
+from cursedsim.cli import ceiling, compare, compile, listing, replay, report, simulate, sweep, target, tune  # noqa: F401
 from cursedsim.cli.app import PROG, cli, main
 from cursedsim.cli.grid import (CliError, parse_int_values, parse_number_values, parse_option_values,
                                 parse_options, parse_params, parse_sweep_params)
