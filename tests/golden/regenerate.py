@@ -35,7 +35,9 @@ N_GAMES = {"verflucht": 20_000, "cursed": 20_000, "covens": 5_000, "gifts": 2_00
 N_GAMES_DEFAULT = 2_000
 #: Search policies, which play each game many times over, at a small budget and on fewer games:
 #: policy name -> (parameters, games per preset).
-SEARCH_PRESETS: dict[str, tuple[dict[str, float], int]] = {"rollout": ({"n": 2.0}, 1_000)}
+SEARCH_PRESETS: dict[str, tuple[dict[str, float], int]] = {"rollout": ({"n": 2.0}, 1_000),
+                                                           # Cursed!?'s exact fight DP: ~500 games/s cold
+                                                           "optimal_fight": ({}, 1_000)}
 #: A game of sides plays every pairing of its sides' kernel policies when there are at most this many
 #: pairings, else each side's policies against the other sides' defaults.
 MAX_PAIRINGS = 25
@@ -63,6 +65,8 @@ OPTION_PRESETS: dict[str, list[tuple[Any, dict[str, Any]]]] = {
                 "whetstone_in_play": True, "ignoring_attack_spends_trait": True, "parity_includes_whetstone": True,
                 "smoke_bomb_returns_items": True, "final_monster_captures": True}),
         (None, {"starting_item": "mimic"}),
+        ("optimal_fight", {"dagger_value": "choose", "spear_kind": "choose", "overshoot": "zero_total",
+                           "bust": "soul_lost", "smoke_bomb_returns_items": True, "item_timing": "before_draw"}),
     ],
     "covens": [
         (None, {"disabled_spell": "darkness"}),
@@ -111,17 +115,20 @@ def policy_presets(game) -> list[Any]:
         return kernel_policies(game)
     names = game.side_names
     defaults = {side: game.default_policy_of(side) for side in names}
-    choices = [kernel_policies(game, side) for side in names]
+    # a search policy plays against the other sides' defaults only (SEARCH_PRESETS), not in the pairings
+    choices = [[name for name in kernel_policies(game, side) if name not in SEARCH_PRESETS] for side in names]
+    searches = [{**defaults, side: name} for side in names for name in kernel_policies(game, side)
+                if name in SEARCH_PRESETS]
     pairings = [dict(zip(names, combo)) for combo in itertools.product(*choices)]
     if len(pairings) <= MAX_PAIRINGS:
-        return pairings
+        return pairings + searches
     chosen = []
     for side, policies in zip(names, choices):
         for name in policies:
             pairing = {**defaults, side: name}
             if pairing not in chosen:
                 chosen.append(pairing)
-    return chosen
+    return chosen + searches
 
 
 def default_policy(game) -> Any:
@@ -135,8 +142,10 @@ def preset_id(game_name: str, players: int, policy: Any, options: dict[str, Any]
               params: dict[str, float] | None = None) -> str:
     """A readable unique name: ``game/p<players>/<policy label>[:param=value,...][/option=value,...]``."""
     text = f"{game_name}/p{players}/{policy_label(policy)}"
-    if params:
-        text += ":" + ",".join(f"{key}={value:g}" for key, value in params.items())
+    if params:   # a game of sides: side -> parameters
+        text += ":" + ",".join(f"{key}={value:g}" if not isinstance(value, dict) else
+                               ",".join(f"{key}.{name}={v:g}" for name, v in value.items())
+                               for key, value in params.items())
     if options:
         text += "/" + ",".join(f"{key}={json.dumps(value)}" for key, value in options.items())
     return text
@@ -155,7 +164,7 @@ def presets(games: list[str]) -> list[dict[str, Any]]:
         cells += [(players, default_policy(game) if policy is None else policy, dict(options))
                   for policy, options in OPTION_PRESETS.get(name, [])]
         for count, policy, options in cells:
-            params, games = SEARCH_PRESETS.get(policy, ({}, n_games)) if isinstance(policy, str) else ({}, n_games)
+            params, games = search_params(policy, n_games)
             preset = {"id": preset_id(name, count, policy, options, params), "game": name, "players": count,
                       "policy": policy, "options": options, "n_games": games, "seed": SEED}
             if params:
@@ -166,6 +175,18 @@ def presets(games: list[str]) -> list[dict[str, Any]]:
     if duplicates:
         raise SystemExit(f"duplicate presets: {', '.join(sorted(duplicates))}")
     return out
+
+
+def search_params(policy: Any, n_games: int) -> tuple[dict[str, Any], int]:
+    """(parameters, games) of a preset: a search policy's from SEARCH_PRESETS (a game of sides: side ->
+    parameters for each searching side), else none and ``n_games``."""
+    if isinstance(policy, str):
+        return SEARCH_PRESETS.get(policy, ({}, n_games))
+    searching = {side: SEARCH_PRESETS[name] for side, name in policy.items() if name in SEARCH_PRESETS}
+    if not searching:
+        return {}, n_games
+    return ({side: params for side, (params, _) in searching.items()},
+            min(games for _, games in searching.values()))
 
 
 def compute(preset: dict[str, Any]) -> str:

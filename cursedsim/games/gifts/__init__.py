@@ -18,9 +18,9 @@ from collections.abc import Mapping
 import numpy as np
 
 from cursedsim.games.base import Game, Measure, PolicySpec, Side
-from cursedsim.games.gifts import kernel, rules
+from cursedsim.games.gifts import kernel, rollout, rules
 from cursedsim.games.gifts.deck import deck_of
-from cursedsim.games.gifts.policy_specs import POLICIES
+from cursedsim.games.gifts.policy_specs import POLICIES, ROLLOUT
 
 #: The sides, in order: the focus seat and the other seats.
 SIDES = ("focus", "field")
@@ -51,8 +51,10 @@ def run_chunk(seed: int, start: int, count: int, players: int, options: rules.Ru
     column (``rules.FRAME_OUTCOME_COLUMNS``). ``policy``/``params``: side -> PolicySpec / float64 vector."""
     specs = _specs(policy)
     vectors = _vectors(specs, params)
-    out = kernel.run_chunk(seed, start, count, players, options, specs["focus"].policy_id, vectors["focus"],
-                           specs["field"].policy_id, vectors["field"], rules.focus_seat_number(options, players))
+    search = any(spec.policy_id == ROLLOUT for spec in specs.values())
+    play = rollout.run_chunk if search else kernel.run_chunk
+    out = play(seed, start, count, players, options, specs["focus"].policy_id, vectors["focus"],
+               specs["field"].policy_id, vectors["field"], rules.focus_seat_number(options, players))
     out.update(side_columns(out["winner_seat"], out["focus_seat"], out["unfinished"]))
     return out
 

@@ -1027,6 +1027,28 @@ def play_game(G, seed, index, players, fs, n):
     advance(G, np.int64(0), np.int64(ACT_NONE), np.int64(NO_ACTION), np.int64(-1))
 
 
+#: The outcome row of a game (``play_chunk``'s ``out``): these columns, in order.
+OUT_NAMES = (("winner_seat", "turns", "elimination_order", "unfinished") + tuple(f"played_{k}" for k in R.KIND_NAMES)
+             + ("ripostes", "cacarmas", "bonus_gifts", "focus_seat", "focus_dealt"))
+N_OUT = len(OUT_NAMES)
+
+
+@njit(cache=True, inline="always")
+def write_outcome(st, out, g, fs):
+    """Row ``g`` of ``out``: the finished game's outcome (``OUT_NAMES``); ``fs`` its focus seat."""
+    out[g, 0] = st[S.ST_WINNER]
+    out[g, 1] = st[S.ST_TURN]
+    out[g, 2] = st[S.ST_ELIM]
+    out[g, 3] = st[S.ST_UNFINISHED]
+    for k in range(5):
+        out[g, 4 + k] = st[S.ST_COUNTS + k]
+    out[g, 9] = st[S.ST_RIPOSTES]
+    out[g, 10] = st[S.ST_CACARMAS]
+    out[g, 11] = st[S.ST_BONUS]
+    out[g, 12] = fs
+    out[g, 13] = st[S.ST_DEALT]
+
+
 @njit(cache=True)
 def play_chunk(seed, start, count, players, opts, cd, masks, focus_id, focus_params, field_id, field_params,
                focus_seat, out):
@@ -1056,17 +1078,7 @@ def play_chunk(seed, start, count, players, opts, cd, masks, focus_id, focus_par
         play_game(G, seed, index, players, fs, n)
         if st[S.ST_ERR] != NO_ERROR:
             return g, st[S.ST_ERR]
-        out[g, 0] = st[S.ST_WINNER]
-        out[g, 1] = st[S.ST_TURN]
-        out[g, 2] = st[S.ST_ELIM]
-        out[g, 3] = st[S.ST_UNFINISHED]
-        for k in range(5):
-            out[g, 4 + k] = st[S.ST_COUNTS + k]
-        out[g, 9] = st[S.ST_RIPOSTES]
-        out[g, 10] = st[S.ST_CACARMAS]
-        out[g, 11] = st[S.ST_BONUS]
-        out[g, 12] = fs
-        out[g, 13] = st[S.ST_DEALT]
+        write_outcome(st, out, g, fs)
     return 0, NO_ERROR
 
 
@@ -1107,14 +1119,8 @@ def policy_id(policy) -> int:
     return int(policy)
 
 
-def run_chunk(seed: int, start: int, count: int, players: int, options, focus_id, focus_params, field_id,
-              field_params, focus_seat: int = -1, *, deck: Deck | None = None) -> dict[str, np.ndarray]:
-    """Play games ``start .. start+count-1`` of run ``seed``: the focus seat plays ``focus_id``, every
-    other seat ``field_id`` (ids of ``policy_specs`` or names; parameters as float64 vectors in the
-    spec's order, None for the defaults). ``focus_seat`` -1 rotates (game i: seat i % players).
-    ``options``: a RuleOptions (its ``deck`` loaded) or the int array of ``option_array`` (then ``deck``,
-    default the default deck). Returns the outcome arrays by column (``rules.OUTCOME_DTYPES``) plus
-    ``focus_seat`` (int8). An illegal decision raises a RunError naming the game, decision and action."""
+def prepare_run(players, options, focus_seat, deck):
+    """Check a run's table and resolve its options: (players, the option array, the deck)."""
     if isinstance(players, bool) or not R.MIN_PLAYERS <= int(players) <= R.MAX_PLAYERS:
         raise PlayersError(f"gifts is played by {R.MIN_PLAYERS}-{R.MAX_PLAYERS} players, got {players!r}")
     players = int(players)
@@ -1131,23 +1137,46 @@ def run_chunk(seed: int, start: int, count: int, players: int, options, focus_id
                            f"{R.HAND_AT_SETUP} to {players} players")
     if not -1 <= int(focus_seat) < players:
         raise OptionError(f"focus_seat must be -1 (rotate) or a seat 0-{players - 1}, got {focus_seat!r}")
+    return players, opts, deck
+
+
+def raise_error(seed, start, game, err) -> None:
+    """A RunError naming the game, decision and action of ``play_chunk``'s error code (none: nothing)."""
+    if err != NO_ERROR:
+        kind, action = divmod(int(err) - 1, S.N_ACTIONS)
+        raise RunError(f"game {start + int(game)} of seed {seed}: a policy chose {S.action_name(action)!r} "
+                       f"(action {action}), which is not legal at decision {S.DECISION_NAMES[kind]!r}")
+
+
+def columns(out: np.ndarray) -> dict[str, np.ndarray]:
+    """The outcome arrays by column (``rules.OUTCOME_DTYPES``) plus ``focus_seat`` (int8) of ``out``."""
+    cols = {name: out[:, k] for k, name in enumerate(OUT_NAMES)}
+    result = {column: cols[column].astype(dtype) for column, dtype in R.OUTCOME_DTYPES.items()}
+    result["focus_seat"] = cols["focus_seat"].astype(np.int8)
+    return result
+
+
+def run_chunk(seed: int, start: int, count: int, players: int, options, focus_id, focus_params, field_id,
+              field_params, focus_seat: int = -1, *, deck: Deck | None = None) -> dict[str, np.ndarray]:
+    """Play games ``start .. start+count-1`` of run ``seed``: the focus seat plays ``focus_id``, every
+    other seat ``field_id`` (ids of ``policy_specs`` or names; parameters as float64 vectors in the
+    spec's order, None for the defaults). ``focus_seat`` -1 rotates (game i: seat i % players).
+    ``options``: a RuleOptions (its ``deck`` loaded) or the int array of ``option_array`` (then ``deck``,
+    default the default deck). Returns the outcome arrays by column (``rules.OUTCOME_DTYPES``) plus
+    ``focus_seat`` (int8). An illegal decision raises a RunError naming the game, decision and action.
+    The search ``rollout`` plays in ``rollout.run_chunk``."""
+    players, opts, deck = prepare_run(players, options, focus_seat, deck)
     ids = [policy_id(focus_id), policy_id(field_id)]
+    if P.ROLLOUT in ids:
+        raise UnknownPolicyError("gifts policy 'rollout' is a search: its games are played by rollout.run_chunk")
     vectors = []
     for pid, params in zip(ids, (focus_params, field_params)):
         spec = next(s for s in P.POLICIES.values() if s.policy_id == pid)
         vectors.append(pol.params_array(spec.param_vector() if params is None else params))
     arr = deck.arrays()
-    out = np.zeros((count, 14), np.int64)
+    out = np.zeros((count, N_OUT), np.int64)
     game, err = play_chunk(np.uint64(seed), np.int64(start), np.int64(count), np.int64(players), opts,
                            card_data(arr), card_masks(arr), np.int64(ids[0]), vectors[0], np.int64(ids[1]),
                            vectors[1], np.int64(focus_seat), out)
-    if err != NO_ERROR:
-        kind, action = divmod(int(err) - 1, S.N_ACTIONS)
-        raise RunError(f"game {start + int(game)} of seed {seed}: a policy chose {S.action_name(action)!r} "
-                       f"(action {action}), which is not legal at decision {S.DECISION_NAMES[kind]!r}")
-    names = ["winner_seat", "turns", "elimination_order", "unfinished"] + [f"played_{k}" for k in R.KIND_NAMES] + \
-        ["ripostes", "cacarmas", "bonus_gifts", "focus_seat", "focus_dealt"]
-    cols = {name: out[:, k] for k, name in enumerate(names)}
-    result = {column: cols[column].astype(dtype) for column, dtype in R.OUTCOME_DTYPES.items()}
-    result["focus_seat"] = out[:, 12].astype(np.int8)
-    return result
+    raise_error(seed, start, game, err)
+    return columns(out)

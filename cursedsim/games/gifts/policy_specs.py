@@ -11,6 +11,9 @@ LEADER = 1
 WEAKEST_LINK = 2
 SPREAD = 3
 DEFENSIVE = 4
+#: The search (rollout.py): never a policy id of the kernel's policies; a searching seat plays its base
+#: policy's id there, and rollout.play_chunk halts the game at its decisions.
+ROLLOUT = 5
 
 PARAM_DOCS = {
     "heal_at": "gauge total from which the player heals (antidotes, Emergency Ifren) when it can",
@@ -50,4 +53,22 @@ POLICIES = {
         "eliminate it) and keeps its last riposte for a card that would eliminate it; otherwise attacks as "
         "leader.",
         params=_params(4.0, 3.0, 1.0, 1.0), param_docs=dict(PARAM_DOCS)),
+    "rollout": PolicySpec(
+        "rollout", ROLLOUT,
+        "Flat Monte-Carlo search (compiled): at each of its main decisions (play a card to a seat, the bonus "
+        "gift to a seat, or end the turn: the base policy's choice first, then ending the turn, then every "
+        "playable card, one copy of identical ones, to every seat it may go to) and first answers (the base "
+        "policy's, pass, Cacarma, each kind of riposte held), n playouts of each candidate to the end of the "
+        "game, every seat played by its own policy (a searching seat by its base), the other seats' hands and "
+        "the draw pile dealt anew from the cards the seat cannot see in every playout (hand sizes kept), the "
+        "same random numbers for every candidate; the most playouts won decides, ties to the base policy. "
+        "docs/rules/gifts.md, 'rollout: gifts'.",
+        params={"n": 16.0, "base": float(SPREAD), "cap": 24.0},
+        param_docs={
+            "n": "playouts per candidate at each decision (0: the base policy alone)",
+            "base": "policy id of the built-in policy that gives the first candidate, takes the decisions the "
+                    "search does not and plays the seat in every playout (0 random, 1 leader, 2 weakest_link, "
+                    "3 spread, 4 defensive, with their default parameters)",
+            "cap": "candidates per decision, at most (1: the base policy's choice alone), up to 32",
+        }),
 }

@@ -186,4 +186,7 @@ def make(spec_or_name: str | PolicySpec, params=None):
                                  f"({', '.join(spec.params) or 'none'}), got {len(values)}")
     if name == "random":
         return RandomPolicy()
+    if spec.policy_id == P.ROLLOUT:
+        raise UnknownPolicyError("gifts policy 'rollout' plays in the kernel only (rollout.py): its games "
+                                 "cannot be replayed on the reference engine yet")
     return Targeting(name, **{key: float(v) for key, v in zip(spec.params, values)})
