@@ -128,3 +128,20 @@ def test_every_report_has_a_plan_naming_real_policies():
                                                for h in setting.heuristics)
             for side, name in setting.others.items():
                 record.policy(name, side)
+
+
+def test_a_side_with_rollout_plays_its_budgets_on_more_games_and_the_bound_checks_their_first(tmp_path):
+    """Where the searched side has the compiled search, the ceiling plays rollout at the plan's budgets on
+    ``n_rollout`` games (the heuristics too, paired), not ISMCTS; the clairvoyant bound plays its own fewer
+    games and is checked against every contender's first ones."""
+    from cursedsim.report.verflucht.ceiling_plan import clairvoyant_chunk  # noqa: F401 (the plan names it)
+    plan = ceiling.CeilingPlan(settings=(ceiling.CeilingSetting("2 players", 2, ("baseline", "smart")),),
+                               clairvoyant="cursedsim.report.verflucht.ceiling_plan:clairvoyant_chunk",
+                               rollout_budgets=(1, 2))
+    runs = Runs(resolve_game("verflucht"), str(tmp_path), n_games=6, seed=SEED, n_jobs=1, kernel_only=False)
+    table = ceiling.collect(runs, plan, 6, n_rollout=30)
+    assert list(table["kind"]) == ["heuristic", "heuristic", "rollout", "rollout", "clairvoyant"]
+    assert list(table["games"]) == [30, 30, 30, 30, 6]
+    assert list(table["contender"])[2:4] == ["rollout (n=1)", "rollout (n=2)"]
+    assert ceiling.strongest(table, "2 players")["kind"] == "rollout"
+    assert "rollout (n=" in ceiling.reading(table, plan)

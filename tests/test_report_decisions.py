@@ -381,3 +381,18 @@ def test_policy_and_tuned_errors_are_one_line(tmp_path, args, fragment):
     assert err.startswith("cursedsim: error: ") and fragment in err
     assert not (tmp_path / "r" / "runs").exists()
     assert not os.path.exists(tmp_path / "r" / "report.md")
+
+
+def test_the_strong_play_row_reads_the_rollout_sweep_like_the_others():
+    """The recommendations' strong-play rows: per player count the seal count of the rollout sweep closest to
+    each target, from the same rule as the heuristics' rows, labelled as a lower bound."""
+    import pandas as pd
+
+    from cursedsim.report.verflucht.data import PLAN, strong_recommendations
+    sweep = pd.DataFrame({"policy": "rollout:n=16", "players": 3, "seals": [0, 1, 2, 3, 4],
+                          "win_rate": [0.05, 0.12, 0.16, 0.24, 0.30], "ci_low": 0.0, "ci_high": 1.0, "n": 100})
+    rows = strong_recommendations(sweep, {3: 4}, PLAN.targets)
+    assert list(rows["seals"]) == [1, 2, 3] and set(rows["role"]) == {"strong play"}
+    assert (rows["rulebook_win_rate"] == 0.30).all()
+    assert strong_recommendations(pd.DataFrame(), {3: 4}, PLAN.targets).empty
+    assert PLAN.strong_games_for(200) == 0 and PLAN.strong_games_for(200_000) == 2_000

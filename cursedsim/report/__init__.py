@@ -172,15 +172,18 @@ def _ceiling(game_report, report_data, out: str, runs: str, search_games: int, s
         return []
     game = resolve_game(game_report.game)
     plan = game_report.ceiling()
+    n_rollout = min(ceiling.ROLLOUT_GAMES, report_data.n_games // 100)
+    n_rollout = n_rollout if n_rollout >= 20 else 0   # too few to say anything: ISMCTS's small look instead
+    searches = [len(plan.rollout_budgets) if ceiling.has_rollout(game, s) and n_rollout else len(plan.budgets)
+                for s in plan.settings]
     ceiling_runs = Runs(game, out, n_games=plan.games(search_games), seed=seed, n_jobs=n_jobs,
                         choices=dataclasses.replace(choices, runs_dir=os.path.join(runs, "ceiling")),
-                        total=sum(len(s.heuristics) + len(plan.budgets) for s in plan.settings),
-                        settings={"ceiling": repr(plan)}, kernel_only=False)
-    table, maker = ceiling.section(ceiling_runs, plan, search_games, game.title)
-    search_games = plan.games(search_games)
+                        total=sum(len(s.heuristics) + k for s, k in zip(plan.settings, searches)),
+                        settings={"ceiling": repr(plan), "rollout_games": n_rollout}, kernel_only=False)
+    table, maker = ceiling.section(ceiling_runs, plan, search_games, game.title, n_rollout)
     report_data.tables["skill_ceiling"] = table
     report_data.runs += ceiling_runs.count
-    report_data.games_played += ceiling_runs.count * search_games
+    report_data.games_played += int(table[table["kind"] != "clairvoyant"]["games"].sum())
     return [maker]
 
 

@@ -25,6 +25,15 @@ from cursedsim.report.figures import ReportFigure, TextTable, error_bars, new_fi
 DEFAULT_SEARCH_GAMES = 100
 #: The two ISMCTS budgets (iterations per decision) every setting plays.
 BUDGETS = (10, 40)
+#: The rollout budgets of a setting whose side has the compiled search, and its games per contender in a
+#: default report (at most one per 100 games of the report's cells).
+ROLLOUT_BUDGETS = (16, 64, 256)
+ROLLOUT_GAMES = 2_000
+
+
+def has_rollout(game: Any, setting: CeilingSetting | None = None, side: str | None = None) -> bool:
+    """Whether the searched side of ``setting`` (or ``side``) has the compiled ``rollout`` search."""
+    return "rollout" in game.policies_of(setting.side if setting is not None else side)
 
 
 @dataclass(frozen=True)
@@ -55,6 +64,10 @@ class CeilingPlan:
     budgets: tuple[int, ...] = BUDGETS
     max_games: int | None = None
     why_fewer: str = ""
+    #: The rollout budgets (playouts per candidate) played where the searched side has ``rollout``; there it
+    #: takes the place of ISMCTS (compiled, and stronger), on ``rollout_games`` games (the same for the
+    #: heuristics beside it).
+    rollout_budgets: tuple[int, ...] = ROLLOUT_BUDGETS
 
     def games(self, requested: int) -> int:
         """The search games per contender: ``requested``, capped by ``max_games``."""
@@ -94,32 +107,43 @@ def _clairvoyant(plan: CeilingPlan, runs: Runs, setting: CeilingSetting, n: int,
     return won, exact
 
 
-def collect(runs: Runs, plan: CeilingPlan, n_search: int) -> pd.DataFrame:
-    """Play the plan on games 0..n_search-1 of the report's seed: one row per setting and contender
-    (kind ``heuristic``, ``ismcts`` or ``clairvoyant``) with wins, games, rate and Wilson interval, and for
-    the bound ``settled``, the games its solver settled within its budget (the others count as won); a
-    policy winning a game the bound lost is a ReportError."""
+def collect(runs: Runs, plan: CeilingPlan, n_search: int, n_rollout: int = 0) -> pd.DataFrame:
+    """Play the plan on games 0.. of the report's seed: one row per setting and contender (kind
+    ``heuristic``, ``rollout``, ``ismcts`` or ``clairvoyant``) with wins, games, rate and Wilson interval, and
+    for the bound ``settled``, the games its solver settled within its budget (the others count as won); a
+    policy winning a game the bound lost is a ReportError. A setting whose side has ``rollout`` plays it at
+    ``plan.rollout_budgets`` on ``n_rollout`` games (its heuristics too), else ISMCTS on ``n_search`` games;
+    the bound plays ``n_search`` games (checked against every contender's first ``n_search``)."""
     from cursedsim.stats import wilson_interval
     game = runs.game
     n_search = plan.games(n_search)
     rows = []
     for setting in plan.settings:
-        slug = f"ceiling/{run_name(setting.label)}-{n_search}"
+        rollout = has_rollout(game, setting) and plan.rollout_budgets and n_rollout > 0
+        n_played = n_rollout if rollout else n_search
+        slug = f"ceiling/{run_name(setting.label)}-{n_played}"
         wins: dict[tuple[str, str], np.ndarray] = {}
         settled: int | None = None
         for name in setting.heuristics:
-            frame = runs.simulate_n(f"{slug}/{name}", n_search, players=setting.players,
+            frame = runs.simulate_n(f"{slug}/{name}", n_played, players=setting.players,
                                     options=dict(setting.options), **_policy(game, setting, name))
             wins[("heuristic", name)] = frame[game.win_column(setting.side)].to_numpy(bool)
-        for budget in plan.budgets:   # small chunks: a slow search run keeps every worker busy and resumes finely
-            frame = runs.simulate_n(f"{slug}/ismcts-{budget}", n_search, players=setting.players,
-                                    options=dict(setting.options), chunk_size=max(1, n_search // 8),
-                                    **_policy(game, setting, "ismcts", {"iterations": budget}))
-            wins[("ismcts", f"ismcts ({budget} iterations)")] = frame[game.win_column(setting.side)].to_numpy(bool)
+        if rollout:
+            for budget in plan.rollout_budgets:
+                frame = runs.simulate_n(f"{slug}/rollout-{budget}", n_played, players=setting.players,
+                                        options=dict(setting.options), chunk_size=max(1, n_played // 16),
+                                        **_policy(game, setting, "rollout", {"n": budget}))
+                wins[("rollout", f"rollout (n={budget})")] = frame[game.win_column(setting.side)].to_numpy(bool)
+        else:
+            for budget in plan.budgets:   # small chunks: a slow search run keeps every worker busy and resumes finely
+                frame = runs.simulate_n(f"{slug}/ismcts-{budget}", n_search, players=setting.players,
+                                        options=dict(setting.options), chunk_size=max(1, n_search // 8),
+                                        **_policy(game, setting, "ismcts", {"iterations": budget}))
+                wins[("ismcts", f"ismcts ({budget} iterations)")] = frame[game.win_column(setting.side)].to_numpy(bool)
         if plan.clairvoyant:
-            bound, exact = _clairvoyant(plan, runs, setting, n_search, slug)
+            bound, exact = _clairvoyant(plan, runs, setting, n_search, f"ceiling/{run_name(setting.label)}-{n_search}")
             settled = int(exact.sum())
-            beaten = int(sum(np.sum(w & ~bound) for w in wins.values()))
+            beaten = int(sum(np.sum(w[:n_search] & ~bound[:len(w)]) for w in wins.values()))
             if beaten:
                 raise ReportError(f"{game.name} {setting.label}: a policy won {beaten} game(s) the clairvoyant "
                                   "bound lost: the bound is wrong (report it); nothing was written")
@@ -136,6 +160,12 @@ def collect(runs: Runs, plan: CeilingPlan, n_search: int) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def strongest(table: pd.DataFrame, setting: str) -> pd.Series | None:
+    """The strongest search row of ``setting`` (rollout, else ISMCTS; highest rate), or None."""
+    rows = table[(table["setting"] == setting) & table["kind"].isin(["rollout", "ismcts"])]
+    return None if rows.empty else rows.loc[rows["rate"].idxmax()]
+
+
 def _shown(table: pd.DataFrame) -> pd.DataFrame:
     """The rows the figure shows: per setting the best heuristic, both ISMCTS budgets, the bound."""
     return table[(table["kind"] != "heuristic") | table["best_heuristic"]]
@@ -149,7 +179,8 @@ def figure(table: pd.DataFrame, plan: CeilingPlan, title_game: str) -> ReportFig
     figure_ = new_figure(7.5, 1.5 + 1.0 * len(settings))
     ax = figure_.subplots()
     ax.grid(alpha=0.3, axis="x")
-    styles = {"heuristic": ("C0", "o", -0.24), "ismcts": ("C1", "s", 0.0), "clairvoyant": ("C3", "v", 0.3)}
+    styles = {"heuristic": ("C0", "o", -0.3), "ismcts": ("C1", "s", 0.0), "rollout": ("C2", "D", 0.0),
+              "clairvoyant": ("C3", "v", 0.32)}
     lines = []
     for y, setting in enumerate(settings):
         rows = shown[shown["setting"] == setting]
@@ -159,10 +190,14 @@ def figure(table: pd.DataFrame, plan: CeilingPlan, title_game: str) -> ReportFig
             ax.fill_betweenx([y - 0.38, y + 0.38], 100 * lower, 100 * bound.iloc[0], color="0.85", zorder=0)
         for i, row in enumerate(rows.itertuples()):
             colour, marker, offset = styles[row.kind]
-            dy = offset + (0.12 * (i - 1) if row.kind == "ismcts" else 0)
+            searches = rows[rows["kind"] == row.kind]
+            k = list(searches["contender"]).index(row.contender) if row.kind in ("ismcts", "rollout") else 0
+            dy = offset + (0.12 * (k - (len(searches) - 1) / 2) if row.kind in ("ismcts", "rollout") else 0)
             bars = 100 * error_bars(row.rate, row.ci_low, row.ci_high)
             ax.errorbar(100 * row.rate, y + dy, xerr=bars, fmt=marker, color=colour, capsize=3, ms=5)
-            short = row.contender.replace(" iterations)", ")").replace("clairvoyant bound", "bound")
+            short = row.contender.replace(" iterations)", ")").replace("clairvoyant bound", "bound").replace(
+                "rollout (n=", "n=").rstrip(")") if row.kind == "rollout" else row.contender.replace(
+                " iterations)", ")").replace("clairvoyant bound", "bound")
             ax.annotate(short, (100 * row.rate, y + dy), xytext=(0, 4), textcoords="offset points",
                         ha="center", va="bottom", fontsize=7, color=colour)
             lines.append([setting, row.contender, pct(row.rate), f"{pct(row.ci_low)}–{pct(row.ci_high)}",
@@ -171,7 +206,11 @@ def figure(table: pd.DataFrame, plan: CeilingPlan, title_game: str) -> ReportFig
     ax.set_ylim(len(settings) - 0.5, -0.5)
     ax.set_xlabel("win rate (%), 95% Wilson intervals, the same games for every contender")
     ax.plot([], [], "o", color="C0", label="best built-in policy")
-    ax.plot([], [], "s", color="C1", label=f"ISMCTS ({' and '.join(map(str, plan.budgets))} iterations)")
+    kinds = set(shown["kind"])
+    if "rollout" in kinds:
+        ax.plot([], [], "D", color="C2", label=f"rollout (n = {', '.join(map(str, plan.rollout_budgets))})")
+    if "ismcts" in kinds:
+        ax.plot([], [], "s", color="C1", label=f"ISMCTS ({' and '.join(map(str, plan.budgets))} iterations)")
     if plan.clairvoyant:
         ax.plot([], [], "v", color="C3", label="clairvoyant bound")
         ax.fill_between([], [], color="0.85", label="the optimum lies here")
@@ -204,8 +243,10 @@ def _about(plan: CeilingPlan) -> str:
              "settled. " if plan.clairvoyant else
              f"There is no clairvoyant bound for this game: {plan.no_bound} ")
     return ("Each row plays the same games (same seed, game indices 0 upwards) with the best built-in policy "
-            "of the side, with information-set MCTS at two budgets (a search that never sees hidden cards) "
-            "and, where there is one, the clairvoyant solver. " + bound +
+            "of the side, with the compiled rollout search at growing budgets (n playouts per candidate at every "
+            "decision, finished by a heuristic, never seeing hidden cards; docs/search.md), or where a side has no "
+            "rollout yet information-set MCTS at two budgets, and, where there is one, the clairvoyant solver. "
+            + bound +
             "The best play found is a lower bound of the optimum (a policy reaches it); docs/bounds.md."
             + (f" {plan.why_fewer}" if plan.why_fewer else ""))
 
@@ -216,9 +257,9 @@ def reading(table: pd.DataFrame, plan: CeilingPlan) -> str:
     for setting, rows in _shown(table).groupby("setting", sort=False):
         achieved = rows[rows["kind"] != "clairvoyant"].sort_values("rate", ascending=False).iloc[0]
         best = rows[rows["kind"] == "heuristic"].iloc[0]
-        search = rows[rows["kind"] == "ismcts"].sort_values("rate").iloc[-1]
-        text = (f"{setting}: best play found {pct(achieved['rate'])} ({achieved['contender']}); ISMCTS "
-                f"{points(search['rate'] - best['rate'])} points against {best['contender']}")
+        search = rows[rows["kind"].isin(["rollout", "ismcts"])].sort_values("rate").iloc[-1]
+        text = (f"{setting}: best play found {pct(achieved['rate'])} ({achieved['contender']}); "
+                f"{search['contender']} {points(search['rate'] - best['rate'])} points against {best['contender']}")
         bound = rows[rows["kind"] == "clairvoyant"]
         if len(bound):
             text += f"; the optimum lies between {pct(achieved['rate'])} and {pct(bound['rate'].iloc[0])}"
@@ -230,7 +271,7 @@ def reading(table: pd.DataFrame, plan: CeilingPlan) -> str:
     return ". ".join(parts) + "."
 
 
-TABLE_NOTE = ("skill ceiling: per setting and contender (kind heuristic, ismcts or clairvoyant) the wins on "
+TABLE_NOTE = ("skill ceiling: per setting and contender (kind heuristic, rollout, ismcts or clairvoyant) the wins on "
               "the same games, the win rate and its 95% Wilson interval; best_heuristic marks the built-in "
               "policy shown")
 #: What the note adds for a game with a clairvoyant bound (its rows' ``settled`` column).
@@ -242,11 +283,12 @@ def table_note(plan: CeilingPlan) -> str:
     return TABLE_NOTE + (SETTLED_NOTE if plan.clairvoyant else "")
 
 
-def section(runs: Runs, plan: CeilingPlan, n_search: int, title_game: str) -> tuple[pd.DataFrame, Callable]:
+def section(runs: Runs, plan: CeilingPlan, n_search: int, title_game: str,
+            n_rollout: int = 0) -> tuple[pd.DataFrame, Callable]:
     """Collect the ceiling (``collect``) and a figure maker for it: what a report adds at its end."""
-    table = collect(runs, plan, n_search)
+    table = collect(runs, plan, n_search, n_rollout)
     return table, lambda data: figure(table, plan, title_game)
 
 
-__all__ = ["BUDGETS", "DEFAULT_SEARCH_GAMES", "TABLE_NOTE", "CeilingPlan", "CeilingSetting", "collect", "figure",
+__all__ = ["BUDGETS", "DEFAULT_SEARCH_GAMES", "ROLLOUT_BUDGETS", "ROLLOUT_GAMES", "TABLE_NOTE", "has_rollout", "strongest", "CeilingPlan", "CeilingSetting", "collect", "figure",
            "reading", "section", "table_note"]

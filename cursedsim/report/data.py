@@ -362,6 +362,7 @@ class Runs:
         self.code = source_digest(game.name, compiled_only=kernel_only)
         self.started = time.perf_counter()
         self.count = 0
+        self.games_short = 0   # games the runs of ``simulate_n`` played fewer than n_games
         marker = {"game": game.name, "n_games": n_games, "seed": seed, "version": __version__, "code": self.code}
         if settings:   # a marker without settings stays as it was (its runs still resume)
             marker["settings"] = json.loads(json.dumps(dict(settings)))
@@ -391,9 +392,11 @@ class Runs:
         """Like ``simulate`` with ``n_games`` games (0 .. n_games-1 of the same seed), e.g. a search run
         far slower than the report's other cells."""
         from cursedsim.runner import simulate
-        return self._played(path, 1, path, lambda: simulate(
+        frame = self._played(path, 1, path, lambda: simulate(
             self.game, n_games, seed=self.seed, n_jobs=self.n_jobs, progress=False,
             out=os.path.join(self.folder, path), **kwargs))
+        self.games_short += self.n_games - n_games   # games_played counts n_games per run
+        return frame
 
     def compare(self, path: str, policies: Sequence[Any], **kwargs: Any):
         """``compare.compare`` of ``policies`` on the same games (one run each) in ``<runs>/<path>``; a game
@@ -412,7 +415,7 @@ class Runs:
         return {"title": self.game.title, "n_games": self.n_games, "seed": self.seed, "version": self.version,
                 "code": self.code, "option_docs": docs,
                 "option_defaults": {name: getattr(options, name) for name in docs},
-                "runs": self.count, "games_played": self.count * self.n_games,
+                "runs": self.count, "games_played": self.count * self.n_games - self.games_short,
                 "seconds": time.perf_counter() - self.started}
 
 

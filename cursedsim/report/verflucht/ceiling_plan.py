@@ -17,11 +17,10 @@ def clairvoyant_chunk(seed, start, count, players, options):
     return solve_chunk(seed, start, count, players, options, budget=CLAIRVOYANT_BUDGET)
 
 
-WHY_FEWER = ("Each ISMCTS playout is a whole game on the reference engine (Python), so the report plays it "
-             "at 5 and 20 iterations on at most 50 games per contender: wide intervals, a first "
-             "look; `cursedsim simulate` with more games and iterations narrows them. The clairvoyant searches "
+WHY_FEWER = ("The rollout search plays 2,000 games per budget in a default report (one per 100 games of its cells); "
+             "`cursedsim ceiling verflucht` plays the full skill curve. The clairvoyant searches "
              "at most 500 nodes per game; a game it does not settle counts as won, so its bound is loose. The solo "
-             "game (1 player) is left out: there the search's node budget does not bound its time (one hand "
+             "game (1 player) is left out: there the clairvoyant's node budget does not bound its time (one hand "
              "collects every Item and the banishing sets to try explode).")
 
 

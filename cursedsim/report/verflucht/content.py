@@ -42,8 +42,22 @@ def summary_table(data: VerfluchtData) -> pd.DataFrame:
         for _, d in diffs.iterrows():
             for column in ("diff", "ci_low", "ci_high"):
                 row[f"{d['a']}-{d['b']}_{column}"] = float(d[column])
+        strong = _strongest(data, p)
+        if strong is not None:
+            row.update(strong_play=strong["contender"], strong_play_games=int(strong["games"]),
+                       strong_play_win_rate=float(strong["rate"]), strong_play_ci_low=float(strong["ci_low"]),
+                       strong_play_ci_high=float(strong["ci_high"]))
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def _strongest(data: VerfluchtData, players: int):
+    """The skill ceiling's strongest search row at ``players`` (None without one)."""
+    from cursedsim.report.ceiling import strongest
+    table = data.tables.get("skill_ceiling")
+    if table is None or table.empty:
+        return None
+    return strongest(table, f"{players} player{'s' if players > 1 else ''}")
 
 
 def summary_text(data: VerfluchtData, *, compact: bool = False) -> dict[str, Any]:
@@ -61,6 +75,9 @@ def summary_text(data: VerfluchtData, *, compact: bool = False) -> dict[str, Any
     else:
         columns = ["players", "seals"] + [f"{policy} win % [95% CI]" for policy in policies] + \
             [f"{c} − {plan.reference} (points) [95% CI]" for c in challengers]
+    strong = "strong_play_win_rate" in table.columns
+    if strong:
+        columns.append("strong play %" if compact else "strong play (lower bound) win % [95% CI]")
     rows = []
     for row in table.to_dict("records"):
         cells = [str(row["players"]), str(row["seals"])]
@@ -68,10 +85,18 @@ def summary_text(data: VerfluchtData, *, compact: bool = False) -> dict[str, Any
                   if f"{q}_win_rate" in row and pd.notna(row[f"{q}_win_rate"]) else "–" for q in policies]
         cells += [points_ci(*(row[f"{c}-{plan.reference}_{k}"] for k in ("diff", "ci_low", "ci_high")), digits)
                   if pd.notna(row.get(f"{c}-{plan.reference}_diff")) else "–" for c in challengers]
+        if strong:
+            cells.append(f"{percent_ci(row['strong_play_win_rate'], row['strong_play_ci_low'], row['strong_play_ci_high'], digits)}"
+                         f" {row['strong_play'].replace('rollout (', '(rollout ')}"
+                         if pd.notna(row.get("strong_play_win_rate")) else "–")
         rows.append(cells)
     note = (f"{data.n_games:,} games per policy and player count, the same deals for every policy (seed "
             f"{data.seed}); win rates with Wilson 95% intervals, differences paired on the same games with "
             "t 95% intervals.")
+    if strong:
+        games = int(table["strong_play_games"].dropna().iloc[0])
+        note += (f" Strong play: the strongest search of the skill ceiling (the last section) on {games:,} of the "
+                 "same deals: what skilled players win at least (a lower bound; the heuristics are rules of thumb).")
     return {"heading": "Summary at the rulebook's seals",
             "title": f"{data.title} at the rulebook's seals: win rate % and paired difference (points) [95% CI]",
             "columns": columns, "rows": rows, "labels": 2, "note": note}
@@ -108,6 +133,23 @@ def _shown_path(path: str) -> str:
     return absolute[len(root):] if absolute.startswith(root) else path
 
 
+def _headline(data: VerfluchtData) -> str:
+    """The strongest play measured, per player count, against the best heuristic (empty without a ceiling)."""
+    table = summary_table(data)
+    if "strong_play_win_rate" not in table.columns:
+        return ""
+    parts = []
+    for row in table.dropna(subset=["strong_play_win_rate"]).to_dict("records"):
+        best = max(_contenders(data), key=lambda q: row.get(f"{q}_win_rate", -1.0))
+        parts.append(f"{row['players']} players {100 * row['strong_play_win_rate']:.0f}% "
+                     f"[{100 * row['strong_play_ci_low']:.0f}, {100 * row['strong_play_ci_high']:.0f}] against "
+                     f"{best}'s {100 * row[f'{best}_win_rate']:.1f}%")
+    search = table["strong_play"].dropna().iloc[0]
+    return (f" **Skilled play wins far more often than the heuristics:** at the rulebook's seals the strongest "
+            f"search measured ({search}, a lower bound on skilled play) wins " + "; ".join(parts) +
+            " (the skill ceiling at the end; the heuristic rows are rules of thumb).")
+
+
 def build_context(data: VerfluchtData, *, out: str, command: str) -> dict[str, Any]:
     """Template variables of the report (everything but the figures)."""
     plan = data.plan
@@ -137,7 +179,7 @@ def build_context(data: VerfluchtData, *, out: str, command: str) -> dict[str, A
              "and does the answer depend on how the rulebook's unclear sentences are read? "
              f"{data.games_played:,} simulated games, "
              f"summarised in {content.figures_phrase(data, 7)}; each comes with its reading "
-             "in one line.")
+             "in one line." + _headline(data))
     return content.context(data, out=out, command=command, intro=intro, settings=settings,
                            summary=summary_text(data), options=options, rules_doc=plan.rules_doc,
                            rules_note="figure 7 measures how much each of them matters")

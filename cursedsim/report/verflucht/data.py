@@ -52,6 +52,17 @@ class Plan:
     score_options: tuple[str, ...] = ()
     rules_doc: str = ""
     targets: tuple[float, ...] = (0.10, 0.15, 0.20)
+    #: The strong-play row of the recommendations: a seal sweep of ``rollout`` at this budget on at most
+    #: ``strong_games`` games per cell (one per 100 of the report's), the largest budget a default report's
+    #: time allows (~4 minutes on 2 cores); None for none.
+    strong_n: int | None = 16
+    strong_games: int = 2_000
+
+    def strong_games_for(self, n_games: int) -> int:
+        """Games per cell of the strong-play sweep in a report of ``n_games`` games per cell: one per 100, at
+        most ``strong_games``; 0 (no sweep) below 20, where its intervals would say nothing."""
+        games = 0 if self.strong_n is None else min(self.strong_games, n_games // 100)
+        return games if games >= 20 else 0
 
     @property
     def reference(self) -> str:
@@ -110,6 +121,8 @@ class VerfluchtData(ReportData):
     dependence: pd.DataFrame
     #: per (players, role, target): the seal count of the sweep closest to the target win rate
     recommendations: pd.DataFrame
+    #: summarize rows per (players, seals) of the strong-play sweep (rollout; empty without one)
+    strong_seals: pd.DataFrame = None
 
     @property
     def labels(self) -> list[str]:
@@ -122,6 +135,8 @@ class VerfluchtData(ReportData):
                        "scores_of_won_games": self.scores, "turns": self.turns, "losses_by_cause": self.losses,
                        "turn_of_loss": self.loss_turns, "rule_sensitivity": self.sensitivity,
                        "rule_policy_dependence": self.dependence}
+        if self.strong_seals is not None and len(self.strong_seals):
+            self.tables["strong_play_by_seals"] = self.strong_seals
 
 
 # ---------------------------------------------------------------- reductions
@@ -199,11 +214,13 @@ def collect(out: str, *, n_games: int, seed: int, n_jobs: int, progress: bool | 
         game_obj.make_options({"seals": seals})
     played = report_policies(game_obj, plan.policies, choices)
     challengers = [ReportPolicy(name, name) for name in plan.challengers]
+    strong_runs = len(plan.players) * len(plan.seals) if plan.strong_games_for(n_games) else 0
     runs = Runs(game_obj, out, n_games=n_games, seed=seed, n_jobs=n_jobs, progress=progress, log=log,
-                choices=choices, total=plan.run_count(played))
+                choices=choices, total=plan.run_count(played) + strong_runs)
     log = runs.log
 
     seals_table = _seal_sweep(runs, plan, played)
+    strong_table = _strong_sweep(runs, plan)
     log(f"policies on common games at the rulebook's seals ({len(plan.players)} comparisons)")
     outcomes = [c for c in game_obj.outcome_columns if c != "game_index"]
     default_frames: dict[tuple[str, int], pd.DataFrame] = {}
@@ -238,8 +255,11 @@ def collect(out: str, *, n_games: int, seed: int, n_jobs: int, progress: bool | 
         seals=seals_table, policies=policies_table, policy_diffs=diffs,
         scores=concat(dist["scores"]), turns=concat(dist["turns"]), losses=concat(dist["losses"]),
         loss_turns=concat(dist["loss_turns"]), sensitivity=sensitivity, dependence=dependence,
-        recommendations=recommendations(seals_table, [p.label for p in played], plan.reference, rulebook_seals,
-                                        plan.targets))
+        recommendations=pd.concat([recommendations(seals_table, [p.label for p in played], plan.reference,
+                                                   rulebook_seals, plan.targets),
+                                   strong_recommendations(strong_table, rulebook_seals, plan.targets)],
+                                  ignore_index=True),
+        strong_seals=strong_table)
 
 
 def _seal_sweep(runs: Runs, plan: Plan, played: Sequence[ReportPolicy]) -> pd.DataFrame:
@@ -258,6 +278,50 @@ def _seal_sweep(runs: Runs, plan: Plan, played: Sequence[ReportPolicy]) -> pd.Da
                 del frame
     table = concat(rows)
     return table[["policy"] + [c for c in table.columns if c != "policy"]]
+
+
+def strong_label(plan: Plan) -> str:
+    """The strong-play sweep's policy label, e.g. ``rollout:n=16``."""
+    return f"rollout:n={plan.strong_n}"
+
+
+def _strong_sweep(runs: Runs, plan: Plan) -> pd.DataFrame:
+    """The strong-play row's sweep: ``rollout`` at ``plan.strong_n`` per (players, seals) on the first
+    ``plan.strong_games_for`` games of the report's seed (the same deals as figure 1's first games)."""
+    from cursedsim.stats import summarize
+    games = plan.strong_games_for(runs.n_games)
+    if not games:
+        return pd.DataFrame()
+    runs.log(f"strong play: rollout n={plan.strong_n} x {len(plan.players)} player counts x {len(plan.seals)} seal "
+             f"counts, {games:,} games each")
+    rows = []
+    for p in plan.players:
+        for seals in plan.seals:
+            frame = runs.simulate_n(os.path.join("strong", f"rollout-n{plan.strong_n}-p{p}-s{seals}-{games}"), games,
+                                    players=p, policy="rollout", params={"n": plan.strong_n},
+                                    options={"seals": seals}, chunk_size=max(1, games // 16))
+            rows.append(summarize(frame, ["players", "seals"]).assign(policy=strong_label(plan)))
+            del frame
+    table = concat(rows)
+    return table[["policy"] + [c for c in table.columns if c != "policy"]]
+
+
+def strong_recommendations(strong: pd.DataFrame, rulebook_seals: dict[int, int],
+                           targets: Sequence[float]) -> pd.DataFrame:
+    """The recommendations' strong-play rows (role ``strong play``) from the strong sweep (none if empty)."""
+    from cursedsim.report.verflucht.recommend import closest_seals
+    if strong is None or strong.empty:
+        return pd.DataFrame()
+    rows = []
+    for players in sorted(strong["players"].unique()):
+        cell = strong[strong["players"] == players]
+        book = rulebook_seals[int(players)]
+        at_book = cell[cell["seals"] == book]
+        for target in targets:
+            rows.append({"players": int(players), "role": "strong play", "policy": str(cell["policy"].iloc[0]),
+                         "target": target, "rulebook_seals": book,
+                         "rulebook_win_rate": float(at_book["win_rate"].iloc[0]), **closest_seals(cell, target)})
+    return pd.DataFrame(rows)
 
 
 def _rule_sensitivity(runs: Runs, plan: Plan, played: Sequence[ReportPolicy],

@@ -80,13 +80,13 @@ def recommendations_text(data) -> dict[str, Any]:
     """The recommendations of ``data`` (a VerfluchtData) as a text table: per player count and policy
     (the best, the reference), the rulebook's seals with their win rate and, per target, the closest
     seal count with its win rate % [95% CI]."""
-    table = data.recommendations
+    table = data.recommendations.sort_values("players", kind="stable")
     targets = list(dict.fromkeys(table["target"]))
     columns = ["players", "policy", "rulebook seals (win %)"] + [f"{100 * t:g}% win rate" for t in targets]
     rows = []
     for (players, role, policy), group in table.groupby(["players", "role", "policy"], sort=False):
         first = group.iloc[0]
-        label = f"{role}: {policy}"
+        label = f"{role}: {policy}" + (" (lower bound)" if role == "strong play" else "")
         by_target = {row["target"]: row for row in group.to_dict("records")}
         rows.append([str(players), label, f"{first['rulebook_seals']} ({100 * first['rulebook_win_rate']:.1f})"]
                     + [_cell(by_target[t]) for t in targets])
@@ -96,6 +96,11 @@ def recommendations_text(data) -> dict[str, Any]:
             "its Wilson 95% interval. The best policy is the one with the highest win rate at the rulebook's "
             f"seals; the reference policy is {data.plan.reference}. \"not reached\": no seal count in the range "
             "wins that often (the highest rate is shown); \"exceeded\": even the fewest seals win more often.")
+    strong = getattr(data, "strong_seals", None)
+    if strong is not None and len(strong):
+        note += (f" Strong play: the {strong['policy'].iloc[0]} search (docs/search.md) on the first "
+                 f"{int(strong['n'].iloc[0]):,} games of each cell: what skilled players win, a lower bound "
+                 "(a larger budget wins more, see the skill ceiling at the end), so it needs fewer seals.")
     return {"heading": "Recommendations: seals for a target win rate",
             "title": f"{data.title}: seals for a target win rate (closest seal count, win %)",
             "columns": columns, "rows": rows, "labels": 2, "note": note}
