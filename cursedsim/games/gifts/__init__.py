@@ -20,7 +20,7 @@ import numpy as np
 from cursedsim.games.base import Game, Measure, PolicySpec, Side
 from cursedsim.games.gifts import kernel, rollout, rules
 from cursedsim.games.gifts.deck import deck_of
-from cursedsim.games.gifts.policy_specs import POLICIES, ROLLOUT
+from cursedsim.games.gifts.policy_specs import ALL_POLICIES, ROLLOUT
 
 #: The sides, in order: the focus seat and the other seats.
 SIDES = ("focus", "field")
@@ -28,7 +28,7 @@ SIDES = ("focus", "field")
 
 def _specs(policy: Mapping[str, PolicySpec | str]) -> dict[str, PolicySpec]:
     """Side -> PolicySpec from what the runner passes (specs; names are accepted for direct calls)."""
-    return {side: spec if isinstance(spec, PolicySpec) else POLICIES[spec] for side, spec in policy.items()}
+    return {side: spec if isinstance(spec, PolicySpec) else ALL_POLICIES[spec] for side, spec in policy.items()}
 
 
 def _vectors(specs: Mapping[str, PolicySpec], params: Mapping[str, np.ndarray] | None) -> dict[str, np.ndarray]:
@@ -101,10 +101,10 @@ def run_identity(options: rules.RuleOptions, players: int) -> dict:
     return {"deck": deck_of(options.deck, options.without_card).label}
 
 
-FOCUS = Side("focus", POLICIES, "leader", "focus_won",
+FOCUS = Side("focus", ALL_POLICIES, "leader", "focus_won",
              "One seat (option focus_seat: rotating by default, game i at seat i % players): the strategy "
              "measured against the field.")
-FIELD = Side("field", POLICIES, "leader", "field_won",
+FIELD = Side("field", ALL_POLICIES, "leader", "field_won",
              "Every other seat, one policy for all (each deciding from its own cards).")
 
 GAME = Game(

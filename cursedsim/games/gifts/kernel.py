@@ -1113,9 +1113,9 @@ def card_data(arr: dict[str, np.ndarray]) -> np.ndarray:
 def policy_id(policy) -> int:
     """A policy name or kernel id -> its kernel id."""
     if isinstance(policy, str):
-        if policy not in P.POLICIES:
-            raise UnknownPolicyError(f"unknown gifts policy {policy!r}; valid policies: {', '.join(P.POLICIES)}")
-        return P.POLICIES[policy].policy_id
+        if policy not in P.ALL_POLICIES:
+            raise UnknownPolicyError(f"unknown gifts policy {policy!r}; valid policies: {', '.join(P.ALL_POLICIES)}")
+        return P.ALL_POLICIES[policy].policy_id
     return int(policy)
 
 

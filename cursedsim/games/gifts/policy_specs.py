@@ -53,6 +53,12 @@ POLICIES = {
         "eliminate it) and keeps its last riposte for a card that would eliminate it; otherwise attacks as "
         "leader.",
         params=_params(4.0, 3.0, 1.0, 1.0), param_docs=dict(PARAM_DOCS)),
+}
+
+#: The search, beside the heuristics: a policy of both sides of the runner (``ALL_POLICIES``), played by
+#: ``rollout.run_chunk``; it has no reference twin, and the policy matrix and the differential tests are
+#: of the heuristics (``POLICIES``).
+SEARCH_POLICIES = {
     "rollout": PolicySpec(
         "rollout", ROLLOUT,
         "Flat Monte-Carlo search (compiled): at each of its main decisions (play a card to a seat, the bonus "
@@ -72,3 +78,4 @@ POLICIES = {
             "cap": "candidates per decision, at most (1: the base policy's choice alone), up to 32",
         }),
 }
+ALL_POLICIES = {**POLICIES, **SEARCH_POLICIES}

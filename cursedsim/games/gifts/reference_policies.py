@@ -177,6 +177,9 @@ def make(spec_or_name: str | PolicySpec, params=None):
     """The reference policy named by ``spec_or_name`` with the parameter vector ``params`` (the spec's
     defaults when None)."""
     name = spec_or_name.name if isinstance(spec_or_name, PolicySpec) else spec_or_name
+    if name in P.SEARCH_POLICIES:
+        raise UnknownPolicyError(f"gifts policy {name!r} plays in the kernel only (rollout.py): its games "
+                                 "cannot be replayed on the reference engine yet")
     if name not in P.POLICIES:
         raise UnknownPolicyError(f"unknown gifts policy {name!r}; valid policies: {', '.join(P.POLICIES)}")
     spec = P.POLICIES[name]
@@ -186,7 +189,4 @@ def make(spec_or_name: str | PolicySpec, params=None):
                                  f"({', '.join(spec.params) or 'none'}), got {len(values)}")
     if name == "random":
         return RandomPolicy()
-    if spec.policy_id == P.ROLLOUT:
-        raise UnknownPolicyError("gifts policy 'rollout' plays in the kernel only (rollout.py): its games "
-                                 "cannot be replayed on the reference engine yet")
     return Targeting(name, **{key: float(v) for key, v in zip(spec.params, values)})
