@@ -1,0 +1,82 @@
+"""Does the search beat the best heuristic on every side of every game? For each game and side that has the
+compiled ``rollout``, every built-in heuristic of that side and ``rollout`` at n = 16 and 64 play the same
+games (the other sides their defaults); the paired difference of rollout against the best heuristic, with
+its 95% interval. Writes ``results/rollout/sides.csv``; runs resume from results/rollout/runs/.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from common import ROOT, shown, write_csv  # experiments/common.py
+
+import cursedsim
+from cursedsim import stats
+from cursedsim.games import get_game, list_games
+from cursedsim.skill import SEARCH, heuristics_of
+
+#: Players per game (the game's default when absent).
+PLAYERS = {"verflucht": 3}
+BUDGETS = (16, 64)
+
+
+def settings() -> list[tuple[str, str | None]]:
+    """(game, side) of every side that has the search."""
+    out = []
+    for name in list_games():
+        game = get_game(name)
+        for side in game.side_names or (None,):
+            if SEARCH in game.policies_of(side):
+                out.append((name, side))
+    return out
+
+
+def play(name: str, side: str | None, policy: str, params: dict, games: int, seed: int, n_jobs: int,
+         runs: Path) -> np.ndarray:
+    game = get_game(name)
+    pol = policy if side is None else {side: policy}
+    par = (params or None) if side is None else {side: params}
+    label = f"{name}-{side or 'all'}-{policy}" + "".join(f"-{k}{v:g}" for k, v in params.items())
+    frame = cursedsim.simulate(name, games, players=PLAYERS.get(name), policy=pol, params=par, seed=seed,
+                               n_jobs=n_jobs, out=runs / label, progress=False)
+    column = "win" if not game.sides else f"{side}_won"
+    return frame.sort_values("game_index")[column].to_numpy(np.float64)
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=2_000)
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--jobs", type=int, default=2)
+    args = parser.parse_args(argv)
+    out = ROOT / "results" / "rollout"
+    runs = out / "runs"
+    rows = []
+    for name, side in settings():
+        started = time.perf_counter()
+        game = get_game(name)
+        wins = {h: play(name, side, h, {}, args.games, args.seed, args.jobs, runs) for h in heuristics_of(game, side)}
+        best = max(wins, key=lambda h: wins[h].mean())
+        for n in BUDGETS:
+            w = play(name, side, SEARCH, {"n": float(n)}, args.games, args.seed, args.jobs, runs)
+            d = stats.paired_difference(w, wins[best])
+            low, high = stats.wilson_interval(int(w.sum()), w.size)
+            b_low, b_high = stats.wilson_interval(int(wins[best].sum()), w.size)
+            rows.append({"game": name, "side": side or "", "players": PLAYERS.get(name) or game.default_players,
+                         "best_heuristic": best, "best_win_rate": wins[best].mean(), "best_ci_low": b_low,
+                         "best_ci_high": b_high, "rollout_n": n, "rollout_win_rate": w.mean(), "rollout_ci_low": low,
+                         "rollout_ci_high": high, "diff": d["diff"], "diff_ci_low": d["ci_low"],
+                         "diff_ci_high": d["ci_high"], "games": w.size, "seed": args.seed})
+            print(f"{name} {side or ''}: rollout:n={n} {100 * w.mean():.1f}% vs {best} {100 * wins[best].mean():.1f}%: "
+                  f"{100 * d['diff']:+.1f} [{100 * d['ci_low']:+.1f}, {100 * d['ci_high']:+.1f}] "
+                  f"({time.perf_counter() - started:.0f} s)", flush=True)
+    write_csv(pd.DataFrame(rows), out / "sides.csv")
+    print(f"wrote {shown(out / 'sides.csv')}")
+
+
+if __name__ == "__main__":
+    main()
