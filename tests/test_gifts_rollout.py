@@ -14,6 +14,8 @@ from cursedsim.errors import UnknownPolicyError
 from cursedsim.games.gifts import kernel as K
 from cursedsim.games.gifts import policies as pol
 from cursedsim.games.gifts import policy_specs as P
+from cursedsim.games.gifts import reference
+from cursedsim.games.gifts import reference_policies as RP
 from cursedsim.games.gifts import rollout as RO
 from cursedsim.games.gifts import state as S
 from cursedsim.games.gifts.reference import deck_for
@@ -47,6 +49,23 @@ def test_without_a_search_the_rollout_plays_its_base_policys_games(base, players
                                                   err_msg=f"{column} with {params}, field {field}")
 
 
+@pytest.mark.parametrize("players,options,base,field", [
+    (2, RuleOptions(), P.SPREAD, "leader"), (4, RuleOptions(), P.SPREAD, "leader"),
+    (3, WIDE_OPTIONS, P.RANDOM, "defensive"), (5, RuleOptions(riposte_chains=True), P.LEADER, "random")])
+def test_kernel_and_reference_play_the_same_rollout_games(players, options, base, field):
+    """The reference engine asking ``RolloutPolicy`` (the kernel state laid out from its table at every
+    searched decision) plays the kernel's rollout games, outcome for outcome, the search on the focus seat
+    and on the field."""
+    params = [3.0, float(base), 24.0]
+    for focus_id, focus_params, field_id, field_params in ((P.ROLLOUT, params, field, None),
+                                                           (field, None, P.ROLLOUT, params)):
+        got = RO.run_chunk(11, 5, 6, players, options, focus_id, focus_params, field_id, field_params)
+        twins = [RP.make("rollout", params) if pid == P.ROLLOUT else RP.make(pid) for pid in (focus_id, field_id)]
+        ref = reference.play_chunk_sides(11, 5, 6, players, options, *twins)
+        for column in got:
+            np.testing.assert_array_equal(np.asarray(ref[column]), got[column], err_msg=column)
+
+
 def test_rollout_games_do_not_depend_on_the_chunks():
     params = [4.0, float(P.SPREAD), 24.0]
     whole = RO.run_chunk(21, 0, 40, 4, RuleOptions(), P.ROLLOUT, params, "leader", None)
@@ -63,6 +82,16 @@ def test_the_runner_plays_rollout_on_either_side():
     plain = cursedsim.simulate("gifts", 60, players=3, policy="leader", seed=5, n_jobs=1, progress=False)
     np.testing.assert_array_equal(frame["winner_seat"].to_numpy(), plain["winner_seat"].to_numpy())
     assert set(frame["policy_focus"]) == {"rollout"}
+
+
+def test_a_rollout_game_replays_as_the_runner_played_it():
+    """``replay`` plays a rollout game on the reference engine (its twin): the winner of each game's log is
+    the frame's."""
+    policy, params = {"focus": "rollout", "field": "leader"}, {"focus": {"n": 2}}
+    frame = cursedsim.simulate("gifts", 4, players=4, policy=policy, params=params, seed=3, n_jobs=1, progress=False)
+    for index, winner in enumerate(frame["winner_seat"]):
+        events = cursedsim.replay("gifts", 3, index, players=4, policy=policy, params=params, format="events")
+        assert events[-1]["action"] == "end" and events[-1]["winner"] == winner
 
 
 # ---------------------------------------------------------------- hidden information

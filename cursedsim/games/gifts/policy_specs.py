@@ -56,8 +56,8 @@ POLICIES = {
 }
 
 #: The search, beside the heuristics: a policy of both sides of the runner (``ALL_POLICIES``), played by
-#: ``rollout.run_chunk``; it has no reference twin, and the policy matrix and the differential tests are
-#: of the heuristics (``POLICIES``).
+#: ``rollout.run_chunk`` (its reference twin: ``reference_policies.RolloutPolicy``); the policy matrix and
+#: the heuristics' differential tests are of ``POLICIES``.
 SEARCH_POLICIES = {
     "rollout": PolicySpec(
         "rollout", ROLLOUT,

@@ -795,7 +795,11 @@ def play_game(table: Table, policies, seed: int, index: int) -> Table:
     streams = [rng.Stream(seed, index, S.STREAM_POLICY + s) for s in range(table.players)]
     while not table.is_over():
         seat, _ = table.to_move()
-        table.apply(policies[seat].act(table.observe(seat), table.legal_actions(), streams[seat]))
+        policy = policies[seat]
+        if hasattr(policy, "act_table"):   # a search (rollout): it lays out the whole table, then redraws
+            table.apply(policy.act_table(table, seat, policies, streams))   # what the seat cannot see
+        else:
+            table.apply(policy.act(table.observe(seat), table.legal_actions(), streams[seat]))
     return table
 
 

@@ -10,6 +10,8 @@ copy id. Only ``random`` draws from its stream (``legal[rng.below(len(legal))]``
 
 from __future__ import annotations
 
+import numpy as np
+
 from cursedsim.errors import UnknownPolicyError
 from cursedsim.games.base import PolicySpec
 from cursedsim.games.gifts import effects as E
@@ -178,8 +180,8 @@ def make(spec_or_name: str | PolicySpec, params=None):
     defaults when None)."""
     name = spec_or_name.name if isinstance(spec_or_name, PolicySpec) else spec_or_name
     if name in P.SEARCH_POLICIES:
-        raise UnknownPolicyError(f"gifts policy {name!r} plays in the kernel only (rollout.py): its games "
-                                 "cannot be replayed on the reference engine yet")
+        return RolloutPolicy(spec_or_name.param_vector() if params is None and isinstance(spec_or_name, PolicySpec)
+                             else P.SEARCH_POLICIES[name].param_vector() if params is None else params)
     if name not in P.POLICIES:
         raise UnknownPolicyError(f"unknown gifts policy {name!r}; valid policies: {', '.join(P.POLICIES)}")
     spec = P.POLICIES[name]
@@ -190,3 +192,122 @@ def make(spec_or_name: str | PolicySpec, params=None):
     if name == "random":
         return RandomPolicy()
     return Targeting(name, **{key: float(v) for key, v in zip(spec.params, values)})
+
+
+def kernel_policy(policy) -> tuple[int, np.ndarray]:
+    """(kernel policy id, parameter vector) of a reference policy: the seat's policy in a rollout's playouts
+    (a rollout seat: its base)."""
+    if isinstance(policy, RolloutPolicy):
+        return policy.base, policy.base_params
+    if isinstance(policy, RandomPolicy):
+        return P.RANDOM, np.zeros(4)
+    if isinstance(policy, Targeting):
+        return P.POLICIES[policy.rule].policy_id, np.array(
+            [policy.heal_at, policy.riposte_min, float(policy.heal_first), policy.keep], np.float64)
+    raise UnknownPolicyError(f"rollout plays against built-in gifts policies only, got {policy!r}")
+
+
+class RolloutPolicy:
+    """The ``rollout`` search on the reference engine: each searched decision (a main decision, the first
+    answer to a card played on the seat) is ``rollout.decide`` on the kernel state laid out from the table,
+    so reference and kernel play the same games; the D_TARGET of a searched main decision is the search's;
+    every other decision is the base policy's twin. The search's streams are keyed by the game
+    (``table.origin``) and the number of searched decisions in it (``table.rollout_decisions``)."""
+
+    label = "rollout"
+
+    def __init__(self, params):
+        # the compiled modules are loaded with the first search, not with the reference engine
+        from cursedsim.games.gifts import kernel, policies, rollout
+        self.kernel, self.policies, self.rollout = kernel, policies, rollout
+        self.n, self.base, self.base_params, self.cap = rollout.settings(params)
+        spec = next(s for s in P.POLICIES.values() if s.policy_id == self.base)
+        self.base_policy = make(spec, spec.param_vector())
+        self.work = rollout.new_workspace()
+        self.card_arrays = {}
+
+    def act(self, view, legal, rng) -> int:
+        raise UnknownPolicyError("rollout needs the whole table (reference.play_game asks act_table)")
+
+    def searched(self, table, seat: int, kind: int) -> bool:
+        """Whether the kernel halts here: a main decision, or the first answer of a window (not a riposte
+        chain's later one: the card answered is then a riposte)."""
+        if kind == S.D_MAIN:
+            return True
+        card = table.pending[0]
+        return kind == S.D_RESPOND and not (card >= 0 and table.ct.flags[card] & E.RIPOSTE)
+
+    def act_table(self, table, seat: int, policies, streams) -> int:
+        kind = table.to_move()[1]
+        forced = getattr(table, "rollout_target", None)
+        if kind == S.D_TARGET and forced is not None:
+            table.rollout_target = None
+            return S.A_SEAT + forced
+        if not self.searched(table, seat, kind):
+            return self.base_policy.act(table.observe(seat), table.legal_actions(), streams[seat])
+        K = self.kernel
+        G = self.layout(table, seat, policies, streams, K.PH_MAIN if kind == S.D_MAIN else K.PH_RESPOND)
+        seed, index = table.origin
+        decision = getattr(table, "rollout_decisions", 0)
+        table.rollout_decisions = decision + 1
+        _, action, target = self.rollout.decide(G, np.int64(self.n), np.int64(self.cap), np.uint64(seed),
+                                                np.int64(index), np.int64(decision), np.bool_(False), self.work)
+        streams[seat].s = [int(w) for w in G[2][S.B_STREAM + S.STREAM_POLICY + seat]]
+        table.rollout_target = int(target) if kind == S.D_MAIN and target >= 0 else None
+        return int(action)
+
+    def layout(self, table, seat: int, policies, streams, phase: int):
+        """The kernel's arrays ``G`` of the table at this decision (kernel.py, state.py)."""
+        K, pol = self.kernel, self.policies
+        if table.deck.label not in self.card_arrays:
+            arr = table.deck.arrays()
+            self.card_arrays[table.deck.label] = (K.card_data(arr), K.card_masks(arr))
+        cd, masks = self.card_arrays[table.deck.label]
+        st = np.zeros(S.N_ST, np.int64)
+        bits = np.zeros((S.N_BROWS, S.W), np.uint64)
+        params = np.zeros((R.MAX_PLAYERS, pol.N_PARAMS), np.float64)
+        opts = K.option_array(table.options)
+        st[K.OPT:K.OPT + opts.size] = opts
+        bits[S.B_MASK:S.B_MASK + S.N_MASKS] = masks
+        card, _, target, adds = table.pending
+        st[S.ST_PLAYED], st[S.ST_GIFT_GIVEN] = table.played, table.gift_given
+        st[S.ST_NPILE], st[S.ST_NDISC] = len(table.pile), len(table.discard)
+        st[S.ST_WINNER] = -1
+        st[S.ST_RIPOSTES], st[S.ST_CACARMAS], st[S.ST_BONUS] = table.ripostes, table.cacarmas, table.bonus_gifts
+        st[S.ST_COUNTS:S.ST_COUNTS + len(table.counts)] = table.counts
+        st[S.ST_NELIM], st[S.ST_ELIM] = len(table.eliminated), R.encode_elimination_order(table.eliminated)
+        st[S.ST_TURN], st[S.ST_PLAYERS] = table.turn, table.players
+        st[S.ST_TARGET], st[S.ST_PCARD], st[S.ST_PADDS] = table.target, card, adds
+        st[S.ST_PHASE], st[S.ST_SEAT], st[S.ST_FTARGET] = phase, table.current, -1
+        st[S.ST_SKEY] = -1
+        if phase == K.PH_RESPOND:   # the card step awaiting the answer, its own datum the decision just taken
+            effect = table.ct.effect[card]
+            if effect == E.E_RAISE_GIFT:
+                st[S.ST_STEP], st[S.ST_SKEY] = K.STEP_RAISE, table._history[-1] - S.A_PICK
+            elif effect == E.E_MUGGING:
+                st[S.ST_STEP], st[S.ST_SKEY] = K.STEP_MUGGING, table._history[-1] - S.A_PICK
+            elif table.ct.flags[card] & E.INEVITABLE and table.options.cacarma_vs_inevitable:
+                st[S.ST_STEP] = K.STEP_GIFT_INEVITABLE
+            else:
+                st[S.ST_STEP] = K.STEP_GIFT
+            st[S.ST_SCARD] = card
+        st[S.ST_ESEAT:S.ST_ESEAT + table.deck.size] = -1
+        st[S.ST_PILE:S.ST_PILE + len(table.pile)] = table.pile
+        st[S.ST_DISC:S.ST_DISC + len(table.discard)] = table.discard
+        for s in range(table.players):
+            st[S.ST_HANDN + s] = len(table.hands[s])
+            st[S.ST_GTOTAL + s] = table.gauge_total(s)
+            st[S.ST_ALIVE + s] = table.alive[s]
+            st[S.ST_PID + s], params[s] = kernel_policy(policies[s])
+            for c in table.hands[s]:
+                bits[S.B_HAND + s, c >> 6] |= np.uint64(1) << np.uint64(c & 63)
+            for e in table.gauges[s]:
+                key = e.key
+                bits[S.B_GAUGE + s, key >> 6] |= np.uint64(1) << np.uint64(key & 63)
+                st[S.ST_ESEAT + key], st[S.ST_EVALUE + key] = s, e.value(table.ct)
+                cards = e.all_cards()
+                st[S.ST_ELEN + key] = len(cards)
+                st[S.ST_ECARDS + key * S.MAX_ENTRY_CARDS:][:len(cards)] = cards
+            bits[S.B_STREAM + S.STREAM_POLICY + s] = streams[s].s
+        bits[S.B_STREAM + S.STREAM_DECK] = table.deck_rng.s
+        return cd, st, bits, params
