@@ -44,6 +44,8 @@ NO_ERROR = np.int64(0)
 NONE = np.int64(-1)
 NO_REVEALS = (np.int64(0), np.int64(0))
 BEFORE_TRAVEL = (NONE, NONE, NONE, NONE, NONE)
+#: ``advance`` playing on to the end (no side halts).
+NO_STOP = np.int64(S.STOP_NONE)
 
 FAKE_BIT = uint64(TB.FAKE_BIT)
 WILD_BIT = uint64(TB.WILD_BIT)
@@ -301,7 +303,7 @@ def ask_town(town_id, town_params, rng_t, legal, kind, me, about, rnd, towns, fa
     return pol.town_decide(town_id, town_params, rng_t, view, legal)
 
 
-# ---------------------------------------------------------------- one game
+# ---------------------------------------------------------------- one game: a resumable phase machine
 
 
 @njit(cache=True, inline="always")
@@ -310,181 +312,235 @@ def set_reveal(reveals, i, entry):
     return (entry, reveals[1]) if i == 0 else (reveals[0], entry)
 
 
+#: Where a game stands (``counts[C_POS]``). A position marked (decision) is a decision point: resumed
+#: there, ``advance`` poses the same decision again (recomputing its legal set from the state, with no
+#: other effect), so a halted game resumes exactly where it stopped.
+POS_ROUND = 0             # a round begins: its records start empty
+POS_CENSUS_SHUFFLE = 1    # (decision) the hunter's shuffle offer at the census (census_and_arrival)
+POS_CENSUS = 2            # draw if empty, reveal, coven check
+POS_SPELL = 3             # (decision) the town side casts a spell or not
+POS_ANNOUNCE = 4          # (decision) the town side's announcement
+POS_HAT = 5               # (decision) the witch's hat
+POS_ARRIVAL = 6           # Arrival number C_LAP begins (or Travel, once they are all played)
+POS_ARRIVAL_SHUFFLE = 7   # (decision) the hunter's shuffle offer at an Arrival
+POS_DEAL_DRAW = 8         # the cards arrive (no ritual) or the hunter draws them (a ritual)
+POS_DEAL = 9              # (decision) the hunter deals a drawn card to town C_STEP
+POS_TRAVEL = 10           # Travel begins
+POS_TRAVEL_TURN = 11      # (decision) turn C_STEP of Travel C_LAP (or the Hunt, once all are played)
+POS_MORE = 12             # (decision) Passage: the giver C_ACTOR gives more
+POS_ANSWER = 13           # (decision) the town C_TARGET answers the ask of C_ACTOR
+POS_HUNT = 14             # the Hunt begins
+POS_DOOM = 15             # (decision) the hunter names Doom's town
+POS_PICK = 16             # (decision) pick C_STEP: the hunter names a town (or Doom's town gives, or no pick)
+POS_PICK_FROM = 17        # the card is drawn from town C_PICK_TOWN and resolved
+POS_TOWNSFOLK = 18        # (decision) the hunter gives the townsfolk C_PICK_CARD to a town
+POS_HUNT_END = 19         # the cast tile turns; the next round or the end
+POS_OVER = 20             # the game is over
+
+
 @njit(cache=True, inline="always")
-def pol_reveals(reveals, n_reveals, town, card):
-    """The reveals pair with this pick's card added (no townsfolk target yet)."""
-    return set_reveal(reveals, n_reveals, pol.reveal_entry(town, card, -1))
+def start_game(deck, cards, log, counts, masks, seed, index, towns, opts):
+    """Set up game ``index`` of the run ``seed`` in the state arrays (the deck shuffled, the woods card,
+    2 cards to each town round-robin) and the game's three streams; the first round is next."""
+    rng_deck = seed_tuple(seed, index, np.int64(S.STREAM_DECK))
+    rng_h = seed_tuple(seed, index, np.int64(S.STREAM_HUNTER))
+    rng_t = seed_tuple(seed, index, np.int64(S.STREAM_TOWN))
+    cards[:] = ZERO
+    counts[:] = 0
+    masks[:] = ZERO
+    n_deck = R.N_CARDS if opts[S.OPT_RITUALS] else R.N_CARDS - R.N_RITUALS
+    for c in range(n_deck):
+        deck[c] = c
+    top = np.int64(0)
+    rng_deck = shuffle_range(deck, top, 0, n_deck, rng_deck)
+    woods = deck[top]
+    top = slot(top, 1)
+    n_deck -= 1
+    for _ in range(R.HAND_AT_SETUP):
+        for t in range(towns):
+            cards[S.ROW_HANDS, t] |= bit(deck[top])
+            top = slot(top, 1)
+            n_deck -= 1
+    counts[S.C_TOP] = top
+    counts[S.C_N_DECK] = n_deck
+    counts[S.C_WOODS] = woods
+    counts[S.C_HUNTER_WOODS] = woods   # the hunter saw it; -1 once any swap happened
+    counts[S.C_WINNER] = R.WINNER_NONE
+    counts[S.C_WIN_TYPE] = R.WIN_UNFINISHED
+    counts[S.C_ROUND] = 1
+    counts[S.C_POS] = POS_ROUND
+    counts[S.C_KIND] = S.D_NONE
+    for t in range(S.MAX_TOWNS):
+        counts[S.C_WOODS_KNOWN + t] = -1
+    for w in range(4):
+        masks[S.M_RNG_DECK + w] = rng_deck[w]
+        masks[S.M_RNG_HUNTER + w] = rng_h[w]
+        masks[S.M_RNG_TOWN + w] = rng_t[w]
 
 
 @njit(cache=True)
-def play_chunk(seed, start, n_games, towns, opts, hunter_id, hunter_params, town_id, town_params,
-               out_winner, out_win_type, hunter_won, town_won, rounds, witches, out_fake, rituals, out_spells,
-               cards_left, out_picks):
-    """Play games start .. start+n_games-1 of the run ``seed``, each to its end as one loop over rounds
-    (Census, Arrival, Travel, Hunt), and fill the outcome arrays (``out_spells``: n_games x 6 casts by
-    spell id). Returns (0, 0), or (game offset, error code) of the first illegal decision. The games are
-    played in this loop, not by a function called once per game: the call would cost reference-count
-    operations on its nine scratch arrays every game, and inlining it numba copies the game's IR once per
-    block (tens of seconds of compile)."""
-    deck = np.zeros(CAP, np.int64)
-    hands = np.zeros(S.MAX_TOWNS, np.uint64)
-    census = np.zeros(S.MAX_TOWNS, np.uint64)
-    dealt = np.zeros(S.MAX_TOWNS, np.uint64)
-    gave = np.zeros(S.MAX_TOWNS, np.uint64)
-    received = np.zeros(S.MAX_TOWNS, np.uint64)
-    woods_known = np.zeros(S.MAX_TOWNS, np.int64)
-    log = np.zeros(pol.LOG_SIZE, np.int64)
-    spells = np.zeros(R.N_SPELLS, np.int64)   # this game's casts by spell id
-    for g in range(n_games):
-        index = start + g
-        rng_deck = seed_tuple(seed, index, S.STREAM_DECK)
-        rng_h = seed_tuple(seed, index, S.STREAM_HUNTER)
-        rng_t = seed_tuple(seed, index, S.STREAM_TOWN)
-        log_address = log.ctypes.data   # views carry the log's address (``pol.log_at``)
-        ask_empty = opts[S.OPT_ASK_EMPTY] != 0
-        random_discards = opts[S.OPT_DISCARD_ORDER] == S.DISCARD_RANDOM
-        all_towns = (ONE << uint64(towns)) - ONE
-        err = NO_ERROR
-        hands[:] = ZERO
-        census[:] = ZERO
-        dealt[:] = ZERO
-        gave[:] = ZERO
-        received[:] = ZERO
-        woods_known[:] = -1
-        log[:] = 0
-        spells[:] = 0
+def advance(deck, cards, log, counts, masks, towns, opts, hunter_id, hunter_params, town_id, town_params, stop,
+            act):
+    """Play the game held in the state arrays on from where it stands (``counts[C_POS]``): the rounds of
+    docs/rules/covens.md as a phase machine, so that the real game and every playout of a search run
+    the same compiled rules from any decision point. The action ``act`` (>= 0) is carried out at the first
+    decision, in place of asking a policy; after it, the hunter's decisions come from policy
+    ``hunter_id`` and the towns' from ``town_id``, or the game halts at the next decision of a side whose
+    bit (``state.STOP_*``) is set in ``stop``, with the decision's kind, town, about and legal set in
+    ``counts``/``masks`` (C_KIND, C_ME, C_ABOUT, M_LEGAL). With ``act`` = ``state.ASK_FIRST``
+    the policy is asked at the pending decision, its action stored in C_ACTION and the game halted before
+    carrying it out (a search's base choice). Every action is checked (``checked``: the first illegal one
+    is recorded in C_ERR and the first legal action played). Returns the position it halted at (POS_OVER
+    once the game is over).
 
-        # ---- set-up: shuffle, the woods, 2 cards to each town round-robin
-        n_deck = R.N_CARDS if opts[S.OPT_RITUALS] else R.N_CARDS - R.N_RITUALS
-        for c in range(n_deck):
-            deck[c] = c
-        # the locals passed to ask_hunter / ask_town start as int64: one started at a literal (0, -1) would
-        # compile them once more for each literal type numba sees on its way to the int64 of the loop
-        top = np.int64(0)
-        rng_deck = shuffle_range(deck, top, 0, n_deck, rng_deck)
-        woods = deck[top]
-        top = slot(top, 1)
-        n_deck -= 1
-        for _ in range(R.HAND_AT_SETUP):
-            for t in range(towns):
-                hands[t] |= bit(deck[top])
-                top = slot(top, 1)
-                n_deck -= 1
-        hunter_woods = woods     # the hunter saw it; -1 once any swap happened
-        known_slots = ZERO       # queue slots holding a witch he saw go under
-        captured = ZERO          # true witches in front of the hunter
-        fake = np.int64(0)
-        ritual_cards = ZERO      # rituals in front of the hunter
-        faces = np.int64(0)      # bit t: tile t shows its curse
-        picks = 0
-        winner = R.WINNER_NONE
-        win_type = R.WIN_UNFINISHED
-        rnd = np.int64(1)
-        max_rounds = opts[S.OPT_MAX_ROUNDS]
-        disabled = opts[S.OPT_DISABLED_SPELL] - 1   # the spell the town may not cast, -1 for none
+    Speed: the state lives in local variables between the loads at entry and the stores at exit. Each
+    decision is posed by the block of its position (its kind, town, about and legal set), asked at one
+    place (one inlined hunter view, one call for the towns: a few copies of the policies' code, not one
+    per decision point, so the kernel compiles in seconds), then carried out by the block of its
+    position."""
+    hands = cards[S.ROW_HANDS]
+    census = cards[S.ROW_CENSUS]
+    dealt = cards[S.ROW_DEALT]
+    gave = cards[S.ROW_GAVE]
+    received = cards[S.ROW_RECEIVED]
+    woods_known = counts[S.C_WOODS_KNOWN:S.C_WOODS_KNOWN + S.MAX_TOWNS]
+    spells = counts[S.C_SPELLS:S.C_SPELLS + R.N_SPELLS]
+    log_address = log.ctypes.data   # views carry the log's address (``pol.log_at``)
+    top = counts[S.C_TOP]
+    n_deck = counts[S.C_N_DECK]
+    woods = counts[S.C_WOODS]
+    hunter_woods = counts[S.C_HUNTER_WOODS]
+    fake = counts[S.C_FAKE]
+    faces = counts[S.C_FACES]
+    picks = counts[S.C_PICKS]
+    winner = counts[S.C_WINNER]
+    win_type = counts[S.C_WIN_TYPE]
+    rnd = counts[S.C_ROUND]
+    active = counts[S.C_ACTIVE]
+    cast_tile = counts[S.C_CAST_TILE]
+    announced = counts[S.C_ANNOUNCED]
+    n_log = counts[S.C_N_LOG]
+    n_reveals = counts[S.C_N_REVEALS]
+    reveals = (counts[S.C_REVEALS], counts[S.C_REVEALS + 1])
+    after_travel = (counts[S.C_AFTER], counts[S.C_AFTER + 1], counts[S.C_AFTER + 2], counts[S.C_AFTER + 3],
+                    counts[S.C_AFTER + 4])
+    hat = counts[S.C_HAT]
+    pos = counts[S.C_POS]
+    lap = counts[S.C_LAP]
+    step = counts[S.C_STEP]
+    actor = counts[S.C_ACTOR]
+    target = counts[S.C_TARGET]
+    doom_town = counts[S.C_DOOM_TOWN]
+    doom_picks = counts[S.C_DOOM_PICKS]
+    pick_town = counts[S.C_PICK_TOWN]
+    pick_card = counts[S.C_PICK_CARD]
+    err = counts[S.C_ERR]
+    swap_seen = counts[S.C_SWAP_SEEN]
+    decisions = counts[S.C_DECISIONS]
+    captured = masks[S.M_CAPTURED]
+    ritual_cards = masks[S.M_RITUALS]
+    known_slots = masks[S.M_KNOWN_SLOTS]
+    drawn = masks[S.M_DRAWN]
+    remaining = masks[S.M_REMAINING]
+    rng_deck = (masks[S.M_RNG_DECK], masks[S.M_RNG_DECK + 1], masks[S.M_RNG_DECK + 2], masks[S.M_RNG_DECK + 3])
+    rng_h = (masks[S.M_RNG_HUNTER], masks[S.M_RNG_HUNTER + 1], masks[S.M_RNG_HUNTER + 2],
+             masks[S.M_RNG_HUNTER + 3])
+    rng_t = (masks[S.M_RNG_TOWN], masks[S.M_RNG_TOWN + 1], masks[S.M_RNG_TOWN + 2], masks[S.M_RNG_TOWN + 3])
+    ask_empty = opts[S.OPT_ASK_EMPTY] != 0
+    random_discards = opts[S.OPT_DISCARD_ORDER] == S.DISCARD_RANDOM
+    all_towns = (ONE << uint64(towns)) - ONE
+    max_rounds = opts[S.OPT_MAX_ROUNDS]
+    disabled = opts[S.OPT_DISABLED_SPELL] - 1   # the spell the town may not cast, -1 for none
+    kind = np.int64(S.D_NONE)
+    me = NONE
+    about = NONE
+    legal = pol.NO_LEGAL
+    halted = False
+    while True:
+        # ---------------- pose: the rules from ``pos`` on, up to the next decision (kind, me, about, legal)
         while True:
-            # ---------------- Census (the round's records start empty: ``reference.new_round_records``)
-            active = NONE
-            cast_tile = -1
-            announced = NONE
-            drawn = ZERO
-            n_log = np.int64(0)
-            n_reveals = np.int64(0)
-            reveals = NO_REVEALS
-            after_travel = BEFORE_TRAVEL
-            census[:] = ZERO
-            dealt[:] = ZERO
-            gave[:] = ZERO
-            received[:] = ZERO
-            if opts[S.OPT_SHUFFLE_TIMING] == S.SHUFFLE_CENSUS_AND_ARRIVAL and n_deck >= 2:
+            if pos == POS_ROUND:
+                # the round's records start empty (``reference.new_round_records``)
+                active = NONE
+                cast_tile = NONE
+                announced = NONE
+                drawn = ZERO
+                remaining = ZERO
+                n_log = np.int64(0)
+                n_reveals = np.int64(0)
+                reveals = NO_REVEALS
+                after_travel = BEFORE_TRAVEL
+                hat = NONE
+                census[:] = ZERO
+                dealt[:] = ZERO
+                gave[:] = ZERO
+                received[:] = ZERO
+                if opts[S.OPT_SHUFFLE_TIMING] == S.SHUFFLE_CENSUS_AND_ARRIVAL and n_deck >= 2:
+                    pos = POS_CENSUS_SHUFFLE
+                else:
+                    pos = POS_CENSUS
+            if pos == POS_CENSUS_SHUFFLE or pos == POS_ARRIVAL_SHUFFLE:
+                kind = np.int64(S.D_SHUFFLE)
+                me = NONE
+                about = NONE
                 legal = pol.legal_add(pol.legal_add(pol.NO_LEGAL, S.A_YES), S.A_NO)
-                if hunter_id == PS.HUNTER_RANDOM:
-                    action, rng_h = pol.random_action(legal, rng_h)
-                else:
-                    action, rng_h = ask_hunter(hunter_id, hunter_params, rng_h, legal, S.D_SHUFFLE, NONE, rnd, towns,
-                                               faces, active, captured, fake, ritual_cards, hands, n_deck, reveals,
-                                               n_reveals, after_travel, census, announced, log_address, n_log,
-                                               hunter_woods, dealt, ZERO, drawn, known_slots, top, opts)
-                action, err = checked(action, legal, S.D_SHUFFLE, err)
-                if action == S.A_YES:
-                    rng_deck = shuffle_range(deck, top, 0, n_deck, rng_deck)
-                    known_slots = ZERO
-            for t in range(towns):
-                if hands[t] == ZERO and n_deck > 0:
-                    hands[t] = bit(deck[top])
-                    known_slots &= ~bit(top)
-                    top = slot(top, 1)
-                    n_deck -= 1
-            for t in range(towns):
-                census[t] = hands[t]
-            coven = False
-            for t in range(towns):
-                coven |= coven_in(hands[t])
-            if coven:
-                winner = R.WINNER_TOWN
-                win_type = R.WIN_COVEN
                 break
-            up = up_spells(faces, opts)
-            legal = pol.NO_LEGAL
-            for tile in range(R.N_TILES):
-                spell = up[tile]
-                if spell == disabled:
-                    continue
+            if pos == POS_CENSUS:
                 for t in range(towns):
-                    if can_cast(hands[t], spell, opts):
-                        legal = pol.legal_add(legal, S.A_SPELL + tile)
-                        break
-            if pol.legal_count(legal) > 0:
-                legal = pol.legal_add(legal, S.A_NO)
-                if town_id == PS.TOWN_RANDOM:
-                    action, rng_t = pol.random_action(legal, rng_t)
+                    if hands[t] == ZERO and n_deck > 0:
+                        hands[t] = bit(deck[top])
+                        known_slots &= ~bit(top)
+                        top = slot(top, 1)
+                        n_deck -= 1
+                coven = False
+                for t in range(towns):
+                    census[t] = hands[t]
+                    coven |= coven_in(hands[t])
+                if coven:
+                    winner = R.WINNER_TOWN
+                    win_type = R.WIN_COVEN
+                    pos = POS_OVER
+                    break
+                pos = POS_SPELL
+            if pos == POS_SPELL:
+                up = up_spells(faces, opts)
+                legal = pol.NO_LEGAL
+                for tile in range(R.N_TILES):
+                    spell = up[tile]
+                    if spell == disabled:
+                        continue
+                    for t in range(towns):
+                        if can_cast(hands[t], spell, opts):
+                            legal = pol.legal_add(legal, S.A_SPELL + tile)
+                            break
+                if pol.legal_count(legal) > 0:
+                    kind = np.int64(S.D_SPELL)
+                    me = NONE
+                    about = NONE
+                    legal = pol.legal_add(legal, S.A_NO)
+                    break
+                pos = POS_ANNOUNCE
+            if pos == POS_ANNOUNCE:
+                kind = np.int64(S.D_ANNOUNCE)
+                me = NONE
+                about = NONE
+                legal = pol.legal_add(town_set(towns, all_towns), S.A_NO)
+                break
+            if pos == POS_HAT:
+                kind = np.int64(S.D_HAT)
+                me = NONE
+                about = NONE
+                legal = town_set(towns, all_towns)
+                break
+            if pos == POS_ARRIVAL:
+                if lap == (2 if active == R.GROWTH else 1):
+                    pos = POS_TRAVEL
+                elif opts[S.OPT_SHUFFLE_TIMING] != S.SHUFFLE_NEVER and n_deck >= 2:
+                    pos = POS_ARRIVAL_SHUFFLE
+                    continue
                 else:
-                    action, rng_t = ask_town(town_id, town_params, rng_t, legal, S.D_SPELL, NONE, NONE, rnd, towns,
-                                             faces, active, captured, fake, ritual_cards, five(hands), n_deck, reveals,
-                                             n_reveals, five(census), announced, log_address, n_log, five(woods_known),
-                                             five(gave), five(received), opts)
-                action, err = checked(action, legal, S.D_SPELL, err)
-                if action != S.A_NO:
-                    cast_tile = action - S.A_SPELL
-                    active = up[cast_tile]
-                    spells[active] += 1
-            legal = town_set(towns, all_towns)
-            legal = pol.legal_add(legal, S.A_NO)
-            if town_id == PS.TOWN_RANDOM:
-                action, rng_t = pol.random_action(legal, rng_t)
-            else:
-                action, rng_t = ask_town(town_id, town_params, rng_t, legal, S.D_ANNOUNCE, NONE, NONE, rnd, towns,
-                                         faces, active, captured, fake, ritual_cards, five(hands), n_deck, reveals,
-                                         n_reveals, five(census), announced, log_address, n_log, five(woods_known),
-                                         five(gave), five(received), opts)
-            action, err = checked(action, legal, S.D_ANNOUNCE, err)
-            announced = action - S.A_TOWN if action != S.A_NO else -1
-            legal = town_set(towns, all_towns)
-            if town_id == PS.TOWN_RANDOM:
-                action, rng_t = pol.random_action(legal, rng_t)
-            else:
-                action, rng_t = ask_town(town_id, town_params, rng_t, legal, S.D_HAT, NONE, NONE, rnd, towns, faces,
-                                         active, captured, fake, ritual_cards, five(hands), n_deck, reveals, n_reveals,
-                                         five(census), announced, log_address, n_log, five(woods_known), five(gave),
-                                         five(received), opts)
-            action, err = checked(action, legal, S.D_HAT, err)
-            hat = action - S.A_TOWN
-
-            # ---------------- Arrival (twice with Growth)
-            for _ in range(2 if active == R.GROWTH else 1):
-                if opts[S.OPT_SHUFFLE_TIMING] != S.SHUFFLE_NEVER and n_deck >= 2:
-                    legal = pol.legal_add(pol.legal_add(pol.NO_LEGAL, S.A_YES), S.A_NO)
-                    if hunter_id == PS.HUNTER_RANDOM:
-                        action, rng_h = pol.random_action(legal, rng_h)
-                    else:
-                        action, rng_h = ask_hunter(hunter_id, hunter_params, rng_h, legal, S.D_SHUFFLE, NONE, rnd,
-                                                   towns, faces, active, captured, fake, ritual_cards, hands, n_deck,
-                                                   reveals, n_reveals, after_travel, census, announced, log_address,
-                                                   n_log, hunter_woods, dealt, ZERO, drawn, known_slots, top, opts)
-                    action, err = checked(action, legal, S.D_SHUFFLE, err)
-                    if action == S.A_YES:
-                        rng_deck = shuffle_range(deck, top, 0, n_deck, rng_deck)
-                        known_slots = ZERO
+                    pos = POS_DEAL_DRAW
+            if pos == POS_DEAL_DRAW:
                 short = n_deck < towns and opts[S.OPT_SHORT_DECK_ARRIVAL] == S.SHORT_DEAL_NONE
                 if ritual_cards == ZERO:
                     if not short:
@@ -497,6 +553,8 @@ def play_chunk(seed, start, n_games, towns, opts, hunter_id, hunter_params, town
                             n_deck -= 1
                             hands[t] |= bit(card)
                             dealt[t] |= bit(card)
+                    lap += 1
+                    pos = POS_ARRIVAL
                     continue
                 # a ritual in front of the hunter: he draws one card per town and chooses who gets which
                 remaining = ZERO
@@ -507,220 +565,408 @@ def play_chunk(seed, start, n_games, towns, opts, hunter_id, hunter_params, town
                         top = slot(top, 1)
                         n_deck -= 1
                 drawn |= remaining
-                for t in range(towns):
-                    if remaining == ZERO:
-                        break
-                    legal = card_set(pol.NO_LEGAL, remaining)
-                    if count(remaining) < towns - t:
-                        legal = pol.legal_add(legal, S.A_NO)
-                    if hunter_id == PS.HUNTER_RANDOM:
-                        action, rng_h = pol.random_action(legal, rng_h)
-                    else:
-                        action, rng_h = ask_hunter(hunter_id, hunter_params, rng_h, legal, S.D_DEAL, t, rnd, towns,
-                                                   faces, active, captured, fake, ritual_cards, hands, n_deck, reveals,
-                                                   n_reveals, after_travel, census, announced, log_address, n_log,
-                                                   hunter_woods, dealt, remaining, drawn, known_slots, top, opts)
-                    action, err = checked(action, legal, S.D_DEAL, err)
-                    if action != S.A_NO:
-                        card = bit(action - S.A_CARD)
-                        remaining &= ~card
-                        hands[t] |= card
-                        dealt[t] |= card
-
-            # ---------------- Travel (twice with Nature)
-            if active == R.DARKNESS:
-                hunter_woods = -1   # he cannot see whether the woods card moves
-            for lap in range(2 if active == R.NATURE_SPELL else 1):
-                first = hat if lap == 0 or opts[S.OPT_NATURE_RESTART] else (hat + 1) % towns
-                for i in range(towns):
-                    a = (first + i) % towns
-                    legal = travel_set(hands, a, towns, ask_empty)
-                    if town_id == PS.TOWN_RANDOM:
-                        action, rng_t = pol.random_action(legal, rng_t)
-                    else:
-                        action, rng_t = ask_town(town_id, town_params, rng_t, legal, S.D_TRAVEL, a, NONE, rnd, towns,
-                                                 faces, active, captured, fake, ritual_cards, five(hands), n_deck,
-                                                 reveals, n_reveals, five(census), announced, log_address, n_log,
-                                                 five(woods_known), five(gave), five(received), opts)
-                    action, err = checked(action, legal, S.D_TRAVEL, err)
-                    if action < S.A_ASK:
-                        # give, and under Passage more while a still holds >= 2 cards
-                        c = (action - S.A_GIVE) // S.MAX_TOWNS
-                        u = (action - S.A_GIVE) % S.MAX_TOWNS
-                        while True:
-                            hands[a] &= ~bit(c)
-                            hands[u] |= bit(c)
-                            gave[a] |= bit(c)
-                            received[u] |= bit(c)
-                            log[n_log] = pol.log_entry(a, S.LOG_GIVE, u, 1)
-                            n_log += 1
-                            if active != R.PASSAGE or count(hands[a]) < 2:
-                                break
-                            one_town = opts[S.OPT_PASSAGE_TARGETS] == S.PASSAGE_ONE_TOWN
-                            targets = bit(u) if one_town else all_towns & ~bit(a)
-                            legal = pol.legal_add(give_set(pol.NO_LEGAL, hands[a], targets, towns), S.A_NO)
-                            if town_id == PS.TOWN_RANDOM:
-                                action, rng_t = pol.random_action(legal, rng_t)
-                            else:
-                                action, rng_t = ask_town(town_id, town_params, rng_t, legal, S.D_MORE, a, u, rnd, towns,
-                                                         faces, active, captured, fake, ritual_cards, five(hands),
-                                                         n_deck, reveals, n_reveals, five(census), announced,
-                                                         log_address, n_log, five(woods_known), five(gave),
-                                                         five(received), opts)
-                            action, err = checked(action, legal, S.D_MORE, err)
-                            if action == S.A_NO:
-                                break
-                            c = (action - S.A_GIVE) // S.MAX_TOWNS
-                            u = (action - S.A_GIVE) % S.MAX_TOWNS
-                    elif action < S.A_SWAP:
-                        u = action - S.A_ASK
-                        moved = 0
-                        if count(hands[u]) >= 2:
-                            legal = card_set(pol.NO_LEGAL, hands[u])
-                            if town_id == PS.TOWN_RANDOM:
-                                action, rng_t = pol.random_action(legal, rng_t)
-                            else:
-                                action, rng_t = ask_town(town_id, town_params, rng_t, legal, S.D_ANSWER, u, a, rnd,
-                                                         towns, faces, active, captured, fake, ritual_cards,
-                                                         five(hands), n_deck, reveals, n_reveals, five(census),
-                                                         announced, log_address, n_log, five(woods_known), five(gave),
-                                                         five(received), opts)
-                            action, err = checked(action, legal, S.D_ANSWER, err)
-                            card = bit(action - S.A_CARD)
-                            hands[u] &= ~card
-                            hands[a] |= card
-                            gave[u] |= card
-                            received[a] |= card
-                            moved = 1
-                        log[n_log] = pol.log_entry(a, S.LOG_ASK, u, moved)
-                        n_log += 1
-                    elif action < S.A_CARD:
-                        c = action - S.A_SWAP
-                        hands[a] = (hands[a] & ~bit(c)) | bit(woods)
-                        gave[a] |= bit(c)
-                        received[a] |= bit(woods)
-                        woods = c
-                        woods_known[:] = -1
-                        woods_known[a] = c
-                        hunter_woods = -1
-                        log[n_log] = pol.log_entry(a, S.LOG_SWAP, -1, 1)
-                        n_log += 1
-                    else:
-                        log[n_log] = pol.log_entry(a, S.LOG_PASS, -1, 0)
-                        n_log += 1
-
-            after_travel = sizes_of(hands)
-
-            # ---------------- Hunt
-            doom_town = -1
-            if active == R.DOOM:
+                step = np.int64(0)
+                pos = POS_DEAL
+            if pos == POS_DEAL:
+                if remaining == ZERO or step == towns:
+                    lap += 1
+                    pos = POS_ARRIVAL
+                    continue
+                kind = np.int64(S.D_DEAL)
+                me = NONE
+                about = step
+                legal = card_set(pol.NO_LEGAL, remaining)
+                if count(remaining) < towns - step:
+                    legal = pol.legal_add(legal, S.A_NO)
+                break
+            if pos == POS_TRAVEL:
+                if active == R.DARKNESS:
+                    hunter_woods = NONE   # he cannot see whether the woods card moves
+                counts[S.C_HUNTER_WOODS_TRAVEL] = hunter_woods
+                holder = NONE
+                if swap_seen != 0:
+                    for t in range(towns):
+                        if woods_known[t] >= 0:
+                            holder = np.int64(t)
+                counts[S.C_HOLDER_TRAVEL] = holder
+                lap = np.int64(0)
+                step = np.int64(0)
+                pos = POS_TRAVEL_TURN
+            if pos == POS_TRAVEL_TURN:
+                if step == towns:
+                    lap += 1
+                    step = np.int64(0)
+                if lap == (2 if active == R.NATURE_SPELL else 1):
+                    after_travel = sizes_of(hands)
+                    pos = POS_HUNT
+                else:
+                    first = hat if lap == 0 or opts[S.OPT_NATURE_RESTART] else (hat + 1) % towns
+                    actor = (first + step) % towns
+                    kind = np.int64(S.D_TRAVEL)
+                    me = actor
+                    about = NONE
+                    legal = travel_set(hands, actor, towns, ask_empty)
+                    break
+            if pos == POS_MORE:
+                one_town = opts[S.OPT_PASSAGE_TARGETS] == S.PASSAGE_ONE_TOWN
+                targets = bit(target) if one_town else all_towns & ~bit(actor)
+                kind = np.int64(S.D_MORE)
+                me = actor
+                about = target
+                legal = pol.legal_add(give_set(pol.NO_LEGAL, hands[actor], targets, towns), S.A_NO)
+                break
+            if pos == POS_ANSWER:
+                kind = np.int64(S.D_ANSWER)
+                me = target
+                about = actor
+                legal = card_set(pol.NO_LEGAL, hands[target])
+                break
+            if pos == POS_HUNT:
+                doom_town = NONE
+                doom_picks = np.int64(0)
+                step = np.int64(0)
+                pos = POS_PICK
+                if active == R.DOOM:
+                    for u in range(towns):
+                        if hands[u] != ZERO or opts[S.OPT_DOOM_EMPTY]:
+                            pos = POS_DOOM
+            if pos == POS_DOOM:
                 allowed = ZERO
                 for u in range(towns):
                     if hands[u] != ZERO or opts[S.OPT_DOOM_EMPTY]:
                         allowed |= bit(u)
-                if allowed != ZERO:
-                    legal = town_set(towns, allowed)
-                    if hunter_id == PS.HUNTER_RANDOM:
-                        action, rng_h = pol.random_action(legal, rng_h)
+                kind = np.int64(S.D_DOOM)
+                me = NONE
+                about = NONE
+                legal = town_set(towns, allowed)
+                break
+            if pos == POS_PICK:
+                # picks: under Doom both from the town named (none if it was named empty, none if no town
+                # could be named); its hand emptied by the first pick, the second per doom_second_pick
+                if step == R.PICKS_PER_HUNT:
+                    pos = POS_HUNT_END
+                else:
+                    nonempty = ZERO
+                    for u in range(towns):
+                        if hands[u] != ZERO:
+                            nonempty |= bit(u)
+                    if doom_picks != 0 and hands[doom_town] != ZERO:
+                        pick_town = doom_town
+                        pos = POS_PICK_FROM
+                    elif (active != R.DOOM or (doom_picks != 0 and step > 0 and opts[S.OPT_DOOM_SECOND_PICK] ==
+                                               S.DOOM_SECOND_ANY_TOWN)) and nonempty != ZERO:
+                        kind = np.int64(S.D_PICK)
+                        me = NONE
+                        about = NONE
+                        legal = town_set(towns, nonempty)
+                        break
                     else:
-                        action, rng_h = ask_hunter(hunter_id, hunter_params, rng_h, legal, S.D_DOOM, NONE, rnd, towns,
-                                                   faces, active, captured, fake, ritual_cards, hands, n_deck, reveals,
-                                                   n_reveals, after_travel, census, announced, log_address, n_log,
-                                                   hunter_woods, dealt, ZERO, drawn, known_slots, top, opts)
-                    action, err = checked(action, legal, S.D_DOOM, err)
-                    doom_town = action - S.A_TOWN
-            # picks: under Doom both from the town named (none if it was named empty, none if no town could
-            # be named); its hand emptied by the first pick, the second per doom_second_pick
-            doom_picks = active == R.DOOM and doom_town >= 0 and hands[doom_town] != ZERO
-            over = False
-            for p in range(R.PICKS_PER_HUNT):
-                nonempty = ZERO
-                for u in range(towns):
-                    if hands[u] != ZERO:
-                        nonempty |= bit(u)
-                u = -1
-                if doom_picks and hands[doom_town] != ZERO:
-                    u = doom_town
-                elif (active != R.DOOM or (doom_picks and p > 0 and opts[S.OPT_DOOM_SECOND_PICK] ==
-                                           S.DOOM_SECOND_ANY_TOWN)) and nonempty != ZERO:
-                    legal = town_set(towns, nonempty)
-                    if hunter_id == PS.HUNTER_RANDOM:
-                        action, rng_h = pol.random_action(legal, rng_h)
-                    else:
-                        action, rng_h = ask_hunter(hunter_id, hunter_params, rng_h, legal, S.D_PICK, NONE, rnd, towns,
-                                                   faces, active, captured, fake, ritual_cards, hands, n_deck, reveals,
-                                                   n_reveals, after_travel, census, announced, log_address, n_log,
-                                                   hunter_woods, dealt, ZERO, drawn, known_slots, top, opts)
-                    action, err = checked(action, legal, S.D_PICK, err)
-                    u = action - S.A_TOWN
-                if u < 0:
-                    continue
+                        step += 1
+                        continue
+            if pos == POS_PICK_FROM:
+                u = pick_town
                 k, rng_deck = below_t(rng_deck, count(hands[u]))
                 card = nth(hands[u], k)
                 hands[u] &= ~bit(card)
                 picks += 1
-                to = -1
                 if card >= R.FIRST_FOLK and card < R.FIRST_RITUAL:
-                    allowed = all_towns if opts[S.OPT_TOWNSFOLK_TO] == S.FOLK_ANY_TOWN else all_towns & ~bit(u)
-                    legal = town_set(towns, allowed)
-                    if hunter_id == PS.HUNTER_RANDOM:
-                        action, rng_h = pol.random_action(legal, rng_h)
-                    else:
-                        action, rng_h = ask_hunter(hunter_id, hunter_params, rng_h, legal, S.D_TOWNSFOLK, u, rnd, towns,
-                                                   faces, active, captured, fake, ritual_cards, hands, n_deck,
-                                                   pol_reveals(reveals, n_reveals, u, card), n_reveals + 1,
-                                                   after_travel, census, announced, log_address, n_log, hunter_woods,
-                                                   dealt, ZERO, drawn, known_slots, top, opts)
-                    action, err = checked(action, legal, S.D_TOWNSFOLK, err)
-                    to = action - S.A_TOWN
-                    hands[to] |= bit(card)
-                elif card >= R.FIRST_RITUAL:
-                    ritual_cards |= bit(card)
+                    # revealed now; the town it goes to is the hunter's decision
+                    pick_card = card
+                    reveals = set_reveal(reveals, n_reveals, pol.reveal_entry(u, card, -1))
+                    n_reveals += 1
+                    pos = POS_TOWNSFOLK
                 else:
-                    # a witch, true or fake: captured; the rest of the hand flees under the deck
-                    n_deck, _, rng_deck = to_bottom(deck, top, n_deck, hands[u], random_discards, rng_deck)
-                    hands[u] = ZERO
-                    if card == R.FAKE:
-                        fake = 1
-                        n_deck, slots, rng_deck = to_bottom(deck, top, n_deck, captured, random_discards, rng_deck)
-                        known_slots |= slots
-                        captured = ZERO
+                    if card >= R.FIRST_RITUAL:
+                        ritual_cards |= bit(card)
                     else:
-                        captured |= bit(card)
-                reveals = set_reveal(reveals, n_reveals, pol.reveal_entry(u, card, to))
-                n_reveals += 1
-                if card >= R.FIRST_RITUAL and count(ritual_cards) >= R.RITUALS_TO_WIN:
-                    winner = R.WINNER_TOWN
-                    win_type = R.WIN_RITUAL
-                    over = True
-                    break
-                if card < R.FIRST_FOLK and count(captured) + fake >= R.CAPTURES_TO_WIN:
-                    winner = R.WINNER_HUNTER
-                    win_type = R.WIN_CAPTURE
-                    over = True
-                    break
-            if over:
+                        # a witch, true or fake: captured; the rest of the hand flees under the deck
+                        n_deck, _, rng_deck = to_bottom(deck, top, n_deck, hands[u], random_discards, rng_deck)
+                        hands[u] = ZERO
+                        if card == R.FAKE:
+                            fake = 1
+                            n_deck, slots, rng_deck = to_bottom(deck, top, n_deck, captured, random_discards,
+                                                                rng_deck)
+                            known_slots |= slots
+                            captured = ZERO
+                        else:
+                            captured |= bit(card)
+                    reveals = set_reveal(reveals, n_reveals, pol.reveal_entry(u, card, -1))
+                    n_reveals += 1
+                    if card >= R.FIRST_RITUAL and count(ritual_cards) >= R.RITUALS_TO_WIN:
+                        winner = R.WINNER_TOWN
+                        win_type = R.WIN_RITUAL
+                        pos = POS_OVER
+                        break
+                    if card < R.FIRST_FOLK and count(captured) + fake >= R.CAPTURES_TO_WIN:
+                        winner = R.WINNER_HUNTER
+                        win_type = R.WIN_CAPTURE
+                        pos = POS_OVER
+                        break
+                    step += 1
+                    pos = POS_PICK
+                    continue
+            if pos == POS_TOWNSFOLK:
+                allowed = all_towns if opts[S.OPT_TOWNSFOLK_TO] == S.FOLK_ANY_TOWN else all_towns & ~bit(pick_town)
+                kind = np.int64(S.D_TOWNSFOLK)
+                me = NONE
+                about = pick_town
+                legal = town_set(towns, allowed)
                 break
-            if cast_tile >= 0:
-                faces ^= 1 << cast_tile
-            if rnd >= max_rounds:
-                break
-            rnd += 1
-        if err != NO_ERROR:
-            return g, err
-        out_winner[g] = winner
-        out_win_type[g] = win_type
-        hunter_won[g] = winner == R.WINNER_HUNTER
-        town_won[g] = winner == R.WINNER_TOWN
-        rounds[g] = rnd
-        witches[g] = count(captured) + fake
-        out_fake[g] = fake != 0
-        rituals[g] = count(ritual_cards)
-        for k in range(R.N_SPELLS):
-            out_spells[g, k] = spells[k]
-        cards_left[g] = n_deck
-        out_picks[g] = picks
+            if pos == POS_HUNT_END:
+                if cast_tile >= 0:
+                    faces ^= 1 << cast_tile
+                if rnd >= max_rounds:
+                    pos = POS_OVER
+                    break
+                rnd += 1
+                pos = POS_ROUND
+                continue
+            break   # POS_OVER
+        if pos == POS_OVER:
+            kind = np.int64(S.D_NONE)
+            break
+
+        # ---------------- the decision: given from outside, a halt, or the side's policy
+        side = S.SIDE_HUNTER if kind == S.D_SHUFFLE or kind == S.D_DEAL or kind >= S.D_DOOM else S.SIDE_TOWN
+        if act >= 0:
+            action = act
+            act = NONE
+        elif (stop >> side) & 1 and act != S.ASK_FIRST:
+            halted = True
+            break
+        elif side == S.SIDE_HUNTER:
+            if hunter_id == PS.HUNTER_RANDOM:
+                action, rng_h = pol.random_action(legal, rng_h)
+            else:
+                action, rng_h = ask_hunter(hunter_id, hunter_params, rng_h, legal, kind, about, rnd, towns, faces,
+                                           active, captured, fake, ritual_cards, hands, n_deck, reveals, n_reveals,
+                                           after_travel, census, announced, log_address, n_log, hunter_woods, dealt,
+                                           remaining if kind == S.D_DEAL else ZERO, drawn, known_slots, top, opts)
+        elif town_id == PS.TOWN_RANDOM:
+            action, rng_t = pol.random_action(legal, rng_t)
+        else:
+            action, rng_t = ask_town(town_id, town_params, rng_t, legal, kind, me, about, rnd, towns, faces, active,
+                                     captured, fake, ritual_cards, five(hands), n_deck, reveals, n_reveals,
+                                     five(census), announced, log_address, n_log, five(woods_known), five(gave),
+                                     five(received), opts)
+        if act == S.ASK_FIRST:
+            counts[S.C_ACTION] = action
+            act = NONE
+            halted = True
+            break
+        action, err = checked(action, legal, kind, err)
+        decisions += 1
+
+        # ---------------- carried out by the block of its position
+        if pos == POS_TRAVEL_TURN:
+            a = actor
+            if action < S.A_ASK:
+                # give, and under Passage more while a still holds >= 2 cards
+                c = (action - S.A_GIVE) // S.MAX_TOWNS
+                u = (action - S.A_GIVE) % S.MAX_TOWNS
+                hands[a] &= ~bit(c)
+                hands[u] |= bit(c)
+                gave[a] |= bit(c)
+                received[u] |= bit(c)
+                log[0, n_log] = pol.log_entry(a, S.LOG_GIVE, u, 1)
+                log[1, n_log] = c
+                n_log += 1
+                if active == R.PASSAGE and count(hands[a]) >= 2:
+                    target = u
+                    pos = POS_MORE
+                else:
+                    step += 1
+            elif action < S.A_SWAP:
+                u = action - S.A_ASK
+                if count(hands[u]) >= 2:
+                    target = u
+                    pos = POS_ANSWER
+                else:
+                    log[0, n_log] = pol.log_entry(a, S.LOG_ASK, u, 0)
+                    log[1, n_log] = -1
+                    n_log += 1
+                    step += 1
+            elif action < S.A_CARD:
+                c = action - S.A_SWAP
+                hands[a] = (hands[a] & ~bit(c)) | bit(woods)
+                gave[a] |= bit(c)
+                received[a] |= bit(woods)
+                woods = c
+                woods_known[:] = -1
+                woods_known[a] = c
+                hunter_woods = NONE
+                swap_seen = np.int64(active != R.DARKNESS)
+                log[0, n_log] = pol.log_entry(a, S.LOG_SWAP, -1, 1)
+                log[1, n_log] = c
+                n_log += 1
+                step += 1
+            else:
+                log[0, n_log] = pol.log_entry(a, S.LOG_PASS, -1, 0)
+                log[1, n_log] = -1
+                n_log += 1
+                step += 1
+        elif pos == POS_MORE:
+            if action == S.A_NO:
+                step += 1
+                pos = POS_TRAVEL_TURN
+            else:
+                a = actor
+                c = (action - S.A_GIVE) // S.MAX_TOWNS
+                u = (action - S.A_GIVE) % S.MAX_TOWNS
+                hands[a] &= ~bit(c)
+                hands[u] |= bit(c)
+                gave[a] |= bit(c)
+                received[u] |= bit(c)
+                log[0, n_log] = pol.log_entry(a, S.LOG_GIVE, u, 1)
+                log[1, n_log] = c
+                n_log += 1
+                target = u
+                if count(hands[a]) < 2:
+                    step += 1
+                    pos = POS_TRAVEL_TURN
+        elif pos == POS_ANSWER:
+            card = bit(action - S.A_CARD)
+            hands[target] &= ~card
+            hands[actor] |= card
+            gave[target] |= card
+            received[actor] |= card
+            log[0, n_log] = pol.log_entry(actor, S.LOG_ASK, target, 1)
+            log[1, n_log] = action - S.A_CARD
+            n_log += 1
+            step += 1
+            pos = POS_TRAVEL_TURN
+        elif pos == POS_PICK:
+            pick_town = action - S.A_TOWN
+            pos = POS_PICK_FROM
+        elif pos == POS_TOWNSFOLK:
+            to = action - S.A_TOWN
+            hands[to] |= bit(pick_card)
+            reveals = set_reveal(reveals, n_reveals - 1, pol.reveal_entry(pick_town, pick_card, to))
+            step += 1
+            pos = POS_PICK
+        elif pos == POS_DEAL:
+            if action != S.A_NO:
+                card = bit(action - S.A_CARD)
+                remaining &= ~card
+                hands[step] |= card
+                dealt[step] |= card
+            step += 1
+        elif pos == POS_DOOM:
+            doom_town = action - S.A_TOWN
+            doom_picks = np.int64(hands[doom_town] != ZERO)
+            pos = POS_PICK
+        elif pos == POS_CENSUS_SHUFFLE or pos == POS_ARRIVAL_SHUFFLE:
+            if action == S.A_YES:
+                rng_deck = shuffle_range(deck, top, 0, n_deck, rng_deck)
+                known_slots = ZERO
+            pos = POS_CENSUS if pos == POS_CENSUS_SHUFFLE else POS_DEAL_DRAW
+        elif pos == POS_SPELL:
+            if action != S.A_NO:
+                cast_tile = action - S.A_SPELL
+                active = up_spells(faces, opts)[cast_tile]
+                spells[active] += 1
+            pos = POS_ANNOUNCE
+        elif pos == POS_ANNOUNCE:
+            announced = action - S.A_TOWN if action != S.A_NO else NONE
+            pos = POS_HAT
+        else:   # POS_HAT
+            hat = action - S.A_TOWN
+            lap = np.int64(0)
+            pos = POS_ARRIVAL
+    if act >= 0 and not halted:
+        raise ValueError("an action given to a game that is over")
+    counts[S.C_TOP] = top
+    counts[S.C_N_DECK] = n_deck
+    counts[S.C_WOODS] = woods
+    counts[S.C_HUNTER_WOODS] = hunter_woods
+    counts[S.C_FAKE] = fake
+    counts[S.C_FACES] = faces
+    counts[S.C_PICKS] = picks
+    counts[S.C_WINNER] = winner
+    counts[S.C_WIN_TYPE] = win_type
+    counts[S.C_ROUND] = rnd
+    counts[S.C_ACTIVE] = active
+    counts[S.C_CAST_TILE] = cast_tile
+    counts[S.C_ANNOUNCED] = announced
+    counts[S.C_N_LOG] = n_log
+    counts[S.C_N_REVEALS] = n_reveals
+    counts[S.C_REVEALS] = reveals[0]
+    counts[S.C_REVEALS + 1] = reveals[1]
+    for t in range(S.MAX_TOWNS):
+        counts[S.C_AFTER + t] = select_get(after_travel, t)
+    counts[S.C_HAT] = hat
+    counts[S.C_POS] = pos
+    counts[S.C_LAP] = lap
+    counts[S.C_STEP] = step
+    counts[S.C_ACTOR] = actor
+    counts[S.C_TARGET] = target
+    counts[S.C_DOOM_TOWN] = doom_town
+    counts[S.C_DOOM_PICKS] = doom_picks
+    counts[S.C_PICK_TOWN] = pick_town
+    counts[S.C_PICK_CARD] = pick_card
+    counts[S.C_ERR] = err
+    counts[S.C_SWAP_SEEN] = swap_seen
+    counts[S.C_DECISIONS] = decisions
+    counts[S.C_KIND] = kind
+    counts[S.C_ME] = me
+    counts[S.C_ABOUT] = about
+    masks[S.M_CAPTURED] = captured
+    masks[S.M_RITUALS] = ritual_cards
+    masks[S.M_KNOWN_SLOTS] = known_slots
+    masks[S.M_DRAWN] = drawn
+    masks[S.M_REMAINING] = remaining
+    for w in range(4):
+        masks[S.M_LEGAL + w] = select_get(legal, w)
+        masks[S.M_RNG_DECK + w] = select_get(rng_deck, w)
+        masks[S.M_RNG_HUNTER + w] = select_get(rng_h, w)
+        masks[S.M_RNG_TOWN + w] = select_get(rng_t, w)
+    return pos
+
+
+@njit(cache=True, inline="always")
+def write_outcome(g, counts, masks, out_winner, out_win_type, hunter_won, town_won, rounds, witches, out_fake,
+                  rituals, out_spells, cards_left, out_picks):
+    """Row g of the outcome arrays from a finished game's state."""
+    winner = counts[S.C_WINNER]
+    captured = masks[S.M_CAPTURED]
+    out_winner[g] = winner
+    out_win_type[g] = counts[S.C_WIN_TYPE]
+    hunter_won[g] = winner == R.WINNER_HUNTER
+    town_won[g] = winner == R.WINNER_TOWN
+    rounds[g] = counts[S.C_ROUND]
+    witches[g] = count(captured) + counts[S.C_FAKE]
+    out_fake[g] = counts[S.C_FAKE] != 0
+    rituals[g] = count(masks[S.M_RITUALS])
+    for k in range(R.N_SPELLS):
+        out_spells[g, k] = counts[S.C_SPELLS + k]
+    cards_left[g] = counts[S.C_N_DECK]
+    out_picks[g] = counts[S.C_PICKS]
+
+
+@njit(cache=True)
+def play_chunk(seed, start, n_games, towns, opts, hunter_id, hunter_params, town_id, town_params,
+               out_winner, out_win_type, hunter_won, town_won, rounds, witches, out_fake, rituals, out_spells,
+               cards_left, out_picks):
+    """Play games start .. start+n_games-1 of the run ``seed``, each set up (``start_game``) and played to
+    its end by one ``advance``, and fill the outcome arrays (``out_spells``: n_games x 6 casts by spell
+    id). Returns (0, 0), or (game offset, error code) of the first illegal decision."""
+    deck, cards, log, counts, masks = new_arrays()
+    for g in range(n_games):
+        start_game(deck, cards, log, counts, masks, seed, start + g, towns, opts)
+        advance(deck, cards, log, counts, masks, towns, opts, hunter_id, hunter_params, town_id, town_params,
+                NO_STOP, NONE)
+        if counts[S.C_ERR] != NO_ERROR:
+            return g, counts[S.C_ERR]
+        write_outcome(g, counts, masks, out_winner, out_win_type, hunter_won, town_won, rounds, witches, out_fake,
+                      rituals, out_spells, cards_left, out_picks)
     return 0, NO_ERROR
+
+
+@njit(cache=True, inline="always")
+def new_arrays():
+    """``state.new_arrays`` in numba: (deck, cards, log, counts, masks) of one game."""
+    return (np.zeros(CAP, np.int64), np.zeros((S.N_ROWS, S.MAX_TOWNS), np.uint64), np.zeros((2, pol.LOG_SIZE), np.int64),
+            np.zeros(S.N_COUNTS, np.int64), np.zeros(S.N_MASKS, np.uint64))
 
 
 def run_chunk(seed: int, start: int, count: int, players: int, options, hunter_id: int, hunter_params,

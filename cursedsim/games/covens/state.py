@@ -167,3 +167,84 @@ assert tuple(name for name in R.OPTION_NAMES) == tuple(
     n[len("OPT_"):].lower() for n, v in sorted(
         ((k, v) for k, v in globals().items() if k.startswith("OPT_")), key=lambda kv: kv[1])), \
     "OPT_* slots must follow RuleOptions' field order"
+
+# ---------------------------------------------------------------- the kernel's state of a game under way
+# A game in the kernel (kernel.advance) is five arrays, so copying a game is copying them:
+# ``deck`` int64[N_CARDS] (the circular queue), ``cards`` uint64[N_ROWS, MAX_TOWNS] (per town: hand and
+# this round's records), ``log`` int64[2, LOG_SIZE] (this round's travel log: packed entries, and the
+# card each entry moved, -1 for none), ``counts`` int64[N_COUNTS] and ``masks`` uint64[N_MASKS] below.
+
+ROW_HANDS = 0
+ROW_CENSUS = 1      # each town's hand revealed at this round's census (0 before)
+ROW_DEALT = 2       # cards the hunter dealt each town this round
+ROW_GAVE = 3        # cards each town gave this round (give, answer, swap)
+ROW_RECEIVED = 4    # cards each town received this round (give, ask, swap)
+N_ROWS = 5
+
+# counts (int64)
+C_TOP = 0            # queue slot of the deck's top card
+C_N_DECK = 1         # cards in the deck
+C_WOODS = 2          # the card hidden in the woods
+C_HUNTER_WOODS = 3   # the woods card as the hunter knows it, -1 once he cannot know it
+C_FAKE = 4           # 1 once the fake witch is in front of the hunter
+C_FACES = 5          # bit t: tile t shows its curse
+C_PICKS = 6          # cards picked so far
+C_WINNER = 7         # rules.WINNER_* (WINNER_NONE while the game goes on)
+C_WIN_TYPE = 8       # rules.WIN_*
+C_ROUND = 9          # the round under way, from 1
+C_ACTIVE = 10        # the spell cast this round, -1 none
+C_CAST_TILE = 11     # the tile cast this round, -1 none
+C_ANNOUNCED = 12     # the gathering town named at this census, -1 none
+C_N_LOG = 13         # travel-log entries this round
+C_N_REVEALS = 14     # this Hunt's picks revealed
+C_REVEALS = 15       # 2 packed reveals (policies.reveal_entry) from here
+C_AFTER = 17         # MAX_TOWNS hand sizes when this round's Travel ended (-1 before) from here
+C_HAT = 22           # the town holding the witch's hat this round
+C_POS = 23           # where the game stands: kernel.POS_*
+C_LAP = 24           # Arrival or Travel under way (0 or 1: Growth and Nature play them twice)
+C_STEP = 25          # the town dealt to (ritual Arrival), the Travel turn (0 .. towns-1), the pick (0, 1)
+C_ACTOR = 26         # Travel: the town acting (the giver of Passage's more, the asker)
+C_TARGET = 27        # Travel: the first give's target (Passage), the town asked
+C_DOOM_TOWN = 28     # the town Doom named, -1 none
+C_DOOM_PICKS = 29    # 1 when both picks come from C_DOOM_TOWN
+C_PICK_TOWN = 30     # the town of the pick under way
+C_PICK_CARD = 31     # the townsfolk picked, awaiting the hunter's choice of a town
+C_ERR = 32           # the first illegal decision's code (kernel.checked), 0 none
+C_SPELLS = 33        # N_SPELLS casts by spell id this game, from here
+C_WOODS_KNOWN = 39   # MAX_TOWNS: the woods card each town knows (-1 none), from here
+C_KIND = 44          # the decision pending at a halt (D_*), D_NONE once over
+C_ME = 45            # its deciding town (-1: the hunter, the town side's census decisions)
+C_ABOUT = 46         # its ``about`` (reference.Decision.about)
+C_SWAP_SEEN = 47     # 1 when the hunter saw the last swap with the woods (not under Darkness)
+C_DECISIONS = 48     # decisions carried out so far this game (a search's decision number)
+C_ACTION = 49        # the policy's action asked with ``ASK_FIRST``
+C_HUNTER_WOODS_TRAVEL = 50   # C_HUNTER_WOODS when this round's Travel began
+C_HOLDER_TRAVEL = 51 # the town knowing the woods card when Travel began, if the hunter saw it swap; else -1
+N_COUNTS = 52
+
+# masks (uint64)
+M_CAPTURED = 0       # true witches in front of the hunter
+M_RITUALS = 1        # rituals in front of the hunter
+M_KNOWN_SLOTS = 2    # queue slots holding a witch the hunter saw go under
+M_DRAWN = 3          # cards drawn under a ritual this round
+M_REMAINING = 4      # drawn cards not dealt yet
+M_LEGAL = 5          # the pending decision's legal set: 4 words from here
+M_RNG_DECK = 9       # the cards' stream: 4 words from here
+M_RNG_HUNTER = 13    # the hunter policy's stream
+M_RNG_TOWN = 17      # the town policy's stream
+N_MASKS = 21
+
+#: ``kernel.advance``'s ``stop``: bit SIDE_* set = halt at that side's next decision.
+STOP_NONE = 0
+STOP_HUNTER = 1 << SIDE_HUNTER
+STOP_TOWN = 1 << SIDE_TOWN
+NO_ACTION = -1
+#: ``kernel.advance``'s ``act`` asking the policy at the pending decision, storing its action in C_ACTION
+#: and halting before carrying it out (a search's base choice).
+ASK_FIRST = -2
+
+
+def new_arrays() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Fresh (deck, cards, log, counts, masks) arrays for one game (``policies.LOG_SIZE`` = MAX_TOWNS * N_CARDS)."""
+    return (np.zeros(N_CARDS, np.int64), np.zeros((N_ROWS, MAX_TOWNS), np.uint64),
+            np.zeros((2, MAX_TOWNS * N_CARDS), np.int64), np.zeros(N_COUNTS, np.int64), np.zeros(N_MASKS, np.uint64))
