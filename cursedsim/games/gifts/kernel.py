@@ -32,8 +32,9 @@ registers.
 Compile time (a cold first run, issue 24): numba copies an inlined function's IR once per block with its
 whole variable table, so inlining a big function costs far more than compiling it once. The turn is
 written out in ``advance`` (the phase machine that ``play_game`` and every search playout run), with the
-main decision and the frequent card steps (gift, antidote, raise) inlined; the rarer ones (bonus gift, Mugging, Day of mourning, Emergency Ifren), ``decide``,
-``answer_window`` and ``eliminate`` are calls (a call costs ~10 ns: the four arrays pass as ~34 words).
+main decision and the frequent card steps (gift, antidote, raise) inlined; the rarer ones (bonus gift,
+Mugging, Day of mourning, Emergency Ifren), ``decide``, ``answer_window`` and ``eliminate`` are calls (a
+call costs ~10 ns: the four arrays pass as ~34 words).
 The codes passed to a call are np.int64, never int literals: numba compiles a callee once per literal.
 
 Resumable (issue 29): a game under way is its arrays plus the phase record in ``st`` (``ST_PHASE``,
