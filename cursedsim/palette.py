@@ -19,6 +19,7 @@ POLICY_COLORS: dict[str, str] = {
     "no_items": "#2ca02c",
     "optimal_fight": "#d62728",   # Cursed!?'s exact fight: red
     "ismcts": "#17becf",          # the search agent of every game: cyan
+    "rollout": "#006d5b",         # the compiled search of every game: dark teal
 }
 #: Colours for policies not listed above, none of them in POLICY_COLORS.
 SPARE_COLORS: tuple[str, ...] = ("#9467bd", "#8c564b", "#e377c2", "#bcbd22", "#393b79", "#637939",
