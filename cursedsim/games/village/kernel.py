@@ -37,7 +37,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from cursedsim.rng import below_t, seed_tuple
+from cursedsim.rng import below_t, next_t, rollout_stream, seed_tuple
 
 from cursedsim.games.village import cards as CARDS
 from cursedsim.games.village import components as C
@@ -850,6 +850,215 @@ def choice_without_policy(G, side, decision, nl):
     return POLICY_DECIDES
 
 
+# ================================================================ resuming: the script, halts, playouts
+
+#: ``ctl`` (int64, ``N_CTL``, the 7th array of ``G``): what a search asks of the kernel, all zero for a
+#: plain chunk (module docstring, "Resuming"). C_ON: a search steers (``steer`` is asked at every
+#: decision with 2+ options); C_MASK: bit per side whose decisions follow the script and halt; C_HALT: halt
+#: at the first such decision past the script (the real game); C_HALTED: a halt happened (the rest of that
+#: turn was played out by first options and is thrown away); C_N, C_POS: the script's length and the next
+#: entry; C_BRANCH: a playout: at the script's last entry (the candidate) the streams are reseeded and
+#: what the decider cannot see is laid out anew (``branch``); C_SAVE: ``advance`` copies each turn's
+#: start; C_SEED, C_INDEX, C_DECISION, C_PLAYOUT: the playout's stream key; C_PEEK: a clairvoyant playout
+#: (keeps everything: the variant the hidden-information test must catch); C_SCRAMBLE: k > 0: before
+#: the branch, what the decider cannot see is shuffled by key k (the hidden-information test); C_H_*: the
+#: halted decision (side, decision code, the base policy's choice, the legal list).
+(C_ON, C_MASK, C_HALT, C_HALTED, C_N, C_POS, C_BRANCH, C_SAVE, C_SEED, C_INDEX, C_DECISION, C_PLAYOUT,
+ C_PEEK, C_SCRAMBLE, C_H_SIDE, C_H_DECISION, C_H_BASE, C_H_NL) = range(18)
+C_H_LEGAL = 18
+MAX_SCRIPT = 512                      # searched decisions in one turn (a turn holds a few dozen)
+C_SCRIPT = C_H_LEGAL + S.MAX_LEGAL
+N_CTL = C_SCRIPT + MAX_SCRIPT
+#: Sub-streams of a playout (``rng.rollout_stream``): the game's streams (each seeded from four words of
+#: it), the redraw of the hidden part, the test's scramble.
+SUB_STREAMS = np.int64(0)
+SUB_REDRAW = np.int64(1)
+SUB_SCRAMBLE = np.int64(2)
+
+
+@njit(cache=True)
+def save(st, rs, st0, rs0):
+    """Copy the game (``st``, ``rs``) into ``st0``, ``rs0``."""
+    for i in range(st.shape[0]):
+        st0[i] = st[i]
+    for k in range(rs.shape[0]):
+        for j in range(4):
+            rs0[k, j] = rs[k, j]
+
+
+@njit(cache=True)
+def steer(G, side, c):
+    """A decision of ``side`` with 2+ options under a search (``ctl[C_ON]``), the policy's choice ``c``
+    made (its stream advanced as without a search): the script's next entry while one is left (checked
+    legal; the last one branches a playout), else a halt (C_HALT: the decision recorded, ``c`` played
+    on), else ``c``."""
+    st, ctl = G[0], G[6]
+    if ctl[C_HALTED] != 0 or (ctl[C_MASK] >> side) & 1 == 0:
+        return c
+    pos = ctl[C_POS]
+    if pos < ctl[C_N]:
+        x = ctl[C_SCRIPT + pos]
+        ctl[C_POS] = pos + 1
+        ok = False
+        for k in range(st[S.ST_NLEGAL]):
+            if st[S.ST_LEGAL + k] == x:
+                ok = True
+        if not ok:
+            st[S.ST_ERR] = 1
+            return c
+        if pos + 1 == ctl[C_N] and ctl[C_BRANCH] != 0:
+            branch(G, side)
+        return x
+    if ctl[C_HALT] != 0:
+        ctl[C_HALTED] = 1
+        ctl[C_H_SIDE] = side
+        ctl[C_H_DECISION] = st[S.ST_DECISION]
+        ctl[C_H_BASE] = c
+        nl = st[S.ST_NLEGAL]
+        ctl[C_H_NL] = nl
+        for k in range(nl):
+            ctl[C_H_LEGAL + k] = st[S.ST_LEGAL + k]
+    return c
+
+
+@njit(cache=True)
+def sort_shuffle(st, off, n, rng):
+    """``st[off:off+n]`` sorted (so nothing of its order before survives), then shuffled from ``rng``;
+    the stream advanced."""
+    for i in range(1, n):
+        x = st[off + i]
+        j = i - 1
+        while j >= 0 and st[off + j] > x:
+            st[off + j + 1] = st[off + j]
+            j -= 1
+        st[off + j + 1] = x
+    for i in range(n - 1, 0, -1):
+        j, rng = below_t(rng, i + 1)
+        a, b = off + i, off + j
+        st[a], st[b] = st[b], st[a]
+    return rng
+
+
+@njit(cache=True)
+def pool_redeal(st, deck, ndeck, hand, nhand, with_hand, rng):
+    """A deck's order drawn anew; with ``with_hand`` the hand is pooled with it first and dealt again
+    (its size kept): what the other side holds, consistent with what it shows."""
+    n = st[ndeck]
+    nh = st[nhand] if with_hand else 0
+    for i in range(nh):
+        st[deck + n + i] = st[hand + i]
+    rng = sort_shuffle(st, deck, n + nh, rng)
+    for i in range(nh):
+        st[hand + i] = st[deck + n + i]
+    return rng
+
+
+@njit(cache=True)
+def guard_tiles(st, rng, sort):
+    """The Town Guard tiles still face down on the border roads permuted among their slots (sorted
+    first with ``sort``)."""
+    slots = np.empty(C.TOWN_GUARD_TOTAL, np.int64)
+    tiles = np.empty(C.TOWN_GUARD_TOTAL, np.int64)
+    n = 0
+    for i in range(C.TOWN_GUARD_TOTAL):
+        if st[S.ST_GUARD + i] != S.EMPTY and st[S.ST_GUARD_UP + i] == 0:
+            slots[n] = i
+            tiles[n] = st[S.ST_GUARD + i]
+            n += 1
+    if sort:
+        tiles[:n].sort()
+    for i in range(n - 1, 0, -1):
+        j, rng = below_t(rng, i + 1)
+        tiles[i], tiles[j] = tiles[j], tiles[i]
+    for k in range(n):
+        st[S.ST_GUARD + slots[k]] = tiles[k]
+    return rng
+
+
+@njit(cache=True)
+def redraw_hidden(st, side, rng):
+    """What ``side`` cannot see laid out anew from ``rng`` (docs/rules/village.md, "rollout"): the order of
+    every deck (Spell, Power, Possessed Wizard, this turn's Rabid Monster cards not drawn), the other
+    player's hand pooled with its deck and dealt again (sizes kept), the Town Guard tiles still face down
+    permuted among their slots. Each part is sorted before it is shuffled: the result depends on what is
+    public only."""
+    rng = pool_redeal(st, S.ST_SPELL_DECK, S.ST_NSPELL_DECK, S.ST_WIZARD_HAND, S.ST_NWIZARD_HAND,
+                      side != S.WIZARD, rng)
+    rng = pool_redeal(st, S.ST_POWER_DECK, S.ST_NPOWER_DECK, S.ST_MONSTER_HAND, S.ST_NMONSTER_HAND,
+                      side != S.MONSTER, rng)
+    rng = sort_shuffle(st, S.ST_PW_DECK, st[S.ST_NPW_DECK], rng)
+    rng = sort_shuffle(st, S.ST_RM_DECK, st[S.ST_NRM_DECK], rng)
+    rng = guard_tiles(st, rng, np.bool_(True))
+    return rng
+
+
+@njit(cache=True)
+def swap_in(st, deck, ndeck, hand, nhand, rng):
+    """The test's scramble of a hidden hand: each card swapped with a uniform card of hand + deck."""
+    n, nh = st[ndeck], st[nhand]
+    for i in range(nh):
+        j, rng = below_t(rng, n + nh)
+        a = hand + i
+        b = hand + (j - n) if j >= n else deck + j
+        st[a], st[b] = st[b], st[a]
+    for i in range(n - 1, 0, -1):
+        j, rng = below_t(rng, i + 1)
+        st[deck + i], st[deck + j] = st[deck + j], st[deck + i]
+    return rng
+
+
+@njit(cache=True)
+def shuffle_part(st, off, n, rng):
+    for i in range(n - 1, 0, -1):
+        j, rng = below_t(rng, i + 1)
+        st[off + i], st[off + j] = st[off + j], st[off + i]
+    return rng
+
+
+@njit(cache=True)
+def scramble_hidden(st, rs, side, rng):
+    """The hidden-information test's change of what ``side`` cannot see, written apart from
+    ``redraw_hidden``: the other player's hand swapped with its deck, every deck's order, the face-down
+    Town Guard tiles, and every random stream (the future dice, bag draws and shuffles)."""
+    if side != S.WIZARD:
+        rng = swap_in(st, S.ST_SPELL_DECK, S.ST_NSPELL_DECK, S.ST_WIZARD_HAND, S.ST_NWIZARD_HAND, rng)
+    else:
+        rng = shuffle_part(st, S.ST_SPELL_DECK, st[S.ST_NSPELL_DECK], rng)
+    if side != S.MONSTER:
+        rng = swap_in(st, S.ST_POWER_DECK, S.ST_NPOWER_DECK, S.ST_MONSTER_HAND, S.ST_NMONSTER_HAND, rng)
+    else:
+        rng = shuffle_part(st, S.ST_POWER_DECK, st[S.ST_NPOWER_DECK], rng)
+    rng = shuffle_part(st, S.ST_PW_DECK, st[S.ST_NPW_DECK], rng)
+    rng = shuffle_part(st, S.ST_RM_DECK, st[S.ST_NRM_DECK], rng)
+    rng = guard_tiles(st, rng, np.bool_(False))
+    for k in range(rs.shape[0]):
+        for j in range(4):
+            x, rng = next_t(rng)
+            rs[k, j] = x
+    return rng
+
+
+@njit(cache=True)
+def branch(G, side):
+    """A playout leaves the real game here, at ``side``'s decision with the candidate taken: unless
+    C_PEEK, (C_SCRAMBLE: the test's change first) what ``side`` cannot see is laid out anew and every
+    stream is reseeded, keyed by (seed, game, decision, playout): the same for every candidate."""
+    st, rs, ctl = G[0], G[1], G[6]
+    if ctl[C_PEEK] != 0:
+        return
+    seed, index = np.uint64(ctl[C_SEED]), ctl[C_INDEX]
+    decision, playout = ctl[C_DECISION], ctl[C_PLAYOUT]
+    if ctl[C_SCRAMBLE] != 0:
+        scramble_hidden(st, rs, side, seed_tuple(seed, index, rollout_stream(decision, ctl[C_SCRAMBLE],
+                                                                             SUB_SCRAMBLE)))
+    redraw_hidden(st, side, seed_tuple(seed, index, rollout_stream(decision, playout, SUB_REDRAW)))
+    r = seed_tuple(seed, index, rollout_stream(decision, playout, SUB_STREAMS))
+    for k in range(rs.shape[0]):
+        for j in range(4):
+            x, r = next_t(r)
+            rs[k, j] = x
+
+
 # ================================================================ the game
 
 @njit(cache=True)
@@ -907,11 +1116,14 @@ def deal(G, seed, index):
 
 
 @njit(cache=True, inline="always")
-def play_game(G, seed, index):
-    """One game to a win or the turn cap (O1): sides' turns alternate, the Wizard first (V1.2). Inlined
-    into ``play_chunk``, its one caller: as a call it would link and optimise the whole kernel once more."""
-    st = G[0]
-    deal(G, seed, index)
+def advance(G, st0, rs0):
+    """Play the game on from the start of the turn its arrays stand at (``deal``'s state, or a turn start
+    ``save``d and restored) to a win, the turn cap (O1), or a halt (``steer``): sides' turns alternate, the
+    Wizard first (V1.2). With ``ctl[C_SAVE]`` each turn's start is copied into ``st0``/``rs0`` and the
+    decision script emptied: the phase record a halted game resumes from (module docstring, "Resuming").
+    Inlined into ``play_chunk`` (and into the search's one caller): as a call it would link and optimise
+    the whole kernel once more."""
+    st, rs, ctl = G[0], G[1], G[6]
     max_turns = st[OPT + S.OPT_MAX_TURNS]
     while True:
         st[S.ST_TURN] += 1
@@ -930,8 +1142,20 @@ def play_game(G, seed, index):
         if not st[S.ST_OVER] and st[S.ST_TURN] >= max_turns:
             st[S.ST_UNFINISHED] = 1
             finish(st, S.NO_WINNER)
-        if st[S.ST_OVER]:
+        if ctl[C_HALTED] != 0 or st[S.ST_OVER]:
             return
+        if ctl[C_SAVE] != 0:
+            save(st, rs, st0, rs0)
+            ctl[C_N] = 0
+            ctl[C_POS] = 0
+
+
+@njit(cache=True, inline="always")
+def play_game(G, seed, index, st0, rs0):
+    """One game: ``deal`` then ``advance`` (no search: ``ctl`` all zero). Inlined into ``play_chunk``, its
+    one caller."""
+    deal(G, seed, index)
+    advance(G, st0, rs0)
 
 
 @njit(cache=True)
@@ -945,10 +1169,13 @@ def play_chunk(seed, start, count, mode, opts, bd, cd, dk, policies, pp, out):
         st[OPT + i] = opts[i]
     st[S.ST_POLICY] = policies[0]
     st[S.ST_POLICY + 1] = policies[1]
-    G = (st, rs, bd, cd, dk, pp)
+    ctl = np.zeros(N_CTL, np.int64)
+    st0 = np.zeros(1, np.int64)            # no search: ``advance`` never saves a turn start
+    rs0 = np.zeros((1, 4), np.uint64)
+    G = (st, rs, bd, cd, dk, pp, ctl)
     failed = -1
     for g in range(count):
-        play_game(G, seed, start + g)
+        play_game(G, seed, start + g, st0, rs0)
         if st[S.ST_ERR] and failed < 0:
             failed = start + g
         out[g, 0] = st[S.ST_WINNER]

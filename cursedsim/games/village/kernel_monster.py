@@ -182,9 +182,11 @@ def monster_choose(G, decision, nl):
 def decide(G, decision, nl):
     """``monster_choose``'s compiled body."""
     c = K.choice_without_policy(G, M, decision, nl)
-    if c != K.POLICY_DECIDES:
-        return c
-    return monster_policy(G, decision, nl)
+    if c == K.POLICY_DECIDES:
+        c = monster_policy(G, decision, nl)
+    if G[6][K.C_ON] != 0 and nl > 1:                     # a search steers (kernel.steer)
+        c = K.steer(G, M, c)
+    return c
 
 
 @njit(cache=True, inline="always")  # one caller: decide

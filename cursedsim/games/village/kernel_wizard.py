@@ -23,9 +23,9 @@ from cursedsim.games.village import components as C
 from cursedsim.games.village import rules as R
 from cursedsim.games.village import state as S
 from cursedsim.games.village import wizard_player as WP
-from cursedsim.games.village.kernel import (POLICY_DECIDES, below, choice_without_policy, crossing_fee, crossings,
-                                            d20, draw_from, draw_villager, fire, gain_coins, house_loc, move_cure,
-                                            panic_effect, push, shuffle)
+from cursedsim.games.village.kernel import (C_ON as CTL_ON, POLICY_DECIDES, below, choice_without_policy,
+                                            crossing_fee, crossings, d20, draw_from, draw_villager, fire,
+                                            gain_coins, house_loc, move_cure, panic_effect, push, shuffle, steer)
 
 #: The side, decision, action, payment and Rabid Monster kind codes passed to other functions are np.int64:
 #: numba types a plain int constant passed as an argument as a literal and compiles the callee once per
@@ -354,9 +354,11 @@ def wizard_choose(G, decision, nl):
 def decide(G, decision, nl):
     """``wizard_choose``'s compiled body."""
     c = choice_without_policy(G, W, decision, nl)
-    if c != POLICY_DECIDES:
-        return c
-    return wizard_policy(G, decision, nl)
+    if c == POLICY_DECIDES:
+        c = wizard_policy(G, decision, nl)
+    if G[6][CTL_ON] != 0 and nl > 1:                     # a search steers (kernel.steer)
+        c = steer(G, W, c)
+    return c
 
 
 # ================================================================ spending actions and cards
