@@ -16,8 +16,8 @@ from collections.abc import Mapping
 import numpy as np
 
 from cursedsim.games.base import Game, Measure, PolicySpec, Side
-from cursedsim.games.covens import kernel, rules
-from cursedsim.games.covens.policy_specs import HUNTER_POLICIES, TOWN_POLICIES
+from cursedsim.games.covens import kernel, rollout, rules
+from cursedsim.games.covens.policy_specs import HUNTER_POLICIES, ROLLOUT, TOWN_POLICIES
 
 
 def _specs(policy: Mapping[str, PolicySpec | str]) -> dict[str, PolicySpec]:
@@ -37,7 +37,16 @@ def reference_twins(policy: Mapping[str, PolicySpec | str], params: Mapping[str,
     from cursedsim.games.covens import reference_policies as twins
     specs = _specs(policy)
     vectors = _vectors(specs, params)
-    return tuple(twins.make(side, specs[side], vectors[side]) for side in rules.SIDES)
+    made = tuple(twins.make(side, specs[side], vectors[side]) for side in rules.SIDES)
+    for side, twin in zip(rules.SIDES, made):
+        if isinstance(twin, twins.RolloutPolicy):   # the other side's policy of the run plays its playouts
+            other = "town" if side == "hunter" else "hunter"
+            if specs[other].policy_id == ROLLOUT:
+                made_other = made[rules.SIDES.index(other)]
+                twin.other = (made_other.base, made_other.base_params)
+            else:
+                twin.other = (specs[other].policy_id, vectors[other])
+    return made
 
 
 def run_chunk(seed: int, start: int, count: int, players: int, options: rules.RuleOptions,
@@ -46,6 +55,9 @@ def run_chunk(seed: int, start: int, count: int, players: int, options: rules.Ru
     column. ``policy``/``params``: side -> PolicySpec / float64 vector (``games.base.ChunkRunner``)."""
     specs = _specs(policy)
     vectors = _vectors(specs, params)
+    if ROLLOUT in (specs["hunter"].policy_id, specs["town"].policy_id):
+        return rollout.run_chunk(seed, start, count, players, options, specs["hunter"].policy_id, vectors["hunter"],
+                                 specs["town"].policy_id, vectors["town"])
     return kernel.run_chunk(seed, start, count, players, options, specs["hunter"].policy_id, vectors["hunter"],
                             specs["town"].policy_id, vectors["town"])
 

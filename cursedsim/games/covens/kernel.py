@@ -1,24 +1,28 @@
 """The numba engine of Curses & Covens: the procedure of docs/rules/covens.md over flat state.
 
-``play_chunk`` plays games ``start .. start+count-1`` of a run, each as one loop over rounds (Census,
-Arrival, Travel, Hunt) with the rule steps as small helpers, and ``run_chunk`` is the Python entry
-(outcome arrays by ``rules.OUTCOME_DTYPES``). Random draws happen exactly where the reference engine
-makes them (``state``: set-up shuffle, hunter shuffles, discard orders and hunt picks on STREAM_DECK,
-each side's policy on its own stream), and every decision the reference asks is asked here, so the two
-engines play the same games. Every action a policy returns is checked against the legal set; an illegal
-one stops the chunk and ``run_chunk`` raises a RunError.
+A game under way is five small arrays (``state``: the deck, the towns' card rows, the travel log, counts
+and masks), and ``advance`` plays it on from wherever it stands: a phase machine (``POS_*``) that can halt
+at the next decision of either side and resume with an action given from outside. So the same compiled
+rules play a whole game with two policies (``play_chunk``: ``start_game`` + ``advance`` per game), and a
+search's real game and its playouts from any decision point (rollout.py): copying a game is copying its
+arrays. ``run_chunk`` is the Python entry (outcome arrays by ``rules.OUTCOME_DTYPES``). Random draws
+happen exactly where the reference engine makes them (``state``: set-up shuffle, hunter shuffles, discard
+orders and hunt picks on STREAM_DECK, each side's policy on its own stream), and every decision the
+reference asks is asked here, so the two engines play the same games. Every action is checked against
+the legal set; an illegal one stops the chunk and ``run_chunk`` raises a RunError.
 
-State (docs/architecture.md, "Kernels"): scalars in locals of ``play_chunk``'s game loop; hands and the
-per-round records (census hands, dealt, given and received cards) as uint64 card masks in small arrays
-allocated once per chunk; the deck as a circular int64 queue (``deck[top]`` is the top card, discards are written
-at ``top + n_deck``), so drawing and discarding move no card; the hunter's knowledge of the deck as a
-mask of queue slots holding a witch he saw go under. Policies get a view tuple (``observe_hunter``,
-``observe_town``) built from these, holding only what the spec lets that side see; the ``random``
-policies need no view and skip building it.
+State (docs/architecture.md, "Kernels"): between the loads at the entry of ``advance`` and the stores at
+its exit, scalars live in locals; hands and the per-round records (census hands, dealt, given and
+received cards) are uint64 card masks in rows of one array; the deck is a circular int64 queue
+(``deck[top]`` is the top card, discards are written at ``top + n_deck``), so drawing and discarding
+move no card; the hunter's knowledge of the deck is a mask of queue slots holding a witch he saw go
+under. Policies get a view tuple (``observe_hunter``, ``observe_town``) built from these, holding only
+what the spec lets that side see; the ``random`` policies need no view and skip building it.
 
-Compile time: a decision of a side's policy is one call (``ask_town``) or one small inline helper
-(``ask_hunter``), the policies are compiled once each, and the locals handed to them start as int64 (see
-``play_chunk``), so the kernel compiles in seconds, not minutes (issue 24).
+Compile time: each decision is posed by the block of its position and asked at one place, one small
+inline helper for the hunter (``ask_hunter``) and one call for the towns (``ask_town``), so each policy
+is linked in a few times, not once per decision point; the policies are compiled once each, and the
+values handed to them are int64 loaded from the state arrays (issue 24).
 """
 
 from __future__ import annotations

@@ -15,6 +15,9 @@ HUNTER_TRACKER = 2
 TOWN_RANDOM = 0
 TOWN_COVEN = 1
 TOWN_BLUFF = 2
+#: The search of either side (rollout.py): never a ``policy_id`` of ``hunter_decide``/``town_decide``; its
+#: games run in ``rollout.play_chunk``, which asks its base policy.
+ROLLOUT = 3
 
 _COVEN_PARAMS = {"risk": 0.5, "feed": 1.0, "cast": 1.0}
 _COVEN_DOCS = {
@@ -63,5 +66,32 @@ TOWN_POLICIES = {
         "Plays as coven but announces a decoy gathering: the town with the fewest witches at the census.",
         params=dict(_COVEN_PARAMS), param_docs=dict(_COVEN_DOCS)),
 }
+
+
+def _rollout(side: str, base: int, base_name: str, bases: str) -> PolicySpec:
+    params = {"n": 16.0, "base": float(base), "cap": 16.0}
+    docs = {
+        "n": "playouts per candidate at each decision (0: the base policy alone)",
+        "base": f"policy id of the built-in {side} policy that plays this side in every playout and gives the "
+                f"first candidate ({bases}, with their default parameters; default {base_name})",
+        "cap": "candidates per decision, at most (1: the base policy's choice alone), up to 32",
+    }
+    if side == "hunter":
+        params["infer"] = 1.0
+        docs["infer"] = ("1: the redraw after Travel replays the travel log by the towns' policy of the run where it "
+                         "agrees with the log (an opponent model); 0: each moved card drawn uniformly")
+    return PolicySpec(
+        "rollout", ROLLOUT,
+        f"Flat Monte-Carlo search (compiled) for the {side}: at each of its decisions a few legal candidates (the "
+        "base policy's own choice first; every legal action, but for a Travel turn: each ask, each card given to "
+        "the town whose census hand holds most of its coven, each swap), n playouts of each to the end of the game "
+        "(this side by the base policy, the other by its policy of the run), each from a redraw of what this side "
+        "cannot see (the cards it cannot place dealt anew, hand sizes kept), the same random numbers for every "
+        "candidate; the most wins decides, ties to the base policy. docs/rules/covens.md, 'rollout: covens'.",
+        params=params, param_docs=docs)
+
+
+HUNTER_POLICIES["rollout"] = _rollout("hunter", HUNTER_TRACKER, "tracker", "0 random, 1 largest_hand, 2 tracker")
+TOWN_POLICIES["rollout"] = _rollout("town", TOWN_COVEN, "coven", "0 random, 1 coven, 2 bluff")
 
 POLICIES = {"hunter": HUNTER_POLICIES, "town": TOWN_POLICIES}

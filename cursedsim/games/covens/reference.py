@@ -853,7 +853,11 @@ def play_game(table: Table, hunter, town, seed: int, index: int) -> Table:
     policies = (hunter, town)
     while not table.is_over():
         side, seat, _ = table.to_move()
-        table.apply(policies[side].act(table.observe(side, seat), table.legal_actions(), streams[side]))
+        on_table = getattr(policies[side], "act_on_table", None)   # a search lays out the whole game
+        if on_table is not None:
+            table.apply(on_table(table, table.legal_actions(), streams[side]))
+        else:
+            table.apply(policies[side].act(table.observe(side, seat), table.legal_actions(), streams[side]))
     return table
 
 

@@ -353,9 +353,70 @@ class Bluff(Coven):
         return S.A_TOWN + decoy
 
 
+class RolloutPolicy:
+    """The ``rollout`` search of ``side`` on the reference engine: each decision is ``rollout.decide`` on the
+    kernel's state of the same game, laid out by replaying the table's decisions so far on the kernel
+    (``act_on_table``: the engine passes the table, since the layout needs the whole game, not a view),
+    so reference and kernel play the same games. ``other``: the other side's policy of the run in the
+    playouts, (policy id, parameter vector); its base policy if it searches too (``reference_twins`` sets it;
+    the other side's best heuristic by default)."""
+
+    label = "rollout"
+
+    def __init__(self, side: str, n: float = 16.0, base: float = 0.0, cap: float = 16.0, infer: float | None = None):
+        from cursedsim.games.covens import rollout
+        self.side = side
+        self.rollout = rollout
+        values = [n, base, cap] + ([] if infer is None else [infer])
+        self.n, self.base, self.base_params, self.cap, self.infer = rollout.settings(side, values)
+        self.work = rollout.new_workspace()
+        # the other side's policy in the playouts: its best heuristic (its default) unless the run sets it
+        other = "town" if side == "hunter" else "hunter"
+        spec = P.POLICIES[other][{"hunter": "tracker", "town": "coven"}[other]]
+        self.other = (spec.policy_id, spec.param_vector())
+
+    def act(self, view, legal, rng) -> int:
+        raise RuntimeError("rollout needs the table (reference.play_game passes it to act_on_table)")
+
+    def act_on_table(self, table, legal, rng) -> int:
+        import numpy as np
+        from cursedsim.games.covens import kernel
+        from cursedsim.games.covens import policies as pol
+        seed, index = table.origin
+        if seed is None:
+            raise ValueError("rollout plays dealt games only (Table.deal): its streams are keyed by (seed, game)")
+        opts = tuple(np.int64(v) for v in S.option_tuple(table.options))
+        towns = np.int64(table.towns)
+        arrays = S.new_arrays()
+        kernel.start_game(*arrays, np.uint64(seed), np.int64(index), towns, opts)
+        both = np.int64(S.STOP_HUNTER | S.STOP_TOWN)
+        no_params = pol.params_tuple([])
+        act = np.int64(-1)
+        for action in [*table._history, None]:
+            kernel.advance(*arrays, towns, opts, np.int64(0), no_params, np.int64(0), no_params, both, act)
+            act = np.int64(-1 if action is None else action)
+        counts, masks = arrays[3], arrays[4]
+        side, town, kind = table.to_move()
+        if (int(counts[S.C_KIND]), int(counts[S.C_ME])) != (kind, town if kind in (S.D_TRAVEL, S.D_MORE, S.D_ANSWER)
+                                                           else -1):
+            raise RuntimeError("rollout: the kernel's replay of the game stands elsewhere than the table")
+        stream = S.M_RNG_HUNTER if side == S.SIDE_HUNTER else S.M_RNG_TOWN
+        masks[stream:stream + 4] = rng.s
+        other_id, other_params = self.other
+        action = self.rollout.decide(*arrays, towns, opts, np.int64(side), np.int64(self.base), self.base_params,
+                                     np.int64(other_id), pol.params_tuple(other_params), np.int64(self.n),
+                                     np.int64(self.cap), np.bool_(self.infer), np.uint64(seed), np.int64(index), np.bool_(False), self.work)
+        rng.s = [int(w) for w in masks[stream:stream + 4]]
+        return int(action)
+
+
+def _rollout(side: str):
+    return lambda **params: RolloutPolicy(side, **params)
+
+
 _FACTORIES = {
-    "hunter": {"random": RandomPolicy, "largest_hand": LargestHand, "tracker": Tracker},
-    "town": {"random": RandomPolicy, "coven": Coven, "bluff": Bluff},
+    "hunter": {"random": RandomPolicy, "largest_hand": LargestHand, "tracker": Tracker, "rollout": _rollout("hunter")},
+    "town": {"random": RandomPolicy, "coven": Coven, "bluff": Bluff, "rollout": _rollout("town")},
 }
 
 

@@ -261,6 +261,9 @@ class CovensState(FixedSidesState):
     def _policy_action(self, name: str, params: Mapping[str, float] | None) -> int:
         side, town, _ = self.table.to_move()
         policy = self._policy(R.SIDES[side], name, params)
+        on_table = getattr(policy, "act_on_table", None)   # a search lays out the whole game
+        if on_table is not None:
+            return int(on_table(self.table, self.table.legal_actions(), self.streams[side]))
         return int(policy.act(self.table.observe(side, town), self.table.legal_actions(), self.streams[side]))
 
     def action_name(self, action: int) -> str:
