@@ -1040,18 +1040,22 @@ def scramble_hidden(st, rs, side, rng):
 
 @njit(cache=True)
 def branch(G, side):
-    """A playout leaves the real game here, at ``side``'s decision with the candidate taken: unless
-    C_PEEK, (C_SCRAMBLE: the test's change first) what ``side`` cannot see is laid out anew and every
-    stream is reseeded, keyed by (seed, game, decision, playout): the same for every candidate."""
+    """A playout leaves the real game here, at ``side``'s decision with the candidate taken: (C_SCRAMBLE:
+    the test's change first) unless C_PEEK, what ``side`` cannot see is laid out anew and every stream is
+    reseeded, keyed by (seed, game, decision, playout): the same for every candidate."""
     st, rs, ctl = G[0], G[1], G[6]
-    if ctl[C_PEEK] != 0:
-        return
     seed, index = np.uint64(ctl[C_SEED]), ctl[C_INDEX]
     decision, playout = ctl[C_DECISION], ctl[C_PLAYOUT]
     if ctl[C_SCRAMBLE] != 0:
         scramble_hidden(st, rs, side, seed_tuple(seed, index, rollout_stream(decision, ctl[C_SCRAMBLE],
                                                                              SUB_SCRAMBLE)))
-    redraw_hidden(st, side, seed_tuple(seed, index, rollout_stream(decision, playout, SUB_REDRAW)))
+    peek = ctl[C_PEEK]
+    if peek == 1:
+        return
+    if peek != 2:                    # 2, 3: diagnostics (streams only, the hidden cards only)
+        redraw_hidden(st, side, seed_tuple(seed, index, rollout_stream(decision, playout, SUB_REDRAW)))
+    if peek == 3:
+        return
     r = seed_tuple(seed, index, rollout_stream(decision, playout, SUB_STREAMS))
     for k in range(rs.shape[0]):
         for j in range(4):
@@ -1158,6 +1162,25 @@ def play_game(G, seed, index, st0, rs0):
     advance(G, st0, rs0)
 
 
+@njit(cache=True, inline="always")
+def write_outcome(st, out, g, mode):
+    """Row ``g`` of ``out`` (``COLUMNS``) from the finished game in ``st``."""
+    out[g, 0] = st[S.ST_WINNER]
+    out[g, 1] = mode
+    out[g, 2] = st[S.ST_TURN]
+    out[g, 3] = st[S.ST_UNFINISHED]
+    out[g, 4] = st[S.ST_CURE]
+    out[g, 5] = st[S.ST_CURSE]
+    out[g, 6] = st[S.ST_PANIC]
+    out[g, 7] = st[S.ST_COINS_STOLEN]
+    for k in range(S.N_KINDS):
+        out[g, 8 + k] = st[S.ST_EATEN + k]
+    for f in range(S.N_FIRED):
+        out[g, 8 + S.N_KINDS + f] = st[S.ST_FIRED + f]
+        out[g, 8 + S.N_KINDS + S.N_FIRED + f] = st[S.ST_FIRST + f]
+    out[g, 8 + S.N_KINDS + 2 * S.N_FIRED] = st[S.ST_QUIET_NIGHTS]
+
+
 @njit(cache=True)
 def play_chunk(seed, start, count, mode, opts, bd, cd, dk, policies, pp, out):
     """Play games start .. start+count-1 and fill ``out`` (count x the columns of rules.OUTCOME_DTYPES).
@@ -1178,20 +1201,7 @@ def play_chunk(seed, start, count, mode, opts, bd, cd, dk, policies, pp, out):
         play_game(G, seed, start + g, st0, rs0)
         if st[S.ST_ERR] and failed < 0:
             failed = start + g
-        out[g, 0] = st[S.ST_WINNER]
-        out[g, 1] = mode
-        out[g, 2] = st[S.ST_TURN]
-        out[g, 3] = st[S.ST_UNFINISHED]
-        out[g, 4] = st[S.ST_CURE]
-        out[g, 5] = st[S.ST_CURSE]
-        out[g, 6] = st[S.ST_PANIC]
-        out[g, 7] = st[S.ST_COINS_STOLEN]
-        for k in range(S.N_KINDS):
-            out[g, 8 + k] = st[S.ST_EATEN + k]
-        for f in range(S.N_FIRED):
-            out[g, 8 + S.N_KINDS + f] = st[S.ST_FIRED + f]
-            out[g, 8 + S.N_KINDS + S.N_FIRED + f] = st[S.ST_FIRST + f]
-        out[g, 8 + S.N_KINDS + 2 * S.N_FIRED] = st[S.ST_QUIET_NIGHTS]
+        write_outcome(st, out, g, mode)
     return failed
 
 
@@ -1221,12 +1231,9 @@ def default_params(side: int, policy: int) -> list[float] | None:
     return None
 
 
-def run_chunk(seed: int, start: int, count: int, options, board, mode: str, wizard_policy: int,
-              wizard_params, monster_policy: int, monster_params, cards=None) -> dict[str, np.ndarray]:
-    """Play games ``start .. start+count-1`` of run ``seed`` in ``mode`` on ``board`` (a board.Board; None
-    = the options' board) with ``cards`` (None = the options' cards file); policies by id per side (0 =
-    the side's automaton), parameters as float vectors (None: the policy's defaults, policy_specs). Returns the outcome arrays by
-    column (rules.OUTCOME_DTYPES). Plays the modes of ``KERNEL_MODES``."""
+def pack_run(options, board, mode: str, wizard_policy: int, wizard_params, monster_policy: int, monster_params,
+             cards=None):
+    """The arrays of a chunk (``run_chunk``'s arguments checked): (opts, bd, cd, dk, policies, pp, mode code)."""
     from cursedsim.games.village import board as B
     if mode not in R.MODE_NAMES:
         raise ValueError(f"unknown village mode {mode!r}; modes: {', '.join(R.MODE_NAMES)}")
@@ -1253,14 +1260,30 @@ def run_chunk(seed: int, start: int, count: int, options, board, mode: str, wiza
                 raise ValueError(f"{R.SIDES[side]} policy: {vec.size} parameters, the kernel takes at most "
                                  f"{S.N_PARAMS}")
             pp[side, :vec.size] = vec
+    return (S.option_array(options), bd, cd, dk, np.array([wizard_policy, monster_policy], np.int64), pp,
+            np.int64(R.MODE_NAMES.index(mode)))
+
+
+def columns_of(out: np.ndarray) -> dict[str, np.ndarray]:
+    """``play_chunk``'s ``out`` as outcome arrays by column (rules.OUTCOME_DTYPES)."""
+    return {column: out[:, k].astype(R.OUTCOME_DTYPES[column]) for k, column in enumerate(COLUMNS)}
+
+
+def run_chunk(seed: int, start: int, count: int, options, board, mode: str, wizard_policy: int,
+              wizard_params, monster_policy: int, monster_params, cards=None) -> dict[str, np.ndarray]:
+    """Play games ``start .. start+count-1`` of run ``seed`` in ``mode`` on ``board`` (a board.Board; None
+    = the options' board) with ``cards`` (None = the options' cards file); policies by id per side (0 =
+    the side's automaton), parameters as float vectors (None: the policy's defaults, policy_specs). Returns the outcome arrays by
+    column (rules.OUTCOME_DTYPES). Plays the modes of ``KERNEL_MODES``."""
+    opts, bd, cd, dk, policies, pp, mode_code = pack_run(options, board, mode, wizard_policy, wizard_params,
+                                                         monster_policy, monster_params, cards)
     out = np.zeros((count, len(COLUMNS)), np.int64)
-    failed = play_chunk(np.uint64(seed), np.int64(start), np.int64(count), np.int64(R.MODE_NAMES.index(mode)),
-                        S.option_array(options), bd, cd, dk, np.array([wizard_policy, monster_policy], np.int64),
+    failed = play_chunk(np.uint64(seed), np.int64(start), np.int64(count), mode_code, opts, bd, cd, dk, policies,
                         pp, out)
     if failed >= 0:
         raise RuntimeError(f"village kernel: game {failed} of run {seed} in mode {mode!r} reached a state the "
                            f"reference rejects (a decision with no legal option or an unknown policy)")
-    return {column: out[:, k].astype(R.OUTCOME_DTYPES[column]) for k, column in enumerate(COLUMNS)}
+    return columns_of(out)
 
 
 # The players' modules import this one's helpers; imported last so that either may be imported first.

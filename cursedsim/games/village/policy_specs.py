@@ -46,3 +46,35 @@ MONSTER_POLICIES = {
                                          "Quiet Nights, plays Powers by value (monster_policies.Glutton).",
                      monster_policies.PARAMS["glutton"]),
 }
+
+#: The search (rollout.py), beside the heuristics: never a policy id of the kernel's policies; a searching
+#: side plays its base policy's id there, and rollout.play_chunk halts the game at its decisions.
+ROLLOUT = 3
+
+
+def _rollout(side: str, base: int, base_names: str) -> PolicySpec:
+    return PolicySpec(
+        "rollout", ROLLOUT,
+        f"Flat Monte-Carlo search (compiled) for the {side}: at each of its decisions with 2+ options, the base "
+        "policy's choice first, then every other legal option (ascending codes) up to cap; n playouts of each "
+        "to the end of the game, the side played by its base policy, the other side by its own policy of the "
+        "run; what the side cannot see (deck orders, the other player's hand, face-down Town Guard tiles, "
+        "every later die and draw) laid out anew in every playout, the same for every candidate; the most "
+        "playouts won decides, ties to the base policy. docs/rules/village.md, 'rollout'.",
+        params={"n": 16.0, "base": float(base), "cap": 8.0},
+        param_docs={
+            "n": "playouts per candidate at each decision (0: the base policy alone)",
+            "base": f"policy id of the built-in player policy that gives the first candidate, takes the decisions "
+                    f"with one option and plays the side in every playout ({base_names}, default parameters)",
+            "cap": "candidates per decision, at most (1: the base policy's choice alone), up to 64",
+        })
+
+
+WIZARD_SEARCH = {"rollout": _rollout("Wizard", PLANNER, "1 random, 2 planner")}
+MONSTER_SEARCH = {"rollout": _rollout("Monster", GLUTTON, "1 random, 2 glutton")}
+#: Per side (rules.SIDES order).
+SEARCH_POLICIES = (WIZARD_SEARCH, MONSTER_SEARCH)
+#: Every policy of a side the runner accepts (the report's pairings and the differential tests are of the
+#: heuristics, ``WIZARD_POLICIES`` / ``MONSTER_POLICIES``).
+ALL_WIZARD_POLICIES = {**WIZARD_POLICIES, **WIZARD_SEARCH}
+ALL_MONSTER_POLICIES = {**MONSTER_POLICIES, **MONSTER_SEARCH}
