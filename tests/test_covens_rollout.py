@@ -98,11 +98,11 @@ def hide(arrays, towns, side, me, rng):
     and every stream of the game (the deck's, the towns' and the hunter's) is new.
 
     What the decider knows of a town's hand, for this test: the hunter, before Travel, its census hand and
-    his deals; after Travel, nothing of a town that moved a card or was asked for one (under Darkness:
-    nothing), his census and deals of the others, less the cards the Hunt revealed. A town: its own hand;
-    every census hand of a town that has not given, answered or swapped since (the cards it gave to, or
-    got from, a town stay known on both sides). Exchanging the unknown cards keeps every public fact:
-    hand sizes, the census, the travel log, the reveals."""
+    his deals; after Travel, nothing of a town a move touched (giver, receiver, asker, asked, swapper: his
+    rollout replays Travel from the census and his deals, never from the hands) and under Darkness nothing,
+    less the cards the Hunt revealed. A town: its own hand; every census hand of a town that has not given,
+    answered or swapped since (the cards it gave to, or got from, a town stay known on both sides). The
+    exchange keeps every public fact: hand sizes, the census, the deals, the travel log, the reveals."""
     deck, cards, log, counts, masks = (a.copy() for a in arrays)
     hunter = side == S.SIDE_HUNTER
     kind = int(counts[S.C_KIND])
