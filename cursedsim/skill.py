@@ -183,7 +183,7 @@ def skill_curve(game: str | Game, *, players: int | None = None, side: str | Non
 
 def write_csv(curve: SkillCurve, path: str | os.PathLike) -> None:
     """The curve's table with its setting as columns, written through a temporary file and a rename."""
-    table = curve.table.copy()
+    table = curve.table.drop(columns="seconds")   # a resumed run's seconds say nothing: speed is benchmarks/'
     table.insert(0, "side", curve.side or "")
     table.insert(0, "players", curve.players)
     table.insert(0, "game", curve.game)

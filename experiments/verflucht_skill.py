@@ -1,5 +1,6 @@
 """How often do skilled players win Verflucht!? The skill curve at 3 players (4 Seals): every heuristic and
-``rollout`` at n = 1, 4, 16, 64, 256 (and x4 while it still rises, up to 1024) on the same games, and what
+``rollout`` at n = 1, 4, 16, 64, 256 (and x4 while it still rises, up to ``--max-n``: 256 by default, what
+this machine plays in minutes) on the same games, and what
 table talk beyond the rules is worth (``information`` team against private, rollout n=64, paired).
 
 Writes ``results/verflucht/skill.csv`` (cursedsim/skill.py's table), ``results/verflucht/skill.png`` and
@@ -68,11 +69,14 @@ def main(argv=None) -> None:
     parser.add_argument("--games", type=int, default=5_000)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--max-n", type=int, default=256,
+                        help="the largest budget (the curve goes past 256 x4 at a time while it still rises)")
     args = parser.parse_args(argv)
     out = results_dir("verflucht")
     runs = out / "runs" / "skill"
     started = time.perf_counter()
     curve = skill_curve("verflucht", players=3, games=args.games, seed=args.seed, n_jobs=args.jobs, out=runs,
+                        max_n=args.max_n,
                         progress=False, echo=lambda row: print(f"{row['label']:<16} {100 * row['win_rate']:6.2f}% "
                                                                f"({row['seconds']:.0f} s)", flush=True))
     write_curve(curve, out / "skill.csv")

@@ -62,11 +62,12 @@ def test_rollout_games_do_not_depend_on_the_chunks():
 # ---------------------------------------------------------------- hidden information
 
 def _decide(arrays, players, options, params, seed, index, decision, peek):
-    n, base, base_params, cap, waste = rollout.settings(params)
+    n, base, base_params, cap, waste, margin = rollout.settings(params)
     deck, hands, masks, counts = (a.copy() for a in arrays)
     opts = tuple(np.int64(v) for v in option_vector(options, players))
     action = rollout.decide(deck, hands, masks, counts, np.int64(players), opts, np.int64(base), base_params,
-                            np.int64(n), np.int64(cap), np.int64(waste), options.information == "private",
+                            np.int64(n), np.int64(cap), np.int64(waste), np.float64(margin),
+                            options.information == "private",
                             np.uint64(seed), np.int64(index), np.int64(decision), peek, rollout.new_workspace())
     return action, (deck, hands, masks, counts)
 
@@ -161,6 +162,23 @@ def test_bad_rollout_parameters_name_the_valid_choices():
         rollout.settings([4, 1, 0, 6])
     with pytest.raises(UnknownPolicyError, match="n must be a whole number"):
         rollout.settings([-1, 1, 8, 6])
+    with pytest.raises(UnknownPolicyError, match="margin must be a number 0 .. 100"):
+        rollout.settings([4, 1, 8, 6, -1])
+
+
+def test_a_candidate_needs_a_clear_lead_to_replace_the_base_choice():
+    """``choose``: the base choice (0) stays unless another candidate's lead exceeds margin x sqrt(its
+    discordant playouts); with margin 0 the most wins (ties to the earlier)."""
+    def wins(w, d):
+        out = np.zeros(2 * rollout.MAX_CANDIDATES, np.int64)
+        out[:len(w)] = w
+        out[rollout.MAX_CANDIDATES:rollout.MAX_CANDIDATES + len(d)] = d
+        return out
+    assert rollout.choose(wins([3, 4], [0, 1]), 2, 1.0) == 0        # one discordant playout: noise
+    assert rollout.choose(wins([3, 5], [0, 2]), 2, 1.0) == 1        # 2 of 2 discordant
+    assert rollout.choose(wins([3, 5], [0, 4]), 2, 1.0) == 0        # +2 on 4 discordant: 4 > 4 fails
+    assert rollout.choose(wins([3, 5, 6], [0, 2, 9]), 3, 1.0) == 1  # 6 wins but +3 on 9 discordant
+    assert rollout.choose(wins([3, 4, 4], [0, 1, 1]), 3, 0.0) == 1  # margin 0: most wins, earlier first
     with pytest.raises(OptionError, match="'private', 'team'"):
         rules.RuleOptions(information="table talk")
 

@@ -98,15 +98,18 @@ POLICIES = {
         "Item within `waste` of it, the smallest pair and the least-waste set for the highest Creature the hand "
         "pays), n playouts of each to the end of the game by the base policy, the face-down cards redrawn from "
         "their known set in every playout (never their order; with information=private the others' Items too), "
-        "the same random numbers for every candidate; the most wins decides, ties to the base policy. "
+        "the same random numbers for every candidate; a candidate replaces the base policy's choice only when it won "
+        "more playouts by over `margin` times the square root of the playouts where the two ended differently. "
         "docs/search.md, 'rollout'.",
-        params={"n": 16.0, "base": float(BASELINE), "cap": 8.0, "waste": 6.0},
+        params={"n": 16.0, "base": float(BASELINE), "cap": 8.0, "waste": 6.0, "margin": 1.0},
         param_docs={
             "n": "playouts per candidate at each decision (0: the base policy alone)",
             "base": "policy id of the built-in policy that plays every playout and gives the first candidate "
                     "(0 random, 1 baseline, 2 smart, with their default parameters)",
             "cap": "candidates per decision, at most (1: the base policy's choice alone), up to 16",
             "waste": "a single Item is a banishing candidate when it exceeds the Creature by at most this",
+            "margin": "a candidate replaces the base choice when its lead in wins exceeds margin x sqrt(playouts the "
+                      "two ended differently) (0: the most wins)",
         }),
 }
 

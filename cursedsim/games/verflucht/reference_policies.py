@@ -256,7 +256,7 @@ class RolloutPolicy:
     def __init__(self, params):
         from cursedsim.games.verflucht import rollout
         self.rollout = rollout
-        self.n, self.base, self.base_params, self.cap, self.waste = rollout.settings(params)
+        self.n, self.base, self.base_params, self.cap, self.waste, self.margin = rollout.settings(params)
         self.work = rollout.new_workspace()
         self.decisions: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
@@ -286,7 +286,8 @@ class RolloutPolicy:
         self.decisions[table] = decision + 1
         action = self.rollout.decide(
             deck, hands, masks, counts, np.int64(table.players), opts, np.int64(self.base), self.base_params,
-            np.int64(self.n), np.int64(self.cap), np.int64(self.waste), table.options.information == "private",
+            np.int64(self.n), np.int64(self.cap), np.int64(self.waste), np.float64(self.margin),
+            table.options.information == "private",
             np.uint64(seed), np.int64(index), np.int64(decision), False, self.work)
         rng.s = [int(w) for w in masks[state.RNG_POLICY:state.RNG_POLICY + 4]]
         return action

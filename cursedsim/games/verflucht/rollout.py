@@ -9,7 +9,8 @@ candidate, so the base policy's choice). A playout copies the game's four state 
 What a playout may know (docs/search.md, "rollout"): never the order of the face-down cards. Each
 playout draws from the face-down *set* (everything not in a hand, the display or the discard pile,
 laid out in code order) with a stream of its own keyed by (seed, game, decision, playout), the same for
-every candidate of the decision (common random numbers). With ``information="private"`` the other
+every candidate of the decision (common random numbers). A candidate replaces the base policy's choice only
+when it won clearly more often (``choose``: a sign test at ``margin`` standard errors). With ``information="private"`` the other
 players' Items are redrawn too: each keeps their hand size and the Items the candidate makes them spend
 (said aloud in the plan), the rest comes at random from the Items the decider cannot see.
 """
@@ -41,6 +42,7 @@ P_N = 0
 P_BASE = 1
 P_CAP = 2
 P_WASTE = 3
+P_MARGIN = 4
 
 #: Sub-streams of a playout (``rng.rollout_stream``): its draws, its base policy's choices, its redeal.
 SUB_DECK = 0
@@ -60,7 +62,7 @@ def new_workspace():
     cand_creature = np.zeros(MAX_CANDIDATES, np.int64)
     cand_items = np.zeros(MAX_CANDIDATES, np.uint64)
     layout = np.zeros(N_CARDS, np.int64)
-    wins = np.zeros(MAX_CANDIDATES, np.int64)
+    wins = np.zeros(2 * MAX_CANDIDATES, np.int64)   # wins, then playouts that ended unlike the base choice's
     return scratch, cand_seal, cand_take, cand_use, cand_creature, cand_items, layout, wins
 
 
@@ -318,8 +320,22 @@ def prepare_playout(deck, hands, masks, counts, scratch, layout, n_layout, n_pla
 # ------------------------------------------------------------------ one decision
 
 @njit(cache=True)
-def decide(deck, hands, masks, counts, n_players, opts, base_id, base_params, n, cap, waste, private, seed, index,
-           decision, peek, work):
+def choose(wins, n_cand, margin):
+    """The candidate to play: the base policy's choice (0) unless another won more playouts by more than
+    ``margin`` times the square root of the playouts where the two ended differently (a sign test on the
+    common random numbers: a lead of one discordant playout is noise); among those, the most wins, ties
+    to the earlier. ``wins[MAX_CANDIDATES + i]``: candidate i's discordant playouts against the base."""
+    best = 0
+    for i in range(1, n_cand):
+        lead = wins[i] - wins[0]
+        if lead > 0 and lead * lead > margin * margin * wins[MAX_CANDIDATES + i] and (best == 0 or wins[i] > wins[best]):
+            best = i
+    return best
+
+
+@njit(cache=True)
+def decide(deck, hands, masks, counts, n_players, opts, base_id, base_params, n, cap, waste, margin, private, seed,
+           index, decision, peek, work):
     """The rollout's decision at the game's current decision point (phase PH_ATTACK, PH_BANISH or
     PH_LAST): (act_kind, seal, take, use, creature, items). The base policy's own choice is drawn from
     the game's policy stream (advanced in ``masks``), as the base policy would draw it."""
@@ -360,7 +376,8 @@ def decide(deck, hands, masks, counts, n_players, opts, base_id, base_params, n,
         n_layout = lay_out_face_down(hands, masks, n_players, layout)
         if n_layout != n_deck:
             raise ValueError("rollout: the face-down set does not match the number of face-down cards")
-        wins[:n_cand] = 0
+        wins[:] = 0
+        base_won = False
         s_deck, s_hands, s_masks, s_counts = scratch
         for j in range(n):
             for i in range(n_cand):
@@ -375,11 +392,14 @@ def decide(deck, hands, masks, counts, n_players, opts, base_id, base_params, n,
                           (cand_take[i, 0], cand_take[i, 1], cand_take[i, 2], cand_take[i, 3], cand_take[i, 4]),
                           (cand_use[i, 0], cand_use[i, 1], cand_use[i, 2], cand_use[i, 3], cand_use[i, 4]),
                           cand_creature[i], cand_items[i])
-                if s_counts[SCORE] != LOST_SCORE:
+                won = s_counts[SCORE] != LOST_SCORE
+                if won:
                     wins[i] += 1
-        for i in range(1, n_cand):
-            if wins[i] > wins[best]:
-                best = i
+                if i == 0:
+                    base_won = won
+                elif won != base_won:
+                    wins[MAX_CANDIDATES + i] += 1
+        best = choose(wins, n_cand, margin)
     if kind == k.ACT_PLAN:
         return (kind, cand_seal[best],
                 (cand_take[best, 0], cand_take[best, 1], cand_take[best, 2], cand_take[best, 3], cand_take[best, 4]),
@@ -392,7 +412,7 @@ def decide(deck, hands, masks, counts, n_players, opts, base_id, base_params, n,
 
 @njit(cache=True)
 def play_game(deck, hands, masks, counts, seed, index, n_players, opts, base_id, base_params, n, cap, waste,
-              private, work):
+              margin, private, work):
     """Game ``index`` of the run ``seed`` with every decision the rollout's: (score, turns, seals_used,
     end, attacks) as ``kernel.play_game``."""
     k.start_game(deck, hands, masks, counts, seed, index, opts)
@@ -401,8 +421,8 @@ def play_game(deck, hands, masks, counts, seed, index, n_players, opts, base_id,
     decision = np.int64(0)
     while phase != k.PH_END:
         kind, seal, take, use, creature, items = decide(deck, hands, masks, counts, n_players, opts, base_id,
-                                                        base_params, n, cap, waste, private, seed, index, decision,
-                                                        np.bool_(False), work)
+                                                        base_params, n, cap, waste, margin, private, seed, index,
+                                                        decision, np.bool_(False), work)
         phase = k.advance(deck, hands, masks, counts, n_players, opts, base_id, base_params, np.bool_(True), kind,
                           seal, take, use, creature, items)
         decision += 1
@@ -410,7 +430,7 @@ def play_game(deck, hands, masks, counts, seed, index, n_players, opts, base_id,
 
 
 @njit(cache=True)
-def play_chunk(seed, start, n_games, n_players, opts, base_id, base_params, n, cap, waste, private,
+def play_chunk(seed, start, n_games, n_players, opts, base_id, base_params, n, cap, waste, margin, private,
                win, score, turns, seals_used, end, attacks):
     """Games start .. start+n_games-1 of the run ``seed`` played by the rollout; fills the outcome arrays."""
     deck = np.zeros(N_CARDS, np.int64)
@@ -421,8 +441,8 @@ def play_chunk(seed, start, n_games, n_players, opts, base_id, base_params, n, c
     option = (opts[0], opts[1], opts[2], opts[3])
     for g in range(n_games):
         result, n_turns, n_seals, how, n_attacks = play_game(deck, hands, masks, counts, seed, start + g, n_players,
-                                                            option, base_id, base_params, n, cap, waste, private,
-                                                            work)
+                                                            option, base_id, base_params, n, cap, waste, margin,
+                                                            private, work)
         win[g] = result != LOST_SCORE
         score[g] = result
         turns[g] = n_turns
@@ -433,11 +453,13 @@ def play_chunk(seed, start, n_games, n_players, opts, base_id, base_params, n, c
 
 # ------------------------------------------------------------------ Python entry
 
-def settings(params) -> tuple[int, int, tuple, int, int]:
-    """The rollout's parameter vector (PolicySpec order: n, base, cap, waste) checked and resolved:
-    (n, base policy id, base parameter tuple (its defaults), cap, waste)."""
+def settings(params) -> tuple[int, int, tuple, int, int, float]:
+    """The rollout's parameter vector (PolicySpec order: n, base, cap, waste, margin) checked and resolved:
+    (n, base policy id, base parameter tuple (its defaults), cap, waste, margin)."""
     from cursedsim.errors import UnknownPolicyError
-    n, base, cap, waste = [float(v) for v in params][:4]
+    values = [float(v) for v in params]
+    n, base, cap, waste = values[:4]
+    margin = values[4] if len(values) > 4 else 1.0
     bases = {spec.policy_id: spec for spec in pol.POLICIES.values() if spec.policy_id != pol.ROLLOUT}
     if base not in bases:
         raise UnknownPolicyError(f"rollout parameter base={base:g} is not a built-in policy of verflucht; valid: "
@@ -448,16 +470,18 @@ def settings(params) -> tuple[int, int, tuple, int, int]:
         raise UnknownPolicyError(f"rollout parameter cap must be a whole number 1 .. {MAX_CANDIDATES}, got {cap:g}")
     if waste < 0 or waste != int(waste):
         raise UnknownPolicyError(f"rollout parameter waste must be a whole number >= 0, got {waste:g}")
+    if not 0 <= margin <= 100:
+        raise UnknownPolicyError(f"rollout parameter margin must be a number 0 .. 100, got {margin:g}")
     spec = bases[int(base)]
-    return int(n), int(base), pol.params_tuple(spec.param_vector()), int(cap), int(waste)
+    return int(n), int(base), pol.params_tuple(spec.param_vector()), int(cap), int(waste), float(margin)
 
 
 def run_chunk(seed: int, start: int, n_games: int, players: int, opts: np.ndarray, params, private: bool
               ) -> dict[str, np.ndarray]:
     """Python entry: ``n_games`` rollout games from ``start``; outcome arrays by column (as kernel.run_chunk)."""
-    n, base, base_params, cap, waste = settings(params)
+    n, base, base_params, cap, waste, margin = settings(params)
     out = {column: np.empty(n_games, dtype) for column, dtype in k.OUTCOME_DTYPES.items()}
     play_chunk(np.uint64(seed), np.int64(start), np.int64(n_games), np.int64(players),
                np.ascontiguousarray(opts, dtype=np.int64), np.int64(base), base_params, np.int64(n), np.int64(cap),
-               np.int64(waste), np.bool_(private), *out.values())
+               np.int64(waste), np.float64(margin), np.bool_(private), *out.values())
     return out
