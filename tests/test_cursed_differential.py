@@ -167,7 +167,7 @@ def test_the_game_record():
     assert GAME.outcome_columns == OUTCOME_COLUMNS
     assert GAME.outcome_categories == {"end": END_NAMES, "start_item": rules.ITEM_SLUGS}
     assert set(GAME.policies) == {"random", "threshold", "no_items", "counting", "optimal_fight"}
-    assert GAME.policy("optimal_fight").engine == "python"   # the reference engine plays it (no kernel twin)
+    assert GAME.policy("optimal_fight").engine == "kernel"   # optimal_kernel; its twin: optimal_fight.py
     assert GAME.default_policy in GAME.policies
     assert list(GAME.option_columns(RuleOptions(), 1)) == [f.name for f in dataclasses.fields(RuleOptions)]
     rows = GAME.run_chunk(1, 0, 50, 1, RuleOptions(), "threshold", GAME.policy("threshold").param_vector())

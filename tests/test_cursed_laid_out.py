@@ -31,7 +31,7 @@ from test_cursed_rules import (
 )
 
 from cursedsim import rng
-from cursedsim.games.cursed import GAME, kernel, reference_policy, rules, state
+from cursedsim.games.cursed import GAME, kernel, optimal_kernel, reference_policy, rules, state
 from cursedsim.games.cursed import policies as pol
 from cursedsim.games.cursed.reference import (
     CLOSE_CAPTURE,
@@ -62,6 +62,13 @@ def stream(seed: int, which: int) -> tuple:
     return tuple(np.uint64(w) for w in rng.Stream(seed, 0, which).s)
 
 
+def memo_of(spec, options, vector):
+    """optimal_fight's table for the run (the others' placeholder)."""
+    if spec.policy_id == pol.OPTIMAL_FIGHT:
+        return optimal_kernel.memo_for(state.option_tuple(options), pol.params_tuple(vector))
+    return optimal_kernel.empty_memo()
+
+
 def both_engines(pile, *, discard=(), items=(), souls=(), options=None, policy="threshold", params=None, seed=0):
     """Play the position to the end in both engines; check they agree (every outcome, the final pile
     and discard pile in order, the items held) and return (reference table, kernel outcome dict)."""
@@ -77,7 +84,7 @@ def both_engines(pile, *, discard=(), items=(), souls=(), options=None, policy="
     zones[state.DISCARD:state.DISCARD + len(discard)] = discard
     result = kernel.play_dealt(zones, len(pile), len(discard), mask(discard), mask(items), np.uint64(0), len(souls), 0,
                                state.option_tuple(options), spec.policy_id, pol.params_tuple(vector),
-                               stream(seed, rng.STREAM_DECK), stream(seed, rng.STREAM_POLICY))
+                               stream(seed, rng.STREAM_DECK), stream(seed, rng.STREAM_POLICY), memo_of(spec, options, vector))
     names = ("souls", "rounds", "damage_taken", "cards_left", "end", "start_item", "weapons_drawn", "busts",
              "n_discard", "items", "stored")
     got = dict(zip(names, (int(v) for v in result)))

@@ -335,8 +335,8 @@ def test_a_user_policy_may_not_take_a_built_in_name():
         with pytest.raises(UnknownPolicyError, match="built-in"):
             add_numba_policy(name, _fight, _attack, _crystal)
     assert all(POLICIES[name].impl is None for name in BUILT_IN)
-    with pytest.raises(UnknownPolicyError, match="at most 8 parameters, got 9"):
-        add_python_policy("wide", _Bold, params={f"p{i}": 0.0 for i in range(9)})
+    with pytest.raises(UnknownPolicyError, match="at most 12 parameters, got 13"):
+        add_python_policy("wide", _Bold, params={f"p{i}": 0.0 for i in range(13)})
 
 
 def test_a_user_policy_replaces_an_earlier_one_of_its_name():

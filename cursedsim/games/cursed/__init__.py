@@ -18,10 +18,11 @@ from cursedsim.games.cursed import kernel, reference, rules, turnlog
 from cursedsim.games.cursed.policies import POLICIES
 from cursedsim.games.cursed.state import option_tuple
 
-# optimal_fight (issue 14): exact DP of each fight, a reference-engine policy (engine="python")
-from cursedsim.games.cursed.optimal_fight import SPEC as _OPTIMAL_FIGHT  # noqa: E402
+# optimal_fight (issues 14, 29): the exact DP of each fight, in the kernel (optimal_kernel.py); its
+# reference twin is optimal_fight.OptimalFightPolicy
+from cursedsim.games.cursed import optimal_fight  # noqa: E402
 
-POLICIES[_OPTIMAL_FIGHT.name] = _OPTIMAL_FIGHT
+POLICIES[optimal_fight.SPEC.name] = optimal_fight.SPEC
 
 
 def policy_spec(policy: str | PolicySpec) -> PolicySpec:
@@ -31,9 +32,9 @@ def policy_spec(policy: str | PolicySpec) -> PolicySpec:
 
 def reference_policy(policy: str | PolicySpec, params: np.ndarray | None = None):
     """The readable twin of a policy, for the reference engine: ``RandomPolicy``, ``ThresholdPolicy``,
-    ``NoItemsPolicy`` or ``CountingPolicy`` with the parameters of ``params`` (the spec's defaults when
-    None); a user's Python policy as registered; a user's numba functions through
-    ``user_policies.KernelPolicy``."""
+    ``NoItemsPolicy``, ``CountingPolicy`` or ``optimal_fight.OptimalFightPolicy`` with the parameters of
+    ``params`` (the spec's defaults when None); a user's Python policy as registered; a user's numba
+    functions through ``user_policies.KernelPolicy``."""
     from cursedsim.games.cursed.reference_policies import (
         CountingPolicy,
         NoItemsPolicy,
@@ -57,6 +58,8 @@ def reference_policy(policy: str | PolicySpec, params: np.ndarray | None = None)
         return NoItemsPolicy(**values)
     if spec.name == "counting":
         return CountingPolicy(**values)
+    if spec.name == "optimal_fight":
+        return optimal_fight.make_policy(params)
     raise UnknownPolicyError(f"policy {spec.name!r} has no reference-engine twin")
 
 
@@ -69,6 +72,8 @@ def run_chunk(seed: int, start: int, count: int, players: int, options: rules.Ru
     if spec.engine == "python":
         return reference.play_chunk(seed, start, count, options, spec.impl(params))
     play = spec.impl.play_chunk() if spec.impl is not None else None
+    if spec.policy_id == optimal_fight.OPTIMAL_FIGHT and play is None:
+        optimal_fight.check_params(params)
     return kernel.run_chunk(seed, start, count, option_tuple(options), spec.policy_id, params, play=play)
 
 

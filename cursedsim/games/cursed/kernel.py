@@ -26,11 +26,15 @@ compile (14 s against 7 s on one core), for no measurable speed.
 from __future__ import annotations
 
 
+import types
+
 import numpy as np
 from numba import int64, njit
 
 from cursedsim.bits import ZERO, bit
+from cursedsim.games.cursed import optimal_kernel as ofk
 from cursedsim.games.cursed import policies as pol
+from cursedsim.games.cursed.policies import OPTIMAL_FIGHT
 from cursedsim.games.cursed.rules import (
     BEWITCHING_RELIC,
     BIG_TURKEY_DINNER,
@@ -567,7 +571,7 @@ def between_fights(zones, n_pile, n_discard, discard_cards, items, stored, souls
 # ---------------------------------------------------------------- the game
 
 @njit(cache=True, inline="always")
-def play_game(zones, seed, index, opts, policy_id, params):
+def play_game(zones, seed, index, opts, policy_id, params, memo):
     """Play game ``index`` of the run ``seed`` to its end. Returns (souls, rounds, damage_taken,
     cards_left, end, start_item, weapons_drawn, busts); the used-item counts are left in
     ``zones[USED_COUNT : USED_COUNT + 10]``. Inlined into ``play_chunk``: as a call of its own it linked
@@ -581,13 +585,13 @@ def play_game(zones, seed, index, opts, policy_id, params):
     none = int64(0)
     souls, rounds, damage_taken, n_pile, end, start_item, weapons_drawn, busts, _, _, _ = play_dealt(
         zones, int64(N_CARDS), none, ZERO, ZERO, ZERO, none, opts[OPT_STARTING_ITEMS], opts, policy_id, params,
-        rng_deck, rng_pol)
+        rng_deck, rng_pol, memo)
     return souls, rounds, damage_taken, n_pile, end, start_item, weapons_drawn, busts
 
 
 @njit(cache=True)
 def play_dealt(zones, n_pile, n_discard, discard_cards, items, stored, souls, starting_left, opts, policy_id,
-               params, rng_deck, rng_pol):
+               params, rng_deck, rng_pol, memo):
     """Play from a dealt position to the end: the pile ``zones[PILE : PILE + n_pile]`` and the discard
     pile ``zones[DISCARD : DISCARD + n_discard]`` (contents ``discard_cards``), held ``items`` and Backpack
     weapons ``stored`` (card masks), ``souls`` captured, ``starting_left`` starting items still to take,
@@ -656,7 +660,11 @@ def play_dealt(zones, n_pile, n_discard, discard_cards, items, stored, souls, st
                 view = make_view(power, trait, total, attacks, blocked, n_pile, n_discard, souls, is_mimic,
                                  attack_ok, trait_spent, armed, items, stored, discard_cards, usable,
                                  pile_cards(zones, n_pile, policy_id), 0, targets)
-                kind, card, target, rng_pol = pol.decide_fight(policy_id, params, rng_pol, view, opts)
+                if policy_id == OPTIMAL_FIGHT:   # the DP, with its table
+                    kind, card, target = ofk.decide_fight(memo, view, opts, params, int64(n_weapons),
+                                                          int64(n_used))
+                else:
+                    kind, card, target, rng_pol = pol.decide_fight(policy_id, params, rng_pol, view, opts)
                 check_action(kind, card, target, attack_ok, n_pile, stored, items, usable, discard_cards,
                              targets)
             else:
@@ -682,8 +690,12 @@ def play_dealt(zones, n_pile, n_discard, discard_cards, items, stored, souls, st
                     view = make_view(power, trait, total, attacks, blocked, n_pile, n_discard, souls, is_mimic,
                                      attack_ok, trait_spent, armed, items, stored, discard_cards, ZERO,
                                      pile_cards(zones, n_pile, policy_id), 0, ZERO)
-                    value_choice, kind_choice, relic, whetstone, frenzy, rng_pol = pol.decide_attack(
-                        policy_id, params, rng_pol, view, opts, card, open_)
+                    if policy_id == OPTIMAL_FIGHT:
+                        value_choice, kind_choice, relic, whetstone, frenzy = ofk.decide_attack(
+                            memo, view, opts, params, card, open_)
+                    else:
+                        value_choice, kind_choice, relic, whetstone, frenzy, rng_pol = pol.decide_attack(
+                            policy_id, params, rng_pol, view, opts, card, open_)
                     check_attack_choice(card, open_, value_choice, kind_choice, relic, whetstone, frenzy)
                 first_capture = overshoot_captures(attacks, total, opts)
                 attacks += 1
@@ -714,8 +726,11 @@ def play_dealt(zones, n_pile, n_discard, discard_cards, items, stored, souls, st
                     view = make_view(power, trait, total, attacks, blocked, n_pile, n_discard, souls, is_mimic,
                                      attack_ok, trait_spent, armed, items, stored, discard_cards, ZERO,
                                      pile_cards(zones, n_pile, policy_id), 0, ZERO)
-                    crystal, rng_pol = pol.decide_crystal(policy_id, params, rng_pol, view, opts, card,
-                                                          raw_total)
+                    if policy_id == OPTIMAL_FIGHT:
+                        crystal = ofk.decide_crystal(memo, view, opts, params, card)
+                    else:
+                        crystal, rng_pol = pol.decide_crystal(policy_id, params, rng_pol, view, opts, card,
+                                                              raw_total)
                 if crystal:
                     items, n_used = spend(zones, items, n_used, lowest_of(items, SOUL_CRYSTAL))
                     zones[WEAPONS + n_weapons] = card
@@ -817,14 +832,15 @@ def play_dealt(zones, n_pile, n_discard, discard_cards, items, stored, souls, st
 
 
 @njit(cache=True)
-def play_chunk(seed, start, n_games, opts, policy_id, params, win, souls, rounds, damage_taken, cards_left,
+def play_chunk(seed, start, n_games, opts, policy_id, params, memo, win, souls, rounds, damage_taken, cards_left,
                end, start_item, weapons_drawn, busts, used):
     """Play games start .. start+n_games-1 of the run ``seed``; fill the outcome arrays (``used``:
-    n_games x 10 item counts)."""
+    n_games x 10 item counts). ``memo``: optimal_fight's table (``optimal_kernel``), kept by the caller
+    across chunks; a placeholder for the other policies."""
     zones = np.zeros(N_ZONES, np.int64)
     for g in range(n_games):
         n_souls, n_rounds, damage, left, how, first_item, drawn, n_busts = play_game(
-            zones, seed, start + g, opts, policy_id, params)
+            zones, seed, start + g, opts, policy_id, params, memo)
         win[g] = n_souls >= opts[OPT_WIN_SOULS]
         souls[g] = n_souls
         rounds[g] = n_rounds
@@ -852,8 +868,11 @@ def run_chunk(seed: int, start: int, n_games: int, opts, policy_id: int, params,
     compiled chunk player: the built-in ``play_chunk`` unless a user policy's (``build_play_chunk``)."""
     scalars = {column: np.empty(n_games, np.dtype(OUTCOME_DTYPES[column])) for column in SCALAR_COLUMNS}
     used = np.empty((n_games, N_UNIQUE), np.int8)
-    (play or play_chunk)(np.uint64(seed), np.int64(start), np.int64(n_games), tuple(int(v) for v in opts),
-                         np.int64(policy_id), pol.params_tuple(params), *scalars.values(), used)
+    opts = tuple(int(v) for v in opts)
+    params = pol.params_tuple(params)
+    memo = ofk.memo_for(opts, params) if policy_id == OPTIMAL_FIGHT else ofk.empty_memo()
+    (play or play_chunk)(np.uint64(seed), np.int64(start), np.int64(n_games), opts, np.int64(policy_id), params,
+                         memo, *scalars.values(), used)
     items = {column: np.ascontiguousarray(used[:, i]) for i, column in enumerate(ITEM_COLUMNS)}
     return {column: scalars[column] if column in scalars else items[column] for column in OUTCOME_COLUMNS}
 
@@ -878,6 +897,29 @@ def _sees_no_pile(policy_id):
     return False
 
 
+@njit(inline="always")
+def _no_dp_fight(memo, view, opts, params, n_weapons, n_used):
+    return STOP, NO_CARD, NO_CARD
+
+
+@njit(inline="always")
+def _no_dp_attack(memo, view, opts, params, card, open_):
+    return 0, 0, False, False, False
+
+
+@njit(inline="always")
+def _no_dp_crystal(memo, view, opts, params, card):
+    return False
+
+
+#: What a user policy's kernel calls in place of ``optimal_kernel`` (never reached: its policy id is not
+#: OPTIMAL_FIGHT), so the DP is not compiled into it.
+_NO_DP = types.ModuleType("cursedsim.games.cursed.kernel_no_dp")
+_NO_DP.decide_fight = _no_dp_fight
+_NO_DP.decide_attack = _no_dp_attack
+_NO_DP.decide_crystal = _no_dp_crystal
+
+
 def build_play_chunk(decide_fight, decide_attack, decide_crystal, sees_pile=False):
     """A ``play_chunk`` whose policy decisions come from the user's numba functions ``decide_fight``,
     ``decide_attack`` and ``decide_crystal`` (the signatures of ``policies.decide_*``), with the same
@@ -887,4 +929,4 @@ def build_play_chunk(decide_fight, decide_attack, decide_crystal, sees_pile=Fals
     it)."""
     functions = {"decide_fight": decide_fight, "decide_attack": decide_attack, "decide_crystal": decide_crystal,
                  "sees_pile": _sees_pile if sees_pile else _sees_no_pile}
-    return rebuild(globals(), POLICY_CALLERS, functions)["play_chunk"]
+    return rebuild({**globals(), "ofk": _NO_DP}, POLICY_CALLERS, functions)["play_chunk"]

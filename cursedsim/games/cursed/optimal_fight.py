@@ -25,6 +25,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from cursedsim.games.base import PolicySpec
+from cursedsim.games.cursed.policies import OPTIMAL_FIGHT
 from cursedsim.games.cursed.reference import (DRAW, PLAY, STOP, USE, Action, AttackChoice, AttackOptions, spent_items,
                                               trait_after)
 from cursedsim.games.cursed.reference_policies import CountingPolicy, best_value, pile_composition
@@ -558,20 +559,31 @@ class OptimalFightPolicy:
 
 
 def make_policy(params) -> OptimalFightPolicy:
-    """The PolicySpec factory: the parameter vector (PARAMS order) -> the policy."""
+    """The reference twin of the kernel policy: the parameter vector (PARAMS order) -> the policy."""
     return OptimalFightPolicy({name: float(v) for name, v in zip(PARAMS, params)})
 
 
+def check_params(params) -> None:
+    """The checks of ``OptimalFightPolicy`` on a parameter vector (PARAMS order), for the kernel policy:
+    objective 0 or 1, every worth >= 0 (ValueError)."""
+    OptimalFightPolicy({name: float(v) for name, v in zip(PARAMS, params)})
+    objective = float(params[0])
+    if int(objective) not in (0, 1):
+        raise ValueError(f"optimal_fight: objective must be 0 (win) or 1 (cards), got {objective!r}")
+
+
+#: The policy as registered: the kernel's DP (``optimal_kernel``, policy id ``policies.OPTIMAL_FIGHT``);
+#: this module's ``OptimalFightPolicy`` is its reference twin (replay, the differential tests).
 SPEC = PolicySpec(
-    "optimal_fight", -1,
+    "optimal_fight", OPTIMAL_FIGHT,
     "Each fight played by exact dynamic programming over the draw pile's known composition (order "
     "uniformly random), the total, the trait and the held items: draw, play a Backpack weapon, Shield, "
     "Scroll, Smoke Bomb or stop; the 1/6 value, Spear kind, Relic, Whetstone, Frenzy Potion at an attack; "
     "the Soul Crystal. It maximises the expected value of the game after the fight (objective 0: a normal "
     "model of the chance the remaining rounds fit in the pile, items counted as cards; 1: expected cards "
-    "left over). Big Turkey Dinner, the Backpack's pick and everything between fights: counting's rules "
-    "(reference engine, slow; optimal_fight.py).",
-    params=PARAMS, param_docs=PARAM_DOCS, engine="python", impl=make_policy)
+    "left over). Big Turkey Dinner, the Backpack's pick and everything between fights: counting's rules. "
+    "In the kernel, memoised in a bounded table (optimal_kernel.py; the readable twin: optimal_fight.py).",
+    params=PARAMS, param_docs=PARAM_DOCS)
 
-__all__ = ["DP_ITEMS", "PARAMS", "PARAM_DOCS", "SPEC", "Fight", "Objective", "OptimalFightPolicy", "fight_value",
-           "item_counts", "make_policy", "pile_counts", "table_state"]
+__all__ = ["DP_ITEMS", "PARAMS", "PARAM_DOCS", "SPEC", "Fight", "Objective", "OptimalFightPolicy", "check_params",
+           "fight_value", "item_counts", "make_policy", "pile_counts", "table_state"]

@@ -98,12 +98,15 @@ from cursedsim.games.cursed.state import (
 from cursedsim.rng import below_t
 
 #: Length of the parameter tuple every policy receives (its own parameters first, zeros after).
-MAX_PARAMS = 8
+MAX_PARAMS = 12
 
 RANDOM = 0
 THRESHOLD = 1
 NO_ITEMS = 2
 COUNTING = 3
+#: The exact fight DP (``optimal_kernel``): its decisions in a fight are asked by the kernel itself (they
+#: need the DP's table); here only between fights, where it plays counting's rules with their defaults.
+OPTIMAL_FIGHT = 4
 
 # ---- parameters (indices into ``params``). Slot 0 is the policy's own drawing parameter (threshold's
 # k, counting's margin; no_items has only that one); slots 1-7 are the item rules both share.
@@ -140,6 +143,9 @@ COUNTING_PARAM_DOCS = {
               "than the damage of a stop now by more than this",
     **ITEM_PARAM_DOCS,
 }
+
+#: counting's parameter tuple at its defaults (optimal_fight plays counting's item rules with them).
+COUNTING_DEFAULT_PARAMS = tuple(list(COUNTING_PARAMS.values()) + [0.0] * (MAX_PARAMS - len(COUNTING_PARAMS)))
 
 POLICIES = {
     "random": PolicySpec(
@@ -181,7 +187,7 @@ POLICIES = {
 def sees_pile(policy_id):
     """Whether the policy reads the draw pile's contents (the kernel fills ``view[V_PILE_CARDS]`` only
     for these; 0 for the others)."""
-    return policy_id == COUNTING
+    return policy_id == COUNTING or policy_id == OPTIMAL_FIGHT
 
 
 # ------------------------------------------------------------------ random
@@ -465,6 +471,9 @@ def decide_fight(policy_id, params, rng, view, opts):
     """A fight decision point: (kind, card, target, rng)."""
     if policy_id == RANDOM:
         return random_fight(view, rng)
+    if policy_id == OPTIMAL_FIGHT:   # between fights: counting's rules at their defaults
+        kind, card, target = item_rules_fight(view, opts, COUNTING_DEFAULT_PARAMS, True, True)
+        return kind, card, target, rng
     kind, card, target = item_rules_fight(view, opts, params, policy_id != NO_ITEMS, policy_id == COUNTING)
     return kind, card, target, rng
 
