@@ -79,13 +79,13 @@ def decisions_twice(mode, w, m, side, games, *, peek, n=3, cap=8):
     cannot see changed (kernel.scramble_hidden): (decisions, how many choices differ)."""
     total = differ = 0
     for g in range(games):
-        record = np.full((2, RO.MAX_RECORD), -7, np.int64)
+        record = np.full((3, RO.MAX_RECORD), -7, np.int64)
         out = RO.run_chunk(SEED, g, 1, None, BOARD, mode, *searched(mode, w, m, side, n, cap), peek=peek,
                            scramble=1 + g, record=record)
         d = int(out["_decisions"])
         assert 0 < d <= RO.MAX_RECORD
         total += d
-        differ += int((record[0, :d] != record[1, :d]).sum())
+        differ += int((record[0, :d] != record[2, :d]).sum())
     return total, differ
 
 
@@ -99,6 +99,48 @@ def test_hidden_information(mode, w, m, side):
     assert total >= 40 and differ == 0, (total, differ)
     total, differ = decisions_twice(mode, w, m, side, 4, peek=True)
     assert differ > 0, (total, differ)
+
+
+class Scripted:
+    """A reference controller that plays the kernel's searched choices of one game in order (the base
+    policy asked first, so a random base's stream moves as in the kernel), checking each decision's name."""
+
+    def __init__(self, inner, choices, codes, names):
+        self.inner, self.choices, self.codes, self.names = inner, list(choices), list(codes), names
+        self.used = 0
+
+    def act(self, t, side, decision, legal, stream):
+        self.inner.act(t, side, decision, legal, stream)
+        assert decision == self.names[self.codes[self.used]], (self.used, decision)
+        choice = self.choices[self.used]
+        self.used += 1
+        return choice
+
+
+@pytest.mark.parametrize("mode,w,m,side", [("rabid_monster", 2, 0, 0), ("possessed_wizard", 0, 2, 1),
+                                           ("duel", 2, 2, 0), ("duel", 1, 2, 1)])
+def test_kernel_matches_reference(mode, w, m, side):
+    """The rollout's games in the kernel are the reference engine's games with the same decisions: the
+    searched side's controller replays the kernel's choices (every decision with 2+ options, in order,
+    names checked), the rest is the reference's own rules and policies; every outcome column equal."""
+    from cursedsim.games.village import monster_player, monster_policies, reference, wizard_player, wizard_policies
+    names = (wizard_player.DECISIONS, monster_player.DECISIONS)
+    makers = (wizard_policies.make, monster_policies.make)
+    policy_names = ({1: "random", 2: "planner"}, {1: "random", 2: "glutton"})
+    for g in range(3):
+        record = np.full((3, RO.MAX_RECORD), -7, np.int64)
+        got = RO.run_chunk(SEED, g, 1, None, BOARD, mode, *searched(mode, w, m, side, 3, 8), record=record)
+        d = int(got["_decisions"])
+        controllers = {}
+        for s, pid in enumerate((w, m)):
+            if pid != 0:
+                inner = makers[s](policy_names[s][pid])
+                controllers[R.SIDES[s]] = (Scripted(inner, record[0, :d], record[1, :d], names[s]) if s == side
+                                           else inner)
+        want = reference.play_chunk(SEED, g, 1, None, board=BOARD, mode=mode, controllers=controllers)
+        assert controllers[R.SIDES[side]].used == d
+        for c in K.COLUMNS:
+            assert np.array_equal(got[c], want[c]), (g, c, got[c], want[c])
 
 
 def test_runner_parameters():

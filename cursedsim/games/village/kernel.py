@@ -3,7 +3,7 @@
 game identical to the reference.
 
 Plays every mode (``KERNEL_MODES``). The state and its numbering are in ``state.py``: every step function
-takes ``G = (st, rs, bd, cd, dk, pp)``. ``play_game`` picks a side's turn by its policy id: 0 the automaton
+takes ``G = (st, rs, bd, cd, dk, pp, ctl)``. ``play_game`` picks a side's turn by its policy id: 0 the automaton
 (``possessed_wizard_turn``, ``rabid_monster_turn``, here), else the player's turn of its module
 (``kernel_wizard.wizard_player_turn``, ``kernel_monster.monster_player_turn``; their set-up from ``deal``).
 A player's decision is ``wizard_choose(G, decision, nl)`` / ``monster_choose`` of its side's module over
@@ -25,6 +25,21 @@ function whose calls reach a policy re-compiles that policy: the steps of a play
 caller (``kernel_wizard.buy_house`` ..., ``kernel_monster.action`` ...) are inlined into it, and
 ``play_game`` into ``play_chunk`` (the automata's turns stay calls: inlined, they cost 7% of the 0-player
 game's speed).
+
+Resuming (issue 29). The players' turns are nested calls (an action, the house, the payment, the Rabid
+Monster card: four decisions deep), so the state that resumes a game is the start of the turn under way
+plus the searched decisions already taken in it, not a phase code per nested step. ``G`` carries a
+seventh array, ``ctl`` (``C_*``; all zero for a plain chunk, where the only cost is one test per decision
+with 2+ options and one per turn). ``advance(G, st0, rs0)`` plays on from a turn start and, with
+``C_SAVE``, copies each new turn's start into ``st0``/``rs0``. Every decision with 2+ options of a side in
+``C_MASK`` goes through ``steer`` once its policy has chosen (so a random policy's stream advances as
+always): while the script (``C_SCRIPT``) has entries, the next one is played (checked legal); past it,
+with ``C_HALT``, the decision is recorded (side, code, the policy's choice, the legal list), the game
+halts (the rest of the turn runs on first options and is thrown away) and the search decides; the game
+resumes by copying ``st0``/``rs0`` back and replaying the turn with the decision appended to the script.
+A playout is the same replay with the candidate as the last entry: there (``C_BRANCH``) ``branch``
+reseeds every stream and lays out anew what the decider cannot see (``redraw_hidden``), then the game runs
+to its end. Copying a game is copying ``st`` and ``rs``; replaying a turn's prefix costs a few steps.
 
 Numba's cache (``cache=True``) keys a function on its own file only, so an edit of ``state.py``,
 ``kernel_wizard.py`` or ``kernel_monster.py`` alone would leave this module's cached entry points running

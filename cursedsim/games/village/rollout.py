@@ -121,8 +121,9 @@ def play_game(G, seed, index, mask, n_side, cap_side, peek, scramble, record, wo
     """Deal game ``index`` of run ``seed`` and play it to its end, the sides of ``mask`` searching with
     ``n_side[side]`` playouts and ``cap_side[side]`` candidates. With ``scramble`` > 0 (the hidden-
     information test) every searched decision is decided a second time with what the decider cannot see
-    changed (``kernel.scramble_hidden``, key ``scramble``): ``record[0, d]`` and ``record[1, d]`` are the
-    two choices of decision d (the first is played); returns the number of searched decisions."""
+    changed (``kernel.scramble_hidden``, key ``scramble``). ``record`` (3 x up to ``MAX_RECORD``): searched
+    decision d's choice (played), its decision code, and with ``scramble`` the second choice. Returns the
+    number of searched decisions."""
     st, rs, ctl = G[0], G[1], G[6]
     st0, rs0 = work[0], work[1]
     K.deal(G, seed, index)
@@ -140,10 +141,12 @@ def play_game(G, seed, index, mask, n_side, cap_side, peek, scramble, record, wo
             break
         side = ctl[K.C_H_SIDE]
         x = decide(G, n_side[side], cap_side[side], seed, index, decision, peek, np.int64(0), work)
-        if scramble > 0 and decision < record.shape[1]:
+        if decision < record.shape[1]:
             record[0, decision] = x
-            record[1, decision] = decide(G, n_side[side], cap_side[side], seed, index, decision, peek, scramble,
-                                         work)
+            record[1, decision] = ctl[K.C_H_DECISION]
+            if scramble > 0:
+                record[2, decision] = decide(G, n_side[side], cap_side[side], seed, index, decision, peek,
+                                             scramble, work)
         K.save(st0, rs0, st, rs)          # back to the turn's start
         if ctl[K.C_N] >= K.MAX_SCRIPT:
             st[S.ST_ERR] = 1
@@ -205,11 +208,13 @@ def settings(side: int, params) -> tuple[int, int, int]:
 
 
 def run_chunk(seed: int, start: int, count: int, options, board, mode: str, wizard_policy: int, wizard_params,
-              monster_policy: int, monster_params, cards=None, *, peek: bool = False, scramble: int = 0,
+              monster_policy: int, monster_params, cards=None, *, peek: int = 0, scramble: int = 0,
               record: np.ndarray | None = None) -> dict[str, np.ndarray]:
     """``kernel.run_chunk`` where either side may be ``rollout`` (policy id ``policy_specs.ROLLOUT``, its
     parameters n, base, cap). ``peek``, ``scramble`` and ``record``: the hidden-information test's
-    (``play_game``); the number of searched decisions of the last game is ``out["_decisions"]``."""
+    (``play_game``; ``peek`` 1 or True: playouts keep the real hidden arrangement and streams, the
+    clairvoyant variant; 2: only the streams reseeded; 3: only the hidden cards redrawn; diagnostics);
+    the number of searched decisions of the last game is ``out["_decisions"]``."""
     ids, vecs = [wizard_policy, monster_policy], [wizard_params, monster_params]
     mask = 0
     n_side = np.zeros(2, np.int64)
@@ -224,7 +229,7 @@ def run_chunk(seed: int, start: int, count: int, options, board, mode: str, wiza
     opts, bd, cd, dk, policies, pp, mode_code = K.pack_run(options, board, mode, ids[0], vecs[0], ids[1], vecs[1],
                                                            cards)
     if record is None:
-        record = np.zeros((2, 1), np.int64)
+        record = np.zeros((3, 0), np.int64)
     out = np.zeros((count, len(K.COLUMNS)), np.int64)
     failed, decisions = play_chunk(np.uint64(seed), np.int64(start), np.int64(count), mode_code, opts, bd, cd, dk,
                                    policies, pp, np.int64(mask), n_side, cap_side, np.int64(peek),

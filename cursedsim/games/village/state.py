@@ -2,7 +2,8 @@
 random streams, and the packing of the rule options, the board and the cards into int64 arrays (data
 read by the kernel, never code per card or per board).
 
-A game lives in the tuple ``G = (st, rs, bd, cd, dk, pp)``:
+A game lives in the tuple ``G = (st, rs, bd, cd, dk, pp, ctl)`` (``ctl``: what a search asks of the
+kernel, ``kernel.C_*``, all zero in a plain chunk):
 
 - ``st`` (int64, ``N_ST``): every integer of the game at the ``ST_*`` offsets below: scalars, the rule
   options (``ST_OPTS``: ``option_array``), both sides' policy ids, the houses, the bag, the pastures, the
