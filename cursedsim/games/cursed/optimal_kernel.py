@@ -29,8 +29,9 @@ bits: 32 bytes, one cache line a lookup) and ``meta`` (uint64 scratch: fill coun
 options and parameters, the caches of ``Fight.reps`` and of the objective, and the policy's pending
 decision between a DRAW or PLAY and its attack, as ``OptimalFightPolicy._pending`` / ``_crystal``).
 Linear probing; when the fill reaches ``MAX_FILL`` of the slots every key is dropped (the table is
-cleared) and filling starts again. ``SLOTS`` = 2**24: a 512 MiB table per worker process at most (pages
-are touched as they fill; a worker's peak RSS ~740 MB, ``benchmarks/bench_optimal_fight.py``). One table
+cleared) and filling starts again. ``SLOTS`` = 2**23: a 256 MiB table per worker process at most (pages
+are touched as they fill; the worker's peak RSS: ``results/benchmarks/optimal_fight.json``; 2**24 slots
+took ~25% fewer states to solve a game but a compare worker to ~940 MiB, too near the 1 GiB bound). One table
 per process, kept across games, chunks and runs with the same rule options and parameters
 (``memo_for``), cleared when they change: the key holds the fight context but not the options or the
 objective's parameters. The recursion gets the arrays as borrowed views (``borrowed``): no atomic
@@ -181,7 +182,7 @@ ANS_CRYSTAL = 1 << 9
 # ---------------------------------------------------------------- the table
 
 #: Slots of a process's table (a power of two) and the fill at which it is cleared.
-SLOTS = 1 << 24
+SLOTS = 1 << 23
 MAX_FILL = 0.5
 #: A slot is one row of four uint64: the words a, b, c (c with the action in ACTION_SHIFT..) and the
 #: value's bits: 32 bytes, one cache line read per lookup.
