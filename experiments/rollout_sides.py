@@ -21,6 +21,9 @@ from cursedsim.skill import SEARCH, heuristics_of
 
 #: Players per game (the game's default when absent).
 PLAYERS = {"verflucht": 3}
+#: Games left to their own experiment: So, You've Been Cursed.'s search plays 1-10 games per CPU-second
+#: (experiments/village_rollout.py, results/rollout/village.csv).
+ELSEWHERE = ("village",)
 BUDGETS = (16, 64)
 
 
@@ -28,6 +31,8 @@ def settings() -> list[tuple[str, str | None]]:
     """(game, side) of every side that has the search."""
     out = []
     for name in list_games():
+        if name in ELSEWHERE:
+            continue
         game = get_game(name)
         for side in game.side_names or (None,):
             if SEARCH in game.policies_of(side):
