@@ -460,7 +460,8 @@ def settings(params) -> tuple[int, int, tuple, int, int, float]:
     values = [float(v) for v in params]
     n, base, cap, waste = values[:4]
     margin = values[4] if len(values) > 4 else 1.0
-    bases = {spec.policy_id: spec for spec in pol.POLICIES.values() if spec.policy_id != pol.ROLLOUT}
+    bases = {spec.policy_id: spec for spec in pol.POLICIES.values()   # built-in heuristics only (a user's
+             if spec.policy_id != pol.ROLLOUT and spec.impl is None and spec.engine == "kernel"}   # shares id 0)
     if base not in bases:
         raise UnknownPolicyError(f"rollout parameter base={base:g} is not a built-in policy of verflucht; valid: "
                                  + ", ".join(f"{i} ({spec.name})" for i, spec in sorted(bases.items())))
