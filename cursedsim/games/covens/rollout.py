@@ -607,7 +607,8 @@ def settings(side: str, params) -> tuple[int, int, tuple, int, bool]:
                                  f"got {len(values)}")
     n, base, cap = values[:3]
     infer = values[3] if side == "hunter" else 0.0
-    bases = {spec.policy_id: spec for spec in PS.POLICIES[side].values() if spec.name != "rollout"}
+    bases = {spec.policy_id: spec for spec in PS.POLICIES[side].values()   # built-in heuristics only
+             if spec.name != "rollout" and spec.impl is None and spec.engine == "kernel"}
     if base not in bases:
         raise UnknownPolicyError(f"{side} rollout parameter base={base:g} is not a built-in {side} policy of covens; "
                                  "valid: " + ", ".join(f"{i} ({spec.name})" for i, spec in sorted(bases.items())))

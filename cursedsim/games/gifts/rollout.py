@@ -456,7 +456,8 @@ def settings(params) -> tuple[int, int, np.ndarray, int]:
     """The rollout's parameter vector (PolicySpec order: n, base, cap) checked and resolved:
     (n, base policy id, base parameter vector (its defaults), cap)."""
     n, base, cap = [float(v) for v in np.asarray(params, np.float64).ravel()][:3]
-    bases = {spec.policy_id: spec for spec in P.POLICIES.values() if spec.policy_id != P.ROLLOUT}
+    bases = {spec.policy_id: spec for spec in P.POLICIES.values()   # built-in heuristics only (a user's shares id 0)
+             if spec.policy_id != P.ROLLOUT and spec.impl is None and spec.engine == "kernel"}
     if base not in bases:
         raise UnknownPolicyError(f"rollout parameter base={base:g} is not a built-in policy of gifts; valid: "
                                  + ", ".join(f"{i} ({spec.name})" for i, spec in sorted(bases.items())))
