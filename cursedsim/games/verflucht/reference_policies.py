@@ -250,7 +250,8 @@ class KernelPolicy:
 
 class RolloutPolicy:
     """The ``rollout`` search on the reference engine: each decision is ``rollout.decide`` on the kernel
-    state arrays laid out from the table, so reference and kernel play the same games. The search's
+    state arrays laid out from the table, every playout of every candidate played (the kernel stops
+    hopeless candidates early), so reference and kernel play the same games. The search's
     streams are keyed by the game (``table.origin``) and the decision's number within it."""
 
     def __init__(self, params):
@@ -288,7 +289,7 @@ class RolloutPolicy:
             deck, hands, masks, counts, np.int64(table.players), opts, np.int64(self.base), self.base_params,
             np.int64(self.n), np.int64(self.cap), np.int64(self.waste), np.float64(self.margin),
             table.options.information == "private",
-            np.uint64(seed), np.int64(index), np.int64(decision), False, self.work)
+            np.uint64(seed), np.int64(index), np.int64(decision), False, False, self.work)
         rng.s = [int(w) for w in masks[state.RNG_POLICY:state.RNG_POLICY + 4]]
         return action
 

@@ -274,8 +274,17 @@ def redeal_others(hands, n_players, decider, announced, pool, rng):
 
 
 @njit(cache=True)
+def playout_streams(seed, index, decision, playout):
+    """Playout ``playout``'s streams at decision ``decision``: (policy, deck, deal), the same for every
+    candidate (common random numbers), so computed once per playout."""
+    return (seed_tuple(seed, index, rollout_stream(decision, playout, np.int64(SUB_POLICY))),
+            seed_tuple(seed, index, rollout_stream(decision, playout, np.int64(SUB_DECK))),
+            seed_tuple(seed, index, rollout_stream(decision, playout, np.int64(SUB_DEAL))))
+
+
+@njit(cache=True)
 def prepare_playout(deck, hands, masks, counts, scratch, layout, n_layout, n_players, private, decider, announced,
-                    seed, index, decision, playout, peek):
+                    streams, peek):
     """Copy the game into ``scratch`` as one playout sees it: the face-down set laid out (or, only with
     ``peek``, the real face-down order and stream: the clairvoyant variant the hidden-information test
     must catch), the playout's own streams, and with ``private`` the others' Items redrawn."""
@@ -283,14 +292,13 @@ def prepare_playout(deck, hands, masks, counts, scratch, layout, n_layout, n_pla
     s_counts[:] = counts
     s_masks[:] = masks
     s_hands[:] = hands
-    pol_rng = seed_tuple(seed, index, rollout_stream(decision, playout, np.int64(SUB_POLICY)))
+    pol_rng, deck_rng, deal_rng = streams
     for w in range(4):
         s_masks[RNG_POLICY + w] = pol_rng[w]
     n_deck = counts[N_DECK]
     if peek:
         s_deck[:n_deck] = deck[:n_deck]
         return
-    deck_rng = seed_tuple(seed, index, rollout_stream(decision, playout, np.int64(SUB_DECK)))
     for w in range(4):
         s_masks[RNG_DECK + w] = deck_rng[w]
     if not private:
@@ -308,7 +316,6 @@ def prepare_playout(deck, hands, masks, counts, scratch, layout, n_layout, n_pla
         else:
             s_deck[n] = card
             n += 1
-    deal_rng = seed_tuple(seed, index, rollout_stream(decision, playout, np.int64(SUB_DEAL)))
     pool, deal_rng = redeal_others(s_hands, n_players, decider, announced, pool, deal_rng)
     while pool != ZERO:
         v = lowest(pool)
@@ -334,11 +341,43 @@ def choose(wins, n_cand, margin):
 
 
 @njit(cache=True)
+def can_qualify(lead, discordant, remaining, margin):
+    """Whether a candidate now ``lead`` wins ahead of the base choice over ``discordant`` discordant
+    playouts can still pass ``choose``'s test after ``remaining`` more playouts. Its best case: every new
+    discordant playout is its win, a lead + a over discordant + a; (lead + a)^2 - margin^2 (discordant + a)
+    is convex in a, so checking the ends of the range where the lead is positive is exact. A candidate
+    that cannot pass is not played further: the decision is the same, found sooner."""
+    m2 = margin * margin
+    first = max(0, 1 - lead)
+    if first > remaining:
+        return False
+    for a in (first, remaining):
+        top = lead + a
+        if top * top > m2 * (discordant + a):
+            return True
+    return False
+
+
+@njit(cache=True)
+def still_open(wins, n_cand, remaining, margin):
+    """The candidates (a bit each, the base choice never) that can still pass ``choose``'s test with
+    ``remaining`` playouts to go; taken before a playout's base result counts. None: the base choice is
+    the decision and the remaining playouts are not played."""
+    open_ = 0
+    for i in range(1, n_cand):
+        if can_qualify(wins[i] - wins[0], wins[MAX_CANDIDATES + i], remaining, margin):
+            open_ |= 1 << i
+    return open_
+
+
+@njit(cache=True)
 def decide(deck, hands, masks, counts, n_players, opts, base_id, base_params, n, cap, waste, margin, private, seed,
-           index, decision, peek, work):
+           index, decision, peek, stop_early, work):
     """The rollout's decision at the game's current decision point (phase PH_ATTACK, PH_BANISH or
     PH_LAST): (act_kind, seal, take, use, creature, items). The base policy's own choice is drawn from
-    the game's policy stream (advanced in ``masks``), as the base policy would draw it."""
+    the game's policy stream (advanced in ``masks``), as the base policy would draw it. ``stop_early``:
+    stop playing candidates ``still_open`` rules out (the same decision, sooner); the reference engine
+    plays every playout, so kernel == reference checks that the two agree."""
     scratch, cand_seal, cand_take, cand_use, cand_creature, cand_items, layout, wins = work
     phase = counts[PHASE]
     rng_pol = (masks[RNG_POLICY], masks[RNG_POLICY + 1], masks[RNG_POLICY + 2], masks[RNG_POLICY + 3])
@@ -380,13 +419,19 @@ def decide(deck, hands, masks, counts, n_players, opts, base_id, base_params, n,
         base_won = False
         s_deck, s_hands, s_masks, s_counts = scratch
         for j in range(n):
+            open_ = still_open(wins, n_cand, n - j, margin) if stop_early else (1 << n_cand) - 2
+            if open_ == 0:
+                break
+            streams = playout_streams(seed, index, decision, j)
             for i in range(n_cand):
+                if i > 0 and (open_ >> i) & 1 == 0:
+                    continue
                 if kind == k.ACT_PLAN:
                     announced = (cand_use[i, 0], cand_use[i, 1], cand_use[i, 2], cand_use[i, 3], cand_use[i, 4])
                 else:
                     announced = k.NO_PLAN
                 prepare_playout(deck, hands, masks, counts, scratch, layout, n_layout, n_players, private, decider,
-                                announced, seed, index, decision, j, peek)
+                                announced, streams, peek)
                 k.advance(s_deck, s_hands, s_masks, s_counts, n_players, opts, base_id, base_params, np.bool_(False),
                           kind, cand_seal[i],
                           (cand_take[i, 0], cand_take[i, 1], cand_take[i, 2], cand_take[i, 3], cand_take[i, 4]),
@@ -422,7 +467,7 @@ def play_game(deck, hands, masks, counts, seed, index, n_players, opts, base_id,
     while phase != k.PH_END:
         kind, seal, take, use, creature, items = decide(deck, hands, masks, counts, n_players, opts, base_id,
                                                         base_params, n, cap, waste, margin, private, seed, index,
-                                                        decision, np.bool_(False), work)
+                                                        decision, np.bool_(False), np.bool_(True), work)
         phase = k.advance(deck, hands, masks, counts, n_players, opts, base_id, base_params, np.bool_(True), kind,
                           seal, take, use, creature, items)
         decision += 1
