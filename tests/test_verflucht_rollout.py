@@ -173,51 +173,9 @@ def test_bad_rollout_parameters_name_the_valid_choices(monkeypatch):
         rollout.settings([4, 1, 8, 6, -1])
 
 
-def test_a_candidate_needs_a_clear_lead_to_replace_the_base_choice():
-    """``choose``: the base choice (0) stays unless another candidate's lead exceeds margin x sqrt(its
-    discordant playouts); with margin 0 the most wins (ties to the earlier)."""
-    def wins(w, d):
-        out = np.zeros(2 * rollout.MAX_CANDIDATES, np.int64)
-        out[:len(w)] = w
-        out[rollout.MAX_CANDIDATES:rollout.MAX_CANDIDATES + len(d)] = d
-        return out
-    assert rollout.choose(wins([3, 4], [0, 1]), 2, 1.0) == 0        # one discordant playout: noise
-    assert rollout.choose(wins([3, 5], [0, 2]), 2, 1.0) == 1        # 2 of 2 discordant
-    assert rollout.choose(wins([3, 5], [0, 4]), 2, 1.0) == 0        # +2 on 4 discordant: 4 > 4 fails
-    assert rollout.choose(wins([3, 5, 6], [0, 2, 9]), 3, 1.0) == 1  # 6 wins but +3 on 9 discordant
-    assert rollout.choose(wins([3, 4, 4], [0, 1, 1]), 3, 0.0) == 1  # margin 0: most wins, earlier first
+def test_the_information_models_are_named_in_errors():
     with pytest.raises(OptionError, match="'private', 'team'"):
         rules.RuleOptions(information="table talk")
-
-
-def decided(outcomes, margin, stop_early):
-    """``decide``'s playout loop over given outcomes (playout x candidate: won?), with or without
-    ``still_open``'s early stop; the candidate ``choose`` takes."""
-    n, n_cand = outcomes.shape
-    wins = np.zeros(2 * rollout.MAX_CANDIDATES, np.int64)
-    for j in range(n):
-        open_ = rollout.still_open(wins, n_cand, n - j, margin)
-        if stop_early and open_ == 0:
-            break
-        for i in range(n_cand):
-            if stop_early and i > 0 and not (open_ >> i) & 1:
-                continue
-            wins[i] += outcomes[j, i]
-            if i > 0 and outcomes[j, i] != outcomes[j, 0]:
-                wins[rollout.MAX_CANDIDATES + i] += 1
-    return rollout.choose(wins, n_cand, margin)
-
-
-def test_stopping_hopeless_candidates_early_never_changes_a_decision():
-    """A candidate that can no longer pass ``choose``'s test is not played further (``still_open``): on
-    5,000 random outcome tables (2-6 candidates, 2-32 playouts, margins 0-2) the decision is the one of
-    the full loop. Checking a candidate after its playout's base result had counted failed this."""
-    rng = np.random.default_rng(5)
-    for _ in range(5000):
-        n_cand, n = rng.integers(2, 7), rng.choice([2, 4, 8, 16, 32])
-        margin = float(rng.choice([0.0, 0.3, 0.5, 1.0, 2.0]))
-        outcomes = rng.random((n, n_cand)) < rng.random(n_cand)
-        assert decided(outcomes, margin, True) == decided(outcomes, margin, False)
 
 
 def test_the_rollout_plays_better_than_the_heuristic_it_rolls_out():

@@ -10,7 +10,7 @@ What a playout may know (docs/search.md, "rollout"): never the order of the face
 playout draws from the face-down *set* (everything not in a hand, the display or the discard pile,
 laid out in code order) with a stream of its own keyed by (seed, game, decision, playout), the same for
 every candidate of the decision (common random numbers). A candidate replaces the base policy's choice only
-when it won clearly more often (``choose``: a sign test at ``margin`` standard errors). With ``information="private"`` the other
+when it won clearly more often (``search/clear_lead.py``: a sign test at ``margin`` standard errors). With ``information="private"`` the other
 players' Items are redrawn too: each keeps their hand size and the Items the candidate makes them spend
 (said aloud in the plan), the rest comes at random from the Items the decider cannot see.
 """
@@ -30,6 +30,7 @@ from cursedsim.games.verflucht.state import (
     RNG_DECK, RNG_POLICY, SCORE, SEALS_LEFT,
 )
 from cursedsim.rng import below_t, rollout_stream, seed_tuple
+from cursedsim.search import clear_lead
 
 #: Candidates per decision, at most (the ``cap`` parameter may lower it).
 MAX_CANDIDATES = 16
@@ -327,56 +328,12 @@ def prepare_playout(deck, hands, masks, counts, scratch, layout, n_layout, n_pla
 # ------------------------------------------------------------------ one decision
 
 @njit(cache=True)
-def choose(wins, n_cand, margin):
-    """The candidate to play: the base policy's choice (0) unless another won more playouts by more than
-    ``margin`` times the square root of the playouts where the two ended differently (a sign test on the
-    common random numbers: a lead of one discordant playout is noise); among those, the most wins, ties
-    to the earlier. ``wins[MAX_CANDIDATES + i]``: candidate i's discordant playouts against the base."""
-    best = 0
-    for i in range(1, n_cand):
-        lead = wins[i] - wins[0]
-        if lead > 0 and lead * lead > margin * margin * wins[MAX_CANDIDATES + i] and (best == 0 or wins[i] > wins[best]):
-            best = i
-    return best
-
-
-@njit(cache=True)
-def can_qualify(lead, discordant, remaining, margin):
-    """Whether a candidate now ``lead`` wins ahead of the base choice over ``discordant`` discordant
-    playouts can still pass ``choose``'s test after ``remaining`` more playouts. Its best case: every new
-    discordant playout is its win, a lead + a over discordant + a; (lead + a)^2 - margin^2 (discordant + a)
-    is convex in a, so checking the ends of the range where the lead is positive is exact. A candidate
-    that cannot pass is not played further: the decision is the same, found sooner."""
-    m2 = margin * margin
-    first = max(0, 1 - lead)
-    if first > remaining:
-        return False
-    for a in (first, remaining):
-        top = lead + a
-        if top * top > m2 * (discordant + a):
-            return True
-    return False
-
-
-@njit(cache=True)
-def still_open(wins, n_cand, remaining, margin):
-    """The candidates (a bit each, the base choice never) that can still pass ``choose``'s test with
-    ``remaining`` playouts to go; taken before a playout's base result counts. None: the base choice is
-    the decision and the remaining playouts are not played."""
-    open_ = 0
-    for i in range(1, n_cand):
-        if can_qualify(wins[i] - wins[0], wins[MAX_CANDIDATES + i], remaining, margin):
-            open_ |= 1 << i
-    return open_
-
-
-@njit(cache=True)
 def decide(deck, hands, masks, counts, n_players, opts, base_id, base_params, n, cap, waste, margin, private, seed,
            index, decision, peek, stop_early, work):
     """The rollout's decision at the game's current decision point (phase PH_ATTACK, PH_BANISH or
     PH_LAST): (act_kind, seal, take, use, creature, items). The base policy's own choice is drawn from
     the game's policy stream (advanced in ``masks``), as the base policy would draw it. ``stop_early``:
-    stop playing candidates ``still_open`` rules out (the same decision, sooner); the reference engine
+    stop playing candidates ``clear_lead.still_open`` rules out (the same decision, sooner); the reference engine
     plays every playout, so kernel == reference checks that the two agree."""
     scratch, cand_seal, cand_take, cand_use, cand_creature, cand_items, layout, wins = work
     phase = counts[PHASE]
@@ -416,10 +373,11 @@ def decide(deck, hands, masks, counts, n_players, opts, base_id, base_params, n,
         if n_layout != n_deck:
             raise ValueError("rollout: the face-down set does not match the number of face-down cards")
         wins[:] = 0
+        won_by, discordant = wins[:MAX_CANDIDATES], wins[MAX_CANDIDATES:]
         base_won = False
         s_deck, s_hands, s_masks, s_counts = scratch
         for j in range(n):
-            open_ = still_open(wins, n_cand, n - j, margin) if stop_early else (1 << n_cand) - 2
+            open_ = clear_lead.still_open(won_by, discordant, n_cand, n - j, margin) if stop_early else (1 << n_cand) - 2
             if open_ == 0:
                 break
             streams = playout_streams(seed, index, decision, j)
@@ -438,13 +396,10 @@ def decide(deck, hands, masks, counts, n_players, opts, base_id, base_params, n,
                           (cand_use[i, 0], cand_use[i, 1], cand_use[i, 2], cand_use[i, 3], cand_use[i, 4]),
                           cand_creature[i], cand_items[i])
                 won = s_counts[SCORE] != LOST_SCORE
-                if won:
-                    wins[i] += 1
                 if i == 0:
                     base_won = won
-                elif won != base_won:
-                    wins[MAX_CANDIDATES + i] += 1
-        best = choose(wins, n_cand, margin)
+                clear_lead.tally(won_by, discordant, i, won, base_won)
+        best = clear_lead.choose(won_by, discordant, n_cand, margin)
     if kind == k.ACT_PLAN:
         return (kind, cand_seal[best],
                 (cand_take[best, 0], cand_take[best, 1], cand_take[best, 2], cand_take[best, 3], cand_take[best, 4]),
