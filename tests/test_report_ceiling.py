@@ -145,3 +145,17 @@ def test_a_side_with_rollout_plays_its_budgets_on_more_games_and_the_bound_check
     assert list(table["contender"])[2:4] == ["rollout (n=1)", "rollout (n=2)"]
     assert ceiling.strongest(table, "2 players")["kind"] == "rollout"
     assert "rollout (n=" in ceiling.reading(table, plan)
+
+
+def test_the_headline_names_the_strongest_play_against_the_best_other_policy():
+    """``headline``: per setting the highest win rate of any contender (not the bound) against the best
+    built-in policy besides it; nothing when no setting has another built-in policy to compare."""
+    rows = [("s", "heuristic", "a", 0.20), ("s", "heuristic", "b", 0.25), ("s", "rollout", "rollout (n=16)", 0.40),
+            ("s", "clairvoyant", "clairvoyant bound", 0.90), ("t", "heuristic", "a", 0.30),
+            ("t", "ismcts", "ismcts (5 iterations)", 0.10)]
+    table = pd.DataFrame([{"setting": s, "kind": k, "contender": c, "rate": r, "ci_low": r - 0.02,
+                           "ci_high": r + 0.02, "games": 100} for s, k, c, r in rows])
+    text = ceiling.headline(table)
+    assert "s: rollout (n=16) 40.0% [38.0%, 42.0%] on 100 games, against b's 25.0%" in text
+    assert "t: a 30.0%" not in text and "clairvoyant" not in text   # t: no other built-in policy to compare
+    assert ceiling.headline(table[table["setting"] == "t"]) == ""

@@ -166,6 +166,29 @@ def strongest(table: pd.DataFrame, setting: str) -> pd.Series | None:
     return None if rows.empty else rows.loc[rows["rate"].idxmax()]
 
 
+def headline(table: pd.DataFrame) -> str:
+    """The intro's closing sentence: per setting the strongest play measured (the highest win rate of
+    any policy or search, a lower bound on skilled play) against the best built-in policy besides it;
+    empty when no setting has a contender above its heuristics."""
+    parts = []
+    for setting in dict.fromkeys(table["setting"]):
+        rows = table[(table["setting"] == setting) & (table["kind"] != "clairvoyant")]
+        if rows.empty:
+            continue
+        top = rows.loc[rows["rate"].idxmax()]
+        others = rows[(rows["kind"] == "heuristic") & (rows["contender"] != top["contender"])]
+        if others.empty:
+            continue
+        best = others.loc[others["rate"].idxmax()]
+        parts.append(f"{setting}: {top['contender']} {pct(top['rate'])} [{pct(top['ci_low'])}, "
+                     f"{pct(top['ci_high'])}] on {int(top['games']):,} games, against {best['contender']}'s "
+                     f"{pct(best['rate'])} on the same games")
+    if not parts:
+        return ""
+    return (" **Strong play:** the strongest play measured (a lower bound on what a skilled player wins; "
+            "the skill ceiling at the end) wins " + "; ".join(parts) + ".")
+
+
 def _shown(table: pd.DataFrame) -> pd.DataFrame:
     """The rows the figure shows: per setting the best heuristic, both ISMCTS budgets, the bound."""
     return table[(table["kind"] != "heuristic") | table["best_heuristic"]]
@@ -290,5 +313,5 @@ def section(runs: Runs, plan: CeilingPlan, n_search: int, title_game: str,
     return table, lambda data: figure(table, plan, title_game)
 
 
-__all__ = ["BUDGETS", "DEFAULT_SEARCH_GAMES", "ROLLOUT_BUDGETS", "ROLLOUT_GAMES", "TABLE_NOTE", "has_rollout", "strongest", "CeilingPlan", "CeilingSetting", "collect", "figure",
+__all__ = ["BUDGETS", "DEFAULT_SEARCH_GAMES", "headline", "ROLLOUT_BUDGETS", "ROLLOUT_GAMES", "TABLE_NOTE", "has_rollout", "strongest", "CeilingPlan", "CeilingSetting", "collect", "figure",
            "reading", "section", "table_note"]

@@ -87,10 +87,15 @@ def rules_link(rules_doc: str, out: str) -> str | None:
 
 def context(data: ReportData, *, out: str, command: str, intro: str, settings: Sequence[tuple[str, str]],
             summary: Mapping[str, Any], options: Sequence[Mapping[str, str]], rules_doc: str,
-            rules_note: str) -> dict[str, Any]:
+            rules_note: str, headline: bool = True) -> dict[str, Any]:
     """The template variables of a report (everything but the figures): ``summary`` is a game's
     ``summary_text`` (heading, columns, rows, note); ``rules_note`` ends the sentence on ambiguous
-    rules ("the last figure measures how much each of them matters")."""
+    rules ("the last figure measures how much each of them matters"). ``headline``: end the intro with
+    the skill ceiling's strongest play (``ceiling.headline``) when the report played one (a game whose
+    intro says it in its own words passes False)."""
+    if headline and "skill_ceiling" in data.tables:
+        from cursedsim.report.ceiling import headline as strong_play
+        intro += strong_play(data.tables["skill_ceiling"])
     return {
         "title": f"{data.title} balance report", "intro": intro, "settings": list(settings),
         "method": method_text(data), "summary": summary, "options": list(options), "rules_doc": rules_doc,

@@ -182,7 +182,7 @@ def build_context(data: VerfluchtData, *, out: str, command: str) -> dict[str, A
              "in one line." + _headline(data))
     return content.context(data, out=out, command=command, intro=intro, settings=settings,
                            summary=summary_text(data), options=options, rules_doc=plan.rules_doc,
-                           rules_note="figure 7 measures how much each of them matters")
+                           rules_note="figure 7 measures how much each of them matters", headline=False)
 
 
 __all__ = ["TABLE_NOTES", "build_context", "summary_table", "summary_text"]
