@@ -24,6 +24,11 @@ from cursedsim.games.cursed import optimal_fight  # noqa: E402
 
 POLICIES[optimal_fight.SPEC.name] = optimal_fight.SPEC
 
+# rollout (issue 29): flat Monte-Carlo search over optimal_fight at every fight decision point (rollout.py)
+from cursedsim.games.cursed import rollout  # noqa: E402
+
+POLICIES[rollout.SPEC.name] = rollout.SPEC
+
 
 def policy_spec(policy: str | PolicySpec) -> PolicySpec:
     """The PolicySpec of a policy given by name or already resolved (as the runner passes it)."""
@@ -71,6 +76,10 @@ def run_chunk(seed: int, start: int, count: int, players: int, options: rules.Ru
     spec = policy_spec(policy)
     if spec.engine == "python":
         return reference.play_chunk(seed, start, count, options, spec.impl(params))
+    if spec.policy_id == rollout.pol.ROLLOUT and spec.impl is None:
+        out = rollout.run_chunk(seed, start, count, option_tuple(options), params)
+        out.pop("_decisions")
+        return out
     play = spec.impl.play_chunk() if spec.impl is not None else None
     if spec.policy_id == optimal_fight.OPTIMAL_FIGHT and play is None:
         optimal_fight.check_params(params)

@@ -34,6 +34,7 @@ from numba import int64, njit
 from cursedsim.bits import ZERO, bit
 from cursedsim.games.cursed import optimal_kernel as ofk
 from cursedsim.games.cursed import policies as pol
+from cursedsim.games.cursed import resume as rs
 from cursedsim.games.cursed.policies import OPTIMAL_FIGHT
 from cursedsim.games.cursed.rules import (
     BEWITCHING_RELIC,
@@ -135,12 +136,14 @@ from cursedsim.rng import STREAM_DECK, STREAM_POLICY, below_t, seed_tuple
 #: ``end`` while the game runs.
 NOT_OVER = -1
 
-#: How a fight closes (``reference.CLOSE_*``), or OPEN while it goes on.
+#: How a fight closes (``reference.CLOSE_*``), or OPEN while it goes on; CLOSE_HALT: the game halts at a
+#: decision point (``resume``: the rollout search).
 OPEN = -1
 CLOSE_CAPTURE = 0
 CLOSE_STOP = 1
 CLOSE_SMOKE = 2
 CLOSE_LOST = 3
+CLOSE_HALT = 4
 
 #: Items a policy may use at any fight decision point (Large Backpack too, while the discard pile holds
 #: a card; Whetstone and Frenzy Potion with item_timing="before_draw"; the Whetstone on a weapon in play
@@ -571,7 +574,7 @@ def between_fights(zones, n_pile, n_discard, discard_cards, items, stored, souls
 # ---------------------------------------------------------------- the game
 
 @njit(cache=True, inline="always")
-def play_game(zones, seed, index, opts, policy_id, params, memo):
+def play_game(zones, seed, index, opts, policy_id, params, memo, ctl):
     """Play game ``index`` of the run ``seed`` to its end. Returns (souls, rounds, damage_taken,
     cards_left, end, start_item, weapons_drawn, busts); the used-item counts are left in
     ``zones[USED_COUNT : USED_COUNT + 10]``. Inlined into ``play_chunk``: as a call of its own it linked
@@ -585,20 +588,22 @@ def play_game(zones, seed, index, opts, policy_id, params, memo):
     none = int64(0)
     souls, rounds, damage_taken, n_pile, end, start_item, weapons_drawn, busts, _, _, _ = play_dealt(
         zones, int64(N_CARDS), none, ZERO, ZERO, ZERO, none, opts[OPT_STARTING_ITEMS], opts, policy_id, params,
-        rng_deck, rng_pol, memo)
+        rng_deck, rng_pol, memo, ctl)
     return souls, rounds, damage_taken, n_pile, end, start_item, weapons_drawn, busts
 
 
 @njit(cache=True)
 def play_dealt(zones, n_pile, n_discard, discard_cards, items, stored, souls, starting_left, opts, policy_id,
-               params, rng_deck, rng_pol, memo):
+               params, rng_deck, rng_pol, memo, ctl):
     """Play from a dealt position to the end: the pile ``zones[PILE : PILE + n_pile]`` and the discard
     pile ``zones[DISCARD : DISCARD + n_discard]`` (contents ``discard_cards``), held ``items`` and Backpack
     weapons ``stored`` (card masks), ``souls`` captured, ``starting_left`` starting items still to take,
     and the two random streams (``play_game`` after its set-up shuffle; the rule tests lay out a position,
     as ``reference.Table``'s). Returns (souls, rounds, damage_taken, cards_left, end, start_item,
     weapons_drawn, busts, discard size, items, stored); the zones keep the final piles. A real call from
-    ``play_game``: the scratch array crosses it once per game."""
+    ``play_game``: the scratch array crosses it once per game. ``ctl``: the rollout search's control
+    (``resume``; off, ``resume.new_control()``, in every other run): resume from a saved round, replay a
+    fight's decisions from a script, halt at a decision point or at a round's top."""
     rounds = 0
     damage_taken = 0
     weapons_drawn = 0
@@ -606,7 +611,17 @@ def play_dealt(zones, n_pile, n_discard, discard_cards, items, stored, souls, st
     end = NOT_OVER
     start_item = NO_START_ITEM   # the item code of the first starting item taken
     pending_mimic = NO_CARD   # a Mimic! looted from a chest, fought next
+    if ctl[rs.C_ON] and ctl[rs.C_RESUME]:
+        (n_pile, n_discard, discard_cards, items, stored, souls, starting_left, pending_mimic, rounds, damage_taken,
+         weapons_drawn, busts, start_item, rng_deck, rng_pol) = rs.load(zones, ctl)
     while end == NOT_OVER:
+        if ctl[rs.C_ON] and ctl[rs.C_POS] >= ctl[rs.C_N]:
+            if ctl[rs.C_SAVE]:
+                rs.save(zones, ctl, n_pile, n_discard, discard_cards, items, stored, souls, starting_left,
+                        pending_mimic, rounds, damage_taken, weapons_drawn, busts, start_item, rng_deck, rng_pol)
+            if ctl[rs.C_CUT]:
+                ctl[rs.C_HALTED] = 1
+                break
         # ---- what is fought next: a looted Mimic!, a starting item, or the round's monster
         if pending_mimic != NO_CARD:
             monster = pending_mimic
@@ -665,6 +680,13 @@ def play_dealt(zones, n_pile, n_discard, discard_cards, items, stored, souls, st
                                                           int64(n_used))
                 else:
                     kind, card, target, rng_pol = pol.decide_fight(policy_id, params, rng_pol, view, opts)
+                if ctl[rs.C_ON]:
+                    halt, kind, card, target, rng_deck, rng_pol = rs.steer(
+                        zones, ctl, n_pile, kind, card, target, view, rng_deck, rng_pol, memo, opts, params, policy_id,
+                        int64(n_weapons), int64(n_used))
+                    if halt:
+                        close = CLOSE_HALT
+                        break
                 check_action(kind, card, target, attack_ok, n_pile, stored, items, usable, discard_cards,
                              targets)
             else:
@@ -782,6 +804,8 @@ def play_dealt(zones, n_pile, n_discard, discard_cards, items, stored, souls, st
                 close = CLOSE_STOP
 
         # ---- closing the fight: an escape, the final monster, a lost soul or a capture
+        if close == CLOSE_HALT:
+            break
         if close == CLOSE_SMOKE:
             n_pile, n_discard, discard_cards, rng_deck = escape(
                 zones, monster, n_pile, n_discard, discard_cards, n_used, n_weapons, opts, rng_deck)
@@ -838,9 +862,10 @@ def play_chunk(seed, start, n_games, opts, policy_id, params, memo, win, souls, 
     n_games x 10 item counts). ``memo``: optimal_fight's table (``optimal_kernel``), kept by the caller
     across chunks; a placeholder for the other policies."""
     zones = np.zeros(N_ZONES, np.int64)
+    ctl = np.zeros(rs.N_CTL, np.int64)   # control off
     for g in range(n_games):
         n_souls, n_rounds, damage, left, how, first_item, drawn, n_busts = play_game(
-            zones, seed, start + g, opts, policy_id, params, memo)
+            zones, seed, start + g, opts, policy_id, params, memo, ctl)
         win[g] = n_souls >= opts[OPT_WIN_SOULS]
         souls[g] = n_souls
         rounds[g] = n_rounds

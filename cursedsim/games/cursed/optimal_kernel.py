@@ -722,6 +722,21 @@ def soul_gain(view, opts):
     return 0 if view[V_IS_MIMIC] and not opts[OPT_MIMIC_SOUL] else 1
 
 
+@njit(cache=True, inline="always")
+def fight_words(meta, view, opts, n_weapons, n_used):
+    """The decision point's state words (a, b, c), canonical, and whether a Relic is held."""
+    first = view[V_ATTACKS] == 0
+    spent = view[V_TRAIT_SPENT] != 0
+    ret = 1 + n_weapons + (n_used if opts[OPT_SMOKE_RETURNS_ITEMS] else 0)
+    a = (counts_of(view[V_PILE_CARDS], FIELD) | (uint64(view[V_TOTAL]) << TOTAL_SHIFT) | (uint64(first) << FIRST_SHIFT)
+         | (uint64(spent) << SPENT_SHIFT) | (uint64(view[V_BLOCKED]) << BLOCKED_SHIFT))
+    b = counts_of(view[V_STORED], FIELD) | (uint64(ret) << RET_SHIFT)
+    c = counts_of(view[V_ITEMS], ITEM_FIELD)
+    relic = item_count(c, BEWITCHING_RELIC) > 0
+    a, b = canonical(meta, a, b, view[V_POWER], view[V_TRAIT], relic)
+    return a, b, c, relic
+
+
 @njit(cache=True)
 def decide_fight(memo, view, opts, params, n_weapons, n_used):
     """``OptimalFightPolicy.fight`` at a fight decision point: (kind, card, target). ``n_weapons``,
@@ -740,15 +755,7 @@ def decide_fight(memo, view, opts, params, n_weapons, n_used):
         return USE, turkey, NO_CARD
     power = view[V_POWER]
     trait = view[V_TRAIT]
-    first = view[V_ATTACKS] == 0
-    spent = view[V_TRAIT_SPENT] != 0
-    ret = 1 + n_weapons + (n_used if opts[OPT_SMOKE_RETURNS_ITEMS] else 0)
-    a = (counts_of(view[V_PILE_CARDS], FIELD) | (uint64(view[V_TOTAL]) << TOTAL_SHIFT) | (uint64(first) << FIRST_SHIFT)
-         | (uint64(spent) << SPENT_SHIFT) | (uint64(view[V_BLOCKED]) << BLOCKED_SHIFT))
-    b = counts_of(view[V_STORED], FIELD) | (uint64(ret) << RET_SHIFT)
-    c = counts_of(items, ITEM_FIELD)
-    relic = item_count(c, BEWITCHING_RELIC) > 0
-    a, b = canonical(meta, a, b, power, trait, relic)
+    a, b, c, relic = fight_words(meta, view, opts, n_weapons, n_used)
     n = view[V_PILE]
     _, action = node(table, meta, power, trait, view[V_SOULS], soul_gain(view, opts), a, b, c, n)
     if action == ACT_DRAW or action >= ACT_PLAY:
@@ -775,6 +782,25 @@ def decide_fight(memo, view, opts, params, n_weapons, n_used):
     if action == ACT_SMOKE:
         return USE, lowest_of(items, SMOKE_BOMB), NO_CARD
     return STOP, NO_CARD, NO_CARD
+
+
+@njit(cache=True)
+def take_action(memo, view, opts, params, n_weapons, n_used, kind):
+    """A fight action taken in place of ``decide_fight``'s (the ``rollout`` search's, ``resume.steer``):
+    the attack that follows a DRAW or PLAY is answered from this decision point, as after the DP's own
+    DRAW or PLAY; another action leaves no attack pending."""
+    meta = borrowed(memo[1])
+    load_run(meta, opts, params)
+    meta[M_CRYSTAL_CARD] = ZERO
+    if kind != DRAW and kind != PLAY:
+        meta[M_PENDING] = PENDING_NONE
+        return
+    a, b, c, _ = fight_words(meta, view, opts, n_weapons, n_used)
+    meta[M_PENDING] = PENDING_DRAW if kind == DRAW else PENDING_PLAY
+    meta[M_PA] = a
+    meta[M_PB] = b
+    meta[M_PC] = c
+    meta[M_PN] = uint64(view[V_PILE])
 
 
 @njit(cache=True)

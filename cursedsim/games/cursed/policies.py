@@ -107,6 +107,9 @@ COUNTING = 3
 #: The exact fight DP (``optimal_kernel``): its decisions in a fight are asked by the kernel itself (they
 #: need the DP's table); here only between fights, where it plays counting's rules with their defaults.
 OPTIMAL_FIGHT = 4
+#: The search (rollout.py): never a ``policy_id`` of ``decide_*``, its games run in ``rollout.play_chunk``,
+#: which asks its base policy.
+ROLLOUT = 5
 
 # ---- parameters (indices into ``params``). Slot 0 is the policy's own drawing parameter (threshold's
 # k, counting's margin; no_items has only that one); slots 1-7 are the item rules both share.
