@@ -166,7 +166,7 @@ def test_the_game_record():
         "cursed", "Cursed!?", 1, 1, 1)
     assert GAME.outcome_columns == OUTCOME_COLUMNS
     assert GAME.outcome_categories == {"end": END_NAMES, "start_item": rules.ITEM_SLUGS}
-    assert set(GAME.policies) == {"random", "threshold", "no_items", "counting", "optimal_fight"}
+    assert set(GAME.policies) == {"random", "threshold", "no_items", "counting", "optimal_fight", "rollout"}
     assert GAME.policy("optimal_fight").engine == "kernel"   # optimal_kernel; its twin: optimal_fight.py
     assert GAME.default_policy in GAME.policies
     assert list(GAME.option_columns(RuleOptions(), 1)) == [f.name for f in dataclasses.fields(RuleOptions)]
