@@ -38,8 +38,9 @@ N_GAMES_DEFAULT = 2_000
 SEARCH_PRESETS: dict[str, tuple[dict[str, float], int]] = {"rollout": ({"n": 2.0}, 1_000),
                                                            # Cursed!?'s exact fight DP: ~500 games/s cold
                                                            "optimal_fight": ({}, 1_000)}
-#: Games per search preset of a game where fewer suffice (village's rollout plays ~40 games/s at n=2).
-SEARCH_GAMES = {"village": 200}
+#: Games per search preset of a game where fewer suffice (village's rollout plays ~40 games/s at n=2;
+#: Cursed!?'s replays each fight from its start at every decision).
+SEARCH_GAMES = {"village": 200, "cursed": 300}
 #: A game of sides plays every pairing of its sides' kernel policies when there are at most this many
 #: pairings, else each side's policies against the other sides' defaults.
 MAX_PAIRINGS = 25
@@ -69,6 +70,10 @@ OPTION_PRESETS: dict[str, list[tuple[Any, dict[str, Any]]]] = {
         (None, {"starting_item": "mimic"}),
         ("optimal_fight", {"dagger_value": "choose", "spear_kind": "choose", "overshoot": "zero_total",
                            "bust": "soul_lost", "smoke_bomb_returns_items": True, "item_timing": "before_draw"}),
+        # the rollout's replay through the rare paths (items before a draw, the Whetstone in play, the Smoke
+        # Bomb's shuffle with its items, a chest from the pile, two starting items)
+        ("rollout", {"item_timing": "before_draw", "whetstone_in_play": True, "smoke_bomb_returns_items": True,
+                     "chest_loot": "draw_pile", "starting_items": 2, "starting_mimic": "redraw"}),
     ],
     "covens": [
         (None, {"disabled_spell": "darkness"}),
