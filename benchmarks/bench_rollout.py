@@ -1,5 +1,6 @@
 """Speed and memory of the ``rollout`` search, per game and budget: games per second per core and the peak
-resident memory of the process that plays them. Writes results/benchmarks/rollout.json.
+resident memory of the process that plays them. Writes results/benchmarks/rollout.json (Verflucht!) and
+rollout_<game>.json for the other games measured here (``--games cursed``).
 
 Run: ``python benchmarks/bench_rollout.py`` (a few minutes on a quiet machine; ``--games-scale 0.25`` for a
 quick look). Every (game, n) plays in a fresh process, one core (n_jobs=1), warm numba cache (the first
@@ -19,7 +20,8 @@ import sys
 from common import machine, write_result  # benchmarks/common.py
 
 #: (game, players, policy spec for simulate, params besides n, side or None) per setting measured.
-SETTINGS = {"verflucht": ("verflucht", 3, "rollout", {}, None)}
+#: Cursed!?'s rollout runs over optimal_fight, whose table (256 MiB at most) is in the peak.
+SETTINGS = {"verflucht": ("verflucht", 3, "rollout", {}, None), "cursed": ("cursed", 1, "rollout", {}, None)}
 #: Budgets and games played at each (fewer at larger n: the same ~order of time per point).
 BUDGETS = {1: 4000, 4: 2000, 16: 1000, 64: 400, 256: 100}
 
@@ -58,12 +60,14 @@ def measure(name: str, scale: float) -> list[dict]:
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games-scale", type=float, default=1.0, help="multiply every setting's games by this")
-    parser.add_argument("--games", nargs="*", default=list(SETTINGS), help="games to measure")
+    parser.add_argument("--games", nargs="*", default=["verflucht"], choices=list(SETTINGS),
+                        help="games to measure (verflucht: rollout.json; another: rollout_<game>.json)")
     args = parser.parse_args(argv)
-    load = os.getloadavg()[0]
-    result = {name: {"players": SETTINGS[name][1], "side": SETTINGS[name][4], "rows": measure(name, args.games_scale)}
-              for name in args.games}
-    write_result("rollout", {**result, **machine(load)})
+    for name in args.games:
+        load = os.getloadavg()[0]
+        result = {name: {"players": SETTINGS[name][1], "side": SETTINGS[name][4],
+                         "params": SETTINGS[name][3], "rows": measure(name, args.games_scale)}}
+        write_result("rollout" if name == "verflucht" else f"rollout_{name}", {**result, **machine(load)})
 
 
 if __name__ == "__main__":
