@@ -480,3 +480,28 @@ def _as_file(b) -> dict:
             "panic": {s: {"length": ln, "start": st, **dict(e)} for s, ln, st, e in data["panic"]},
             "cure": {s: {"sequence": q} for s, q in data["cure"]},
             "curse": {s: {"length": ln, "start": st} for s, ln, st in data["curse"]}}
+
+
+# ---------------------------------------------------------------- track lengths (rule options O35-O38)
+
+def test_track_length_options_resize_one_board_side(board):
+    from cursedsim.games.village import reference as REF
+    from cursedsim.games.village import rules as R
+    from cursedsim.games.village import state as S
+    from cursedsim.games.village.board import with_track_lengths
+    assert with_track_lengths(board) is board
+    longer = with_track_lengths(board, {"wizard": 15}, {"rabid": 9})
+    wizard_cure = dict(board.cure)["wizard"]
+    assert dict(longer.cure)["wizard"] == wizard_cure + wizard_cure[:3]      # repeated from its start
+    assert dict(longer.cure)["possessed"] == dict(board.cure)["possessed"]
+    assert longer.sides("rabid_monster").curse_length == 9 and longer.sides("duel").curse_length == 12
+    assert dict(with_track_lengths(board, {"possessed": 5}).cure)["possessed"] == dict(board.cure)["possessed"][:5]
+    options = R.RuleOptions(wizard_cure_length=7, monster_curse_length=20)
+    t = REF.Table.deal(1, 0, options, mode=R.DUEL, controllers={R.WIZARD: object(), R.MONSTER: object()})
+    assert len(t.cure_seq) == 7 and t.curse_top == 20
+    bd = S.pack_board(with_track_lengths(board, *options.track_lengths()), R.DUEL)
+    assert bd[S.BD_CURE_LEN] == 7 and bd[S.BD_CURSE_LEN] == 20
+    with pytest.raises(BoardError, match=r"valid sides: wizard, possessed"):
+        with_track_lengths(board, {"monster": 5})
+    with pytest.raises(BoardError, match=r"3\.\.30"):
+        with_track_lengths(board, curse={"rabid": 2})

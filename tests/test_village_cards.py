@@ -244,9 +244,14 @@ def test_reconstructed_fields_are_labelled(cards):
 
 
 def test_defaults_documented_for_the_listed_cards(cards):
-    """The choices docs/rules/village_cards.md defends: 1 coin, no requirement, these kinds and places."""
+    """The choices docs/rules/village_cards.md defends: 1 coin, no Spell requirement, one Power requirement of
+    each kind the rulebook names (C5), these kinds and places."""
     assert {c.coins for c in cards.listed("spell")} == {1}
-    assert all(c.requirements == C.Requirements() for c in cards.cards)
+    assert all(c.requirements == C.Requirements() for c in cards.cards if c.deck != "power")
+    needs = {c.name: c.requirements for c in cards.listed("power") if c.requirements != C.Requirements()}
+    assert needs == {"Courier Horse": C.Requirements(location="market"),
+                     "Midnight Snack": C.Requirements(panic=1), "Monstrous Leap": C.Requirements(energy=2),
+                     "Noble Blood": C.Requirements(stomach=("Noble",))}
     kinds = {c.name: (c.kind, c.placement) for c in cards.cards if c.kind != "immediate"}
     assert kinds == {"Box of Holding": ("ongoing", "wizard"), "Gift of the Gab": ("ongoing", "wizard"),
                      "Hydrophobia": ("ongoing", "monster"), "Fast Food": ("ongoing", "monster"),
@@ -297,12 +302,13 @@ DECKS = {
 
 @pytest.mark.parametrize("mode", list(DECKS))
 def test_each_mode_gets_its_decks(cards, mode):
-    decks = cards.deck_for(mode)
+    decks = cards.deck_for(mode, unlisted="omit")
     assert {deck: tuple(c.id for c in chosen) for deck, chosen in decks.items()} == DECKS[mode]
 
 
 def test_module_deck_for_reads_the_default_file():
-    assert [c.id for c in C.deck_for("duel")["spell"]] == list(SPELL_ALL)
+    assert [c.id for c in C.deck_for("duel", unlisted="omit")["spell"]] == list(SPELL_ALL)
+    assert [c.id for c in C.deck_for("duel")["spell"][:9]] == list(SPELL_ALL)   # then the placeholders
 
 
 SYNTH = """\
@@ -345,7 +351,7 @@ text = "z"
 
 def test_red_icon_leaves_exactly_the_decks_facing_an_automaton():
     cards = parse_cards(SYNTH)
-    ids = {m: {d: [c.id for c in cs] for d, cs in cards.deck_for(m).items()} for m in C.MODES}
+    ids = {m: {d: [c.id for c in cs] for d, cs in cards.deck_for(m, unlisted="omit").items()} for m in C.MODES}
     assert ids["duel"] == {"spell": ["S01", "S02"], "power": ["P01"]}
     assert ids["rabid_monster"]["spell"] == ["S02"] and ids["rabid_monster"]["power"] == ["P01"]
     assert ids["possessed_wizard"]["spell"] == ["S01"] and ids["possessed_wizard"]["power"] == []
@@ -383,13 +389,67 @@ def test_sizes_override_and_their_errors(cards):
 def test_unknown_mode_and_unlisted_name_the_valid_ones(cards):
     with pytest.raises(CardsError, match="valid modes: duel, rabid_monster, possessed_wizard, automata"):
         cards.deck_for("solo")
-    with pytest.raises(CardsError, match="valid values: omit, blank, copies"):
+    with pytest.raises(CardsError, match="valid values: placeholder, omit, blank, copies"):
         cards.deck_for("duel", unlisted="pad")
+    with pytest.raises(CardsError, match="valid values: printed_counts, none"):
+        cards.deck_for("duel", pw_actions="all")
+    with pytest.raises(CardsError, match="valid values: as_file, none"):
+        cards.deck_for("duel", power_requirements="some")
 
 
 def test_card_options_name_every_deck_size():
     assert set(C.SIZE_OPTION.values()) <= set(C.CARD_OPTIONS)
-    assert C.CARD_OPTIONS["unlisted_cards"] in C.UNLISTED and C.CARD_OPTIONS["unlisted_cards"] == "omit"
+    assert C.CARD_OPTIONS["unlisted_cards"] in C.UNLISTED and C.CARD_OPTIONS["unlisted_cards"] == "placeholder"
+    from cursedsim.games.village import rules as R
+    defaults = R.RuleOptions()
+    assert all(getattr(defaults, name) == value for name, value in C.CARD_OPTIONS.items())
+
+
+# ---------------------------------------------------------------- placeholders (O28 placeholder, O33, O34)
+
+def test_placeholders_fill_each_deck_of_the_file_to_its_printed_size(cards):
+    for deck, size in C.PRINTED_SIZE.items():
+        pads = cards.placeholders(deck)
+        assert len(cards.listed(deck)) + len(pads) == size
+        assert all(p.blank and p.name == f"Placeholder {p.id}" and p.effect == "none" and
+                   p.requirements == C.Requirements() and set(p.reconstructed) == set(C.RECONSTRUCTABLE)
+                   for p in pads)
+        assert not {p.id for p in pads} & {c.id for c in cards.listed(deck)}
+    assert [p.id for p in cards.placeholders("spell")] == [f"S{k}" for k in range(10, 25)]
+    assert {p.coins for p in cards.placeholders("spell")} == {1}          # C4: every Spell gives coins
+    assert {p.actions for p in cards.placeholders("rabid_monster")} == {C.RM_ACTIONS}
+    assert all(not p.villager for deck in C.DECKS for p in cards.placeholders(deck))
+
+
+def test_the_mode_decks_with_placeholders(cards):
+    """The printed deck less the listed cards without the mode's icon (placeholders carry every icon)."""
+    sizes = {m: {d: len(cs) for d, cs in cards.deck_for(m, unlisted="placeholder").items()} for m in C.MODES}
+    assert sizes == {"duel": {"spell": 24, "power": 22},
+                     "rabid_monster": {"spell": 23, "power": 20, "rabid_monster": 12},
+                     "possessed_wizard": {"spell": 22, "power": 22, "possessed_wizard": 12},
+                     "automata": {"spell": 21, "power": 20, "possessed_wizard": 12, "rabid_monster": 12}}
+    duel = cards.deck_for("duel", unlisted="placeholder")
+    assert [c.id for c in duel["spell"][:9]] == list(SPELL_ALL)
+    assert len(cards.deck_for("duel", unlisted="placeholder", sizes={"power": 12})["power"]) == 12
+    assert len(cards.deck_for("duel", unlisted="placeholder", sizes={"power": 40})["power"]) == 40
+
+
+def test_possessed_placeholders_complete_the_printed_action_counts(cards):
+    """ "Mix Cure (x1)" and the second "Buy Ingredient from current district (x2)" are missing from PW01-PW07."""
+    pw = cards.deck_for("possessed_wizard", unlisted="placeholder")["possessed_wizard"]
+    assert [(c.id, c.actions) for c in pw[7:]] == [("PW08", ("mix_cure",)), ("PW09", ("buy_current_district",)),
+                                                   ("PW10", ()), ("PW11", ()), ("PW12", ())]
+    counted = [C.COUNTS_AS.get(c.actions[0], c.actions[0]) for c in pw if c.actions]
+    assert {a: counted.count(a) for a in set(counted)} == dict(C.PRINTED_PW_ACTIONS)
+    bare = cards.deck_for("possessed_wizard", unlisted="placeholder", pw_actions="none")["possessed_wizard"]
+    assert [c.actions for c in bare[7:]] == [()] * 5
+
+
+def test_power_requirements_none_drops_them(cards):
+    plain = cards.deck_for("duel", power_requirements="none")["power"]
+    assert all(c.requirements == C.Requirements() for c in plain)
+    assert [c.id for c in plain] == [c.id for c in cards.deck_for("duel")["power"]]
+    assert any(c.requirements != C.Requirements() for c in cards.deck_for("duel")["power"])
 
 
 # ---------------------------------------------------------------- digest

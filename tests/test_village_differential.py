@@ -34,6 +34,9 @@ VARIANTS = [
     {"unlisted_cards": "blank"}, {"unlisted_cards": "blank", "automata_targets": "possessed_cards"},
     {"unlisted_cards": "copies"},
     {"unlisted_cards": "copies", "spell_deck_size": 30, "power_deck_size": 40, "possessed_deck_size": 20},
+    {"unlisted_cards": "omit"}, {"pw_unlisted_actions": "none"}, {"power_requirements": "none"},
+    {"unlisted_cards": "placeholder", "possessed_deck_size": 16, "rabid_deck_size": 9},
+    {"possessed_cure_length": 6, "rabid_curse_length": 18}, {"possessed_cure_length": 20, "rabid_curse_length": 4},
 ]
 ALL_OTHER = {"panic_threshold": "above_level", "full_stomach": "stop", "rabid_path": "stop_at_villagers",
              "rabid_stop_count": "slots", "rabid_pasture": "most_sheep", "pw_next_ingredient": "next_only",

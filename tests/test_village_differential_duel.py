@@ -30,7 +30,9 @@ VARIANTS = [
     {"night_arrival_chooser": "monster"}, {"wizard_move_alone": True}, {"plethora_at_market": False},
     {"panic_threshold": "above_level"}, {"unmatched_meal": "no_change"}, {"quiet_night_adjusts": True},
     {"full_stomach": "stop"}, {"start_location_visited": True}, {"guard_movement_loss": "carry_over"},
-    {"max_turns": 12}, {"unlisted_cards": "copies"}, {"unlisted_cards": "blank"},
+    {"max_turns": 12}, {"unlisted_cards": "copies"}, {"unlisted_cards": "blank"}, {"unlisted_cards": "omit"},
+    {"power_requirements": "none"}, {"unlisted_cards": "placeholder", "spell_deck_size": 12, "power_deck_size": 30},
+    {"wizard_cure_length": 7, "monster_curse_length": 20}, {"wizard_cure_length": 25, "monster_curse_length": 5},
 ]
 
 
@@ -74,6 +76,23 @@ def test_option_variant(boards, variant):
             r = compare(SEED + 1 + k, 1000 * (1 + VARIANTS.index(variant)), 5, options, b, *pair)
             if "max_turns" in variant:
                 assert (r["turns"] <= variant["max_turns"]).all()
+
+
+@pytest.mark.parametrize("params", [(0.0, 1.0), (1.0, 0.0), (0.0, 0.0)], ids=lambda p: f"ahead{p[0]:g}-zero{p[1]:g}")
+def test_planner_and_glutton_before_issue_26(boards, params):
+    """The planner without the furthest-ahead discard and Glutton without its value-0 plays (their last
+    parameters 0), on the default decks and on the listed cards alone (unlisted_cards omit)."""
+    wp, mp = defaults(WPOL, "planner"), defaults(MPOL, "glutton")
+    wp[-1], mp[-1] = params
+    for k, options in enumerate((R.RuleOptions(), R.RuleOptions(unlisted_cards="omit"))):
+        for b in boards.values():
+            seed = SEED + 50 + k
+            kk = KN.run_chunk(seed, 0, 25, options, b, R.DUEL, WIZARD["planner"], wp, MONSTER["glutton"], mp)
+            r = REF.play_chunk(seed, 0, 25, options, board=b, mode=R.DUEL,
+                               controllers={R.WIZARD: WPOL.make("planner", wp), R.MONSTER: MPOL.make("glutton", mp)})
+            for column in R.OUTCOME_DTYPES:
+                diff = np.flatnonzero(kk[column] != r[column])
+                assert diff.size == 0, (column, params, options, int(diff[0]) if diff.size else None)
 
 
 @pytest.mark.slow

@@ -20,8 +20,8 @@ POLICY_ID = {"random": S.POLICY_RANDOM, "glutton": 2}
 DEFAULTS = {name: [row[1] for row in rows] for name, rows in MP.PARAMS.items()}
 #: Glutton away from its defaults: Quiet Nights early, no match bonus, distance heavy, Panic spent late,
 #: no movement bought.
-GLUTTON_OTHER = [4.0, 0.0, 3.0, 9.0, 0.0]
-GLUTTON_BUYER = [10.9, 15.0, 0.0, 2.0, 4.0]
+GLUTTON_OTHER = [4.0, 0.0, 3.0, 9.0, 0.0, 0.0]
+GLUTTON_BUYER = [10.9, 15.0, 0.0, 2.0, 4.0, 1.0]
 
 OPTIONS_A = dict(night_arrival_chooser="monster", panic_threshold="above_level", unmatched_meal="no_change",
                  quiet_night_adjusts=True, full_stomach="stop", start_location_visited=False,
@@ -33,6 +33,10 @@ OPTIONS_PW = dict(pw_next_ingredient="next_only", pw_mix_counts="matching", pw_f
 OPTIONS_DECKS = dict(unlisted_cards="copies", spell_deck_size=12, power_deck_size=14, possessed_deck_size=10,
                      night_arrival_chooser="monster", max_turns=120)
 OPTIONS_BLANK = dict(unlisted_cards="blank", guard_movement_loss="carry_over", full_stomach="stop")
+#: The decks before issue 26 (listed cards only, no Power requirement, no printed Possessed Wizard counts);
+#: the per-side track lengths (O35-O38).
+OPTIONS_OLD_DECKS = dict(unlisted_cards="omit", power_requirements="none", pw_unlisted_actions="none")
+OPTIONS_TRACKS = dict(possessed_cure_length=20, monster_curse_length=8, pw_unlisted_actions="none")
 
 _BOARDS: dict = {}
 
@@ -65,6 +69,9 @@ FAST = [
     (13, 200, OPTIONS_A, 3, "random", DEFAULTS["random"]),
     (14, 150, OPTIONS_PW, 5, "glutton", GLUTTON_OTHER),
     (15, 150, OPTIONS_DECKS, "default", "glutton", GLUTTON_BUYER),
+    (16, 120, OPTIONS_OLD_DECKS, "default", "glutton", DEFAULTS["glutton"]),
+    (17, 120, OPTIONS_TRACKS, 3, "glutton", DEFAULTS["glutton"]),
+    (18, 120, OPTIONS_BLANK, "default", "glutton", DEFAULTS["glutton"]),
 ]
 #: ... and >= 5,000 with the slow ones.
 SLOW = [
@@ -125,7 +132,7 @@ class Counting:
 
 
 @pytest.mark.parametrize("seed,count,options,policy,params", [
-    (51, 200, OPTIONS_DECKS, "random", DEFAULTS["random"]),
+    (51, 200, dict(OPTIONS_DECKS, power_requirements="none"), "random", DEFAULTS["random"]),   # as found
     (52, 150, {}, "glutton", GLUTTON_BUYER),
 ])
 def test_hydrophobia_buys_and_quiet_night_meals_and_waiting_cards(seed, count, options, policy, params):

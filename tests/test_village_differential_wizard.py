@@ -33,13 +33,15 @@ VARIANTS = [
     {"rabid_get_busy": "ignored"}, {"unlisted_cards": "blank"}, {"unlisted_cards": "copies"},
     {"unlisted_cards": "copies", "spell_deck_size": 30, "power_deck_size": 40, "rabid_deck_size": 20},
     {"unlisted_cards": "blank", "spell_deck_size": 20, "power_deck_size": 12, "rabid_deck_size": 16},
+    {"unlisted_cards": "omit"}, {"unlisted_cards": "placeholder", "rabid_deck_size": 8},
+    {"wizard_cure_length": 5, "rabid_curse_length": 24}, {"wizard_cure_length": 30, "rabid_curse_length": 3},
 ]
 ALL_OTHER = {"panic_threshold": "above_level", "full_stomach": "stop", "rabid_path": "stop_at_villagers",
              "rabid_stop_count": "slots", "rabid_pasture": "most_sheep", "wizard_move_alone": True,
              "plethora_at_market": False, "rabid_spent_actions": "free", "rabid_get_busy": "ignored",
              "unlisted_cards": "copies"}
 #: Non-default planner vectors: every parameter moved (eager caster, hoarder of coins, distracting thief).
-PLANNER_PARAMS = [[1.0, 8.0, 3.0, 1.0, 1.0, 0.0, 5.0, 12.0], [9.0, 1.0, 0.0, 4.0, 3.0, 40.0, 0.0, 6.0]]
+PLANNER_PARAMS = [[1.0, 8.0, 3.0, 1.0, 1.0, 0.0, 5.0, 12.0, 0.0], [9.0, 1.0, 0.0, 4.0, 3.0, 40.0, 0.0, 6.0, 1.0]]
 
 
 @pytest.fixture(scope="module")

@@ -157,7 +157,8 @@ def test_every_option_is_an_open_point_with_its_default_and_choices():
             assert re.findall(r"`(\w+)`", match.group(4)) == list(R.CHOICES[name]), name
         elif name in R.INT_RANGES:
             low, high = R.INT_RANGES[name]
-            assert f"{low}-{high}" in match.group(4) or f"{low} = " in match.group(4) and f"{low + 1}-{high}" \
+            first = R.TRACK_LENGTHS.get(name, (low + 1, high))[0]
+            assert f"{low}-{high}" in match.group(4) or f"{low} = " in match.group(4) and f"{first}-{high}" \
                 in match.group(4), name
         elif name in R.FILE_OPTIONS:
             assert "path" in match.group(4), name
@@ -232,6 +233,14 @@ def test_a_deck_size_outside_its_range_names_it(name):
         R.RuleOptions(**{name: 61})
     assert R.RuleOptions(**{name: 20}).deck_sizes()[name.replace("_deck_size", "").replace(
         "possessed", "possessed_wizard").replace("rabid", "rabid_monster")] == 20
+
+
+@pytest.mark.parametrize("name", sorted(R.TRACK_LENGTHS))
+@pytest.mark.parametrize("value", [1, 2, 31, -1])
+def test_a_track_length_outside_its_range_names_it(name, value):
+    with pytest.raises(OptionError, match=rf"{name}.*(3\.\.30|0-30)"):
+        R.RuleOptions(**{name: value})
+    assert R.RuleOptions(**{name: 3}) and R.RuleOptions(**{name: 30})
 
 
 def test_an_unknown_option_names_the_valid_ones():

@@ -16,7 +16,7 @@ import hashlib
 import json
 import tomllib
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
 from pathlib import Path
 
@@ -339,6 +339,42 @@ def board_of(board: str = "default") -> Board:
     except OSError:
         version = None   # load_board names the unreadable file
     return _board_version(str(path), version)
+
+
+def with_track_lengths(board: Board, cure: dict[str, int] | None = None,
+                       curse: dict[str, int] | None = None) -> Board:
+    """``board`` with other track lengths (rule options ``wizard_cure_length`` etc.): ``cure`` maps a Wizard
+    board side (components.WIZARD_SIDES) to its Cure track's spaces, the file's ingredient sequence cut to
+    that length or repeated from its start; ``curse`` maps a Monster board side to its Curse track's
+    length (the start space kept). The same board when both are empty; a BoardError names a bad side or
+    length and the valid ones."""
+    if not cure and not curse:
+        return board
+    return _resized(board, tuple(sorted((cure or {}).items())), tuple(sorted((curse or {}).items())))
+
+
+@lru_cache(maxsize=64)
+def _resized(board: Board, cure: tuple[tuple[str, int], ...], curse: tuple[tuple[str, int], ...]) -> Board:
+    new_cure = dict(board.cure)
+    for side, n in cure:
+        if side not in new_cure:
+            raise BoardError(f"unknown Wizard board side {side!r}; valid sides: {', '.join(new_cure)}")
+        if not CURE_MIN <= n <= CURE_MAX:
+            raise BoardError(f"Cure track length of side {side!r} must be in {CURE_MIN}..{CURE_MAX}, got {n}")
+        seq = new_cure[side]
+        new_cure[side] = tuple(seq[k % len(seq)] for k in range(n))
+    new_curse = {c[0]: (c[1], c[2]) for c in board.curse}
+    for side, n in curse:
+        if side not in new_curse:
+            raise BoardError(f"unknown Monster board side {side!r}; valid sides: {', '.join(new_curse)}")
+        start = new_curse[side][1]
+        low = max(CURSE_MIN, start + 1)
+        if not low <= n <= CURSE_MAX:
+            raise BoardError(f"Curse track length of side {side!r} must be in {low}..{CURSE_MAX} (above its "
+                             f"start {start}), got {n}")
+        new_curse[side] = (n, start)
+    return replace(board, cure=tuple(new_cure.items()),
+                   curse=tuple((side, n, start) for side, (n, start) in new_curse.items()))
 
 
 @lru_cache(maxsize=16)

@@ -16,7 +16,7 @@ import hashlib
 import json
 import re
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple
@@ -63,15 +63,35 @@ MODES: dict[str, Mode] = {
     "automata": Mode("possessed_wizard", "rabid_monster", 0),    # "So, a Possessed Wizard Was Cursed..."
 }
 
-#: Ways to fill a deck up to its printed share (rule option ``unlisted_cards``): ``omit`` (default: the
-#: decks hold only the listed cards), ``blank`` (padded with cards that do nothing), ``copies`` (padded
-#: with copies of the listed cards, in id order).
-UNLISTED = ("omit", "blank", "copies")
+#: Ways to fill the decks (rule option ``unlisted_cards``): ``placeholder`` (default: each deck of the file
+#: is filled up to its printed size with labelled placeholder cards, ``placeholder_card``, before the
+#: mode's cards are selected), ``omit`` (the decks hold only the listed cards), ``blank`` (each mode deck
+#: padded to its printed share with cards that do nothing), ``copies`` (padded with copies of the listed
+#: cards, in id order).
+UNLISTED = ("placeholder", "omit", "blank", "copies")
+#: What the unlisted Possessed Wizard cards show (rule option ``pw_unlisted_actions``): ``printed_counts``
+#: (default: first the actions the printed counts still miss, PRINTED_PW_ACTIONS less the file's cards,
+#: then cards with no action) or ``none`` (no action on any placeholder).
+PW_UNLISTED_ACTIONS = ("printed_counts", "none")
+#: The printed counts of "Possessed Wizard Card Actions": "Buy Ingredient from any district (x2)", "Steal
+#: from current district (x2)", "Steal from adjacent district (x1)", "Mix Cure (x1)", "Cast Spell (x1)",
+#: "Buy Ingredient from current district (x2)" (9 of the 12 cards), in the rulebook's order.
+PRINTED_PW_ACTIONS = (("buy_any_district", 2), ("steal_current_district", 2), ("steal_adjacent_district", 1),
+                      ("mix_cure", 1), ("cast_spell", 1), ("buy_current_district", 2))
+#: A printed action a file's card counts towards (PW05's "Buy Ingredient from adjacent district", an
+#: action the rulebook does not define, is one of the two Buys "from any district": docs C18).
+COUNTS_AS = {"buy_adjacent_district": "buy_any_district"}
+#: The Power requirements a mode plays (rule option ``power_requirements``): ``as_file`` (default: every
+#: requirement the cards file gives; the default file reconstructs one of each kind the rulebook names)
+#: or ``none`` (every Power card playable without a requirement, the file's requirements ignored).
+POWER_REQUIREMENTS = ("as_file", "none")
 #: The rule options these cards propose (names, valid values, defaults), for ``rules.RuleOptions``:
 #: ``cards`` "default" or a path to a cards file; ``unlisted_cards`` one of UNLISTED; ``<deck>_deck_size``
-#: 0 (the printed share, see ``Cards.deck_for``) or a size in 1..MAX_DECK, used when unlisted_cards pads.
-CARD_OPTIONS = {"cards": "default", "unlisted_cards": "omit", "spell_deck_size": 0, "power_deck_size": 0,
-                "possessed_deck_size": 0, "rabid_deck_size": 0}
+#: 0 (the default size, see ``Cards.deck_for``) or a size in 1..MAX_DECK; ``pw_unlisted_actions`` one
+#: of PW_UNLISTED_ACTIONS; ``power_requirements`` one of POWER_REQUIREMENTS.
+CARD_OPTIONS = {"cards": "default", "unlisted_cards": "placeholder", "spell_deck_size": 0, "power_deck_size": 0,
+                "possessed_deck_size": 0, "rabid_deck_size": 0, "pw_unlisted_actions": "printed_counts",
+                "power_requirements": "as_file"}
 #: Deck -> its size option.
 SIZE_OPTION = {"spell": "spell_deck_size", "power": "power_deck_size",
                "possessed_wizard": "possessed_deck_size", "rabid_monster": "rabid_deck_size"}
@@ -285,8 +305,9 @@ class Cards:
     def listed(self, deck: str) -> tuple[Card, ...]:
         return tuple(c for c in self.cards if c.deck == deck)
 
-    def deck_for(self, mode: str, *, unlisted: str = "omit",
-                 sizes: dict[str, int] | None = None) -> dict[str, tuple[Card, ...]]:
+    def deck_for(self, mode: str, *, unlisted: str = "placeholder", sizes: dict[str, int] | None = None,
+                 pw_actions: str = "printed_counts", power_requirements: str = "as_file"
+                 ) -> dict[str, tuple[Card, ...]]:
         """The decks a mode uses, by deck name, each card once in file order.
 
         Spell deck: the cards with the icon of the mode's Wizard side; Power deck: the icon of its Monster
@@ -295,24 +316,34 @@ class Cards:
         setups return "all cards with the [red icon]" exactly in those decks). The Possessed Wizard deck
         is used when the Wizard is one, the Rabid Monster deck when the Monster is one.
 
-        ``unlisted`` (rule option ``unlisted_cards``): "omit" gives the listed cards only; "blank" and
-        "copies" pad each deck to its target size with blank cards or with copies of its listed cards
-        (blank cards when the mode uses none of the deck's listed cards).
-        The target is the printed size times the share of the listed cards of that deck the mode uses
-        (rounded), or ``sizes[deck]`` when given (rule options ``spell_deck_size`` etc., 0 = that
-        default); a target is at least the listed count and at most 60.
+        ``unlisted`` (rule option ``unlisted_cards``): "placeholder" first fills each deck of the file up to
+        its printed size (24, 24, 12, 12) with ``placeholder_card``s (``pw_actions``: what the Possessed
+        Wizard ones show), then selects the mode's cards as above; "omit" gives the listed cards only;
+        "blank" and "copies" pad each mode deck to its target size with blank cards or with copies of its
+        listed cards (blank cards when the mode uses none of the deck's listed cards).
+        The target of "blank" and "copies" is the printed size times the share of the listed cards of that
+        deck the mode uses (rounded); of "placeholder" the printed size less the cards without the mode's
+        icon; ``sizes[deck]`` when given (rule options ``spell_deck_size`` etc., 0 = that default) replaces
+        it ("placeholder" pads or cuts placeholders only); a target is at least the listed count and at
+        most 60. ``power_requirements`` "none" removes every requirement from the Power cards.
         """
         if mode not in MODES:
             raise CardsError(f"unknown mode {mode!r}; valid modes: {', '.join(MODES)}")
         if unlisted not in UNLISTED:
             raise CardsError(f"unknown unlisted_cards {unlisted!r}; valid values: {', '.join(UNLISTED)}")
+        if pw_actions not in PW_UNLISTED_ACTIONS:
+            raise CardsError(f"unknown pw_unlisted_actions {pw_actions!r}; valid values: "
+                             f"{', '.join(PW_UNLISTED_ACTIONS)}")
+        if power_requirements not in POWER_REQUIREMENTS:
+            raise CardsError(f"unknown power_requirements {power_requirements!r}; valid values: "
+                             f"{', '.join(POWER_REQUIREMENTS)}")
         sizes = dict(sizes or {})
         for deck, size in sizes.items():
             if deck not in DECKS:
                 raise CardsError(f"unknown deck {deck!r} in sizes; valid decks: {', '.join(DECKS)}")
             if isinstance(size, bool) or not isinstance(size, int) or not 0 <= size <= MAX_DECK:
                 raise CardsError(f"deck size for {deck!r} must be an integer in 0..{MAX_DECK} "
-                                 f"(0 = printed share), got {size!r}")
+                                 f"(0 = the default size), got {size!r}")
         m = MODES[mode]
         wanted = {"spell": (m.wizard, m.monster == "rabid_monster"),
                   "power": (m.monster, m.wizard == "possessed_wizard")}
@@ -323,21 +354,47 @@ class Cards:
         decks = {}
         for deck, (icon, drop_red) in wanted.items():
             listed = self.listed(deck)
+            if power_requirements == "none" and deck == "power":
+                listed = tuple(replace(c, requirements=Requirements()) for c in listed)
             used = tuple(c for c in listed if icon in c.modes and not (drop_red and c.red_icon))
             if unlisted == "omit":
                 decks[deck] = used
                 continue
-            target = sizes.get(deck, 0) or (round(PRINTED_SIZE[deck] * len(used) / len(listed)) if listed else 0)
+            if unlisted == "placeholder":
+                pads = tuple(c for c in self.placeholders(deck, pw_actions) if icon in c.modes)
+                target = sizes.get(deck, 0) or len(used) + len(pads)
+            else:
+                target = sizes.get(deck, 0) or (round(PRINTED_SIZE[deck] * len(used) / len(listed)) if listed else 0)
             if target < len(used):
                 raise CardsError(f"deck size {target} for {deck!r} in mode {mode!r} is below its "
                                  f"{len(used)} listed cards")
             extra = target - len(used)
-            if unlisted == "blank" or not used:
+            if unlisted == "placeholder":
+                more = self.placeholders(deck, pw_actions, at_least=extra)
+                pad = tuple(c for c in more if icon in c.modes)[:extra]
+            elif unlisted == "blank" or not used:
                 pad = tuple(_blank(deck, icon, k) for k in range(extra))
             else:
                 pad = tuple(used[k % len(used)] for k in range(extra))
             decks[deck] = used + pad
         return decks
+
+    def placeholders(self, deck: str, pw_actions: str = "printed_counts", at_least: int = 0
+                     ) -> tuple[Card, ...]:
+        """The placeholder cards that fill ``deck`` of this file up to its printed size (at least
+        ``at_least`` of them), numbered after the file's ids (``placeholder_card``)."""
+        listed = self.listed(deck)
+        count = max(PRINTED_SIZE[deck] - len(listed), at_least)
+        used_ids = {c.id for c in listed}
+        prefix = ID_PATTERN[deck][:-4]
+        ids = [i for i in (f"{prefix}{k:02d}" for k in range(1, 100)) if i not in used_ids][:count]
+        actions: list[str] = []
+        if deck == "possessed_wizard" and pw_actions == "printed_counts":
+            held = [COUNTS_AS.get(c.actions[0], c.actions[0]) for c in listed if c.actions]
+            for action, printed in PRINTED_PW_ACTIONS:
+                actions += [action] * max(0, printed - held.count(action))
+        return tuple(placeholder_card(deck, card_id, actions[k] if k < len(actions) else "")
+                     for k, card_id in enumerate(ids))
 
 
 MAX_DECK = 60
@@ -358,6 +415,35 @@ def _blank(deck: str, icon: str, k: int) -> Card:
                 red_icon=False, kind="immediate", placement="", coins=0, requirements=Requirements(),
                 effect="none", params=(), automaton_effect=SAME, automaton_params=(), text="",
                 reconstructed=("text", "effect"), blank=True)
+
+
+#: A placeholder's icons: every icon of its deck (the unlisted cards' icons are not printed in our text).
+PLACEHOLDER_ICONS = {"spell": ("wizard", "possessed_wizard"), "power": ("monster", "rabid_monster"),
+                     "possessed_wizard": ("possessed_wizard",), "rabid_monster": ("rabid_monster",)}
+#: Coins a placeholder Spell gives: the reconstructed coins of every listed Spell (C4).
+PLACEHOLDER_COINS = 1
+
+
+@lru_cache(maxsize=1024)
+def placeholder_card(deck: str, card_id: str, action: str = "") -> Card:
+    """A labelled, playable, neutral stand-in for an unlisted card (docs/rules/village_cards.md, C21):
+    a Spell with no requirement and no effect that gives PLACEHOLDER_COINS coins; a Power with no
+    requirement and no effect; a Possessed Wizard card with ``action`` (or none: the action is skipped) and
+    no villager (no feeding effect); a Rabid Monster card offering any of the four Wizard actions and no
+    villager to hunt. One object per (deck, id, action), as a file's cards are one object each."""
+    actions: tuple[str, ...] = ()
+    action_text = ""
+    if deck == "possessed_wizard":
+        actions = (action,) if action else ()
+        action_text = action.replace("_", " ").capitalize() if action else "(no action)"
+    elif deck == "rabid_monster":
+        actions = RM_ACTIONS
+        action_text = "any action"
+    return Card(id=card_id, name=f"Placeholder {card_id}", deck=deck, modes=PLACEHOLDER_ICONS[deck],
+                red_icon=False, kind="immediate", placement="", coins=PLACEHOLDER_COINS if deck == "spell" else 0,
+                requirements=Requirements(), effect="none", params=(), automaton_effect=SAME, automaton_params=(),
+                text="(placeholder: an unlisted card)", action_text=action_text, actions=actions,
+                reconstructed=RECONSTRUCTABLE, blank=True)
 
 
 class CardsError(OptionError):
@@ -419,11 +505,11 @@ def _cards_version(path: str, version: tuple[int, int] | None) -> Cards:
 cards_of.cache_clear = _cards_version.cache_clear   # type: ignore[attr-defined]
 
 
-def deck_for(mode: str, *, unlisted: str = "omit", sizes: dict[str, int] | None = None,
-             path: str | Path | None = None) -> dict[str, tuple[Card, ...]]:
+def deck_for(mode: str, *, unlisted: str = "placeholder", sizes: dict[str, int] | None = None,
+             path: str | Path | None = None, **kwargs) -> dict[str, tuple[Card, ...]]:
     """The decks ``mode`` uses, from the cards file ``path`` (the default file when None): see
-    ``Cards.deck_for``."""
-    return load_cards(path).deck_for(mode, unlisted=unlisted, sizes=sizes)
+    ``Cards.deck_for`` (its defaults are the rule options' defaults)."""
+    return load_cards(path).deck_for(mode, unlisted=unlisted, sizes=sizes, **kwargs)
 
 
 def _fail(source: str, line: int, where: str, message: str) -> CardsError:

@@ -804,9 +804,10 @@ def glutton_target(G, reach):
 
 @njit(cache=True)
 def glutton_best_card(G, nl, offset):
-    """The legal play code (>= offset) of the highest-valued card; -1 when none has a positive value."""
+    """The legal play code (>= offset) of the highest-valued card; -1 when none has a positive value
+    (with play_zero: none has value 0 and no Panic or Energy cost either)."""
     st, cd = G[0], G[3]
-    best, value = -1, 0
+    best, value = -1, np.int64(-1 if gparam(G, 5) else 0)
     has_single = single_use_index(G) >= 0
     for i in range(nl):
         code = st[S.ST_LEGAL + i]
@@ -814,8 +815,10 @@ def glutton_best_card(G, nl, offset):
             continue
         c = st[S.ST_MONSTER_HAND + code - offset]
         v = CARD_VALUE[cd[S.CD_PRINTED, c]]
+        if v == 0 and (cd[S.CD_NEED_PANIC, c] or cd[S.CD_NEED_ENERGY, c]):
+            v = -1                                         # a cost for nothing
         if cd[S.CD_KIND, c] == KIND_SINGLE and has_single:
-            v = 0                                          # V8.4 would waste the waiting one
+            v = -1                                         # V8.4 would waste the waiting one
         if v > value:
             best, value = code, v
     return best

@@ -986,9 +986,27 @@ def plan_action(G, nl):
             for i in range(N_TYPES):
                 if st[S.ST_HELD + i] < TILES and in_need(st, i):
                     return A_BUY_MARKET
-    if in_legal(st, nl, A_DISCARD) and nneed > 0 and st[S.ST_NHELD] >= capacity(st, cd) and unneeded(st, bd) >= 0:
-        return A_DISCARD
+    if in_legal(st, nl, A_DISCARD) and nneed > 0 and st[S.ST_NHELD] >= capacity(st, cd):
+        if unneeded(st, bd) >= 0:
+            return A_DISCARD
+        cure = st[S.ST_CURE]
+        if param(G, 8) and cure < bd[S.BD_CURE_LEN] and st[S.ST_HELD + bd[bd[S.O_CURE_SEQ] + cure]] == 0:
+            return A_DISCARD
     return A_END
+
+
+@njit(cache=True)
+def furthest(st, bd):
+    """The held ingredient needed furthest ahead (wizard_policies.Planner.furthest), or -1."""
+    for i in range(N_TYPES):
+        st[S.ST_POOL + i] = st[S.ST_HELD + i]
+    last = -1
+    for k in range(st[S.ST_CURE], bd[S.BD_CURE_LEN]):
+        need = bd[bd[S.O_CURE_SEQ] + k]
+        if st[S.ST_POOL + need] > 0:
+            st[S.ST_POOL + need] -= 1
+            last = need
+    return last
 
 
 @njit(cache=True)
@@ -1067,6 +1085,8 @@ def planner(G, decision, nl):
         return PAY_ACTION if in_legal(st, nl, PAY_ACTION) else st[L]
     if decision == D_DISCARD:
         extra = unneeded(st, bd)
+        if extra < 0 and param(G, 8):
+            extra = furthest(st, bd)
         return extra if in_legal(st, nl, extra) else st[L]
     if decision == D_ARRIVAL_HOUSE:
         missing(st, bd, cd)

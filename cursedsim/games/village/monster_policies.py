@@ -27,9 +27,13 @@ PARAMS = {
         ("dist", 1.0, 0.0, 5.0, "score lost per movement to the house"),
         ("panic_spend", 6.0, 1.0, 11.0, "spend 6 Energy for Panic -1 when Panic is at least this"),
         ("max_buy", 2.0, 0.0, 4.0, "movements bought with Energy at most in one action"),
+        ("play_zero", 1.0, 0.0, 1.0, "1: play a card of value 0 (a placeholder, a blank) that costs no Panic or "
+                                     "Energy when no card of positive value is playable, so the hand turns "
+                                     "over (0: never, Glutton before issue 26)"),
     ),
 }
-#: Power effects by value to Glutton (played when positive, the highest first; a tie to the lowest code).
+#: Power effects by value to Glutton (played when positive, the highest first; a tie to the lowest code;
+#: with ``play_zero`` a card of value 0 without a Panic or Energy cost is played when nothing better is).
 CARD_VALUE = {"gain_curse": 10, "eat_rolled_houses": 8, "extra_feeding_action": 6, "leap": 5, "gain_energy": 4,
               "movement_energy_cost": 3, "wizard_crossing_cost": 3, "ignore_town_guards": 2, "add_sheep": 1}
 
@@ -83,7 +87,8 @@ class Glutton:
         values = [p[1] for p in PARAMS["glutton"]]
         for k, v in (params or {}).items():
             values[names.index(k)] = float(v)
-        self.night_panic, self.match, self.dist, self.panic_spend, self.max_buy = (int(v) for v in values)
+        self.night_panic, self.match, self.dist, self.panic_spend, self.max_buy, self.play_zero = (
+            int(v) for v in values)
 
     # ---------------------------------------------------------------- scores
     def stomach_counts(self, t) -> list[int]:
@@ -142,15 +147,18 @@ class Glutton:
         return legal[0]
 
     def best_card(self, t, legal, offset: int) -> int:
-        """The legal play code (>= offset) of the highest-valued card; -1 when none has a positive value."""
-        best, value = -1, 0
+        """The legal play code (>= offset) of the highest-valued card; -1 when none has a positive value
+        (with play_zero: none has value 0 and no Panic or Energy cost either)."""
+        best, value = -1, -1 if self.play_zero else 0
         for code in legal:
             if code < offset:
                 continue
             card = t.power_hand[code - offset]
             v = CARD_VALUE.get(card.effect, 0)
+            if v == 0 and (card.requirements.panic or card.requirements.energy):
+                v = -1                                       # a cost for nothing
             if card.kind == "single_use" and P.single_use_card(t) is not None:
-                v = 0                                        # V8.4 would waste the waiting one
+                v = -1                                       # V8.4 would waste the waiting one
             if v > value:
                 best, value = code, v
         return best

@@ -16,7 +16,8 @@ from typing import ClassVar
 from cursedsim.errors import OptionError
 from cursedsim.games.options import check_fields
 from cursedsim.games.village import components as C
-from cursedsim.games.village.cards import MAX_DECK, UNLISTED
+from cursedsim.games.village.board import CURE_MAX, CURE_MIN, CURSE_MAX, CURSE_MIN
+from cursedsim.games.village.cards import MAX_DECK, POWER_REQUIREMENTS, PW_UNLISTED_ACTIONS, UNLISTED
 
 # ---------------------------------------------------------------- sides and modes
 
@@ -146,9 +147,16 @@ CHOICES = {
     "pw_unpaid_crossing": PW_UNPAID_CROSSING,
     "pw_card_count": PW_CARD_COUNT,
     "unlisted_cards": UNLISTED_CARDS,
+    "pw_unlisted_actions": PW_UNLISTED_ACTIONS,
+    "power_requirements": POWER_REQUIREMENTS,
 }
 INT_RANGES = {"max_turns": (1, 100_000), **{name: (0, MAX_DECK) for name in (
-    "spell_deck_size", "power_deck_size", "possessed_deck_size", "rabid_deck_size")}}
+    "spell_deck_size", "power_deck_size", "possessed_deck_size", "rabid_deck_size")},
+    **{name: (0, CURE_MAX) for name in ("wizard_cure_length", "possessed_cure_length")},
+    **{name: (0, CURSE_MAX) for name in ("monster_curse_length", "rabid_curse_length")}}
+#: The track-length options: 0 (the board file's length) or a length in (low, high).
+TRACK_LENGTHS = {"wizard_cure_length": (CURE_MIN, CURE_MAX), "possessed_cure_length": (CURE_MIN, CURE_MAX),
+                 "monster_curse_length": (CURSE_MIN, CURSE_MAX), "rabid_curse_length": (CURSE_MIN, CURSE_MAX)}
 #: Options naming a data file: "default" or a path (checked when the file is loaded: board.board_of,
 #: cards.cards_of name the bad field and its line).
 FILE_OPTIONS = ("board", "cards")
@@ -216,12 +224,26 @@ class RuleOptions:
         previous turn ("at_draw") or the Panic level at the start of its turn ("at_turn") (O26).
     cards: the cards file, "default" (the listed cards, data/cards.toml) or a path (O27;
         docs/rules/village_cards.md).
-    unlisted_cards: the cards the rulebook does not list: "omit" (decks of the listed cards only),
-        "blank" (padded with cards that do nothing) or "copies" (padded with copies of the listed ones) (O28).
-    spell_deck_size: the Spell deck's size when unlisted_cards pads: 0 = the printed share, or 1-60 (O29).
+    unlisted_cards: the cards the rulebook does not list: "placeholder" (each deck filled to its printed
+        size, 24 / 24 / 12 / 12, with labelled neutral placeholder cards before the mode selects its
+        cards), "omit" (decks of the listed cards only), "blank" (padded with cards that do nothing) or
+        "copies" (padded with copies of the listed ones) (O28).
+    spell_deck_size: the Spell deck's size when unlisted_cards pads: 0 = its default (placeholder: the
+        printed deck less the cards without the mode's icon; blank, copies: the printed share), or 1-60 (O29).
     power_deck_size: the same for the Power deck (O30).
     possessed_deck_size: the same for the Possessed Wizard deck (O31).
     rabid_deck_size: the same for the Rabid Monster deck (O32).
+    pw_unlisted_actions: what the placeholder Possessed Wizard cards show: "printed_counts" (first the
+        actions the printed counts miss, Mix Cure x1 and Buy Ingredient from current district x1 with the
+        default file, then no action) or "none" (no action) (O33).
+    power_requirements: "as_file" (the Power requirements of the cards file; the default file
+        reconstructs one of each kind the rulebook names) or "none" (no Power card has a requirement) (O34).
+    wizard_cure_length: the Cure track's length on the Wizard board side: 0 = the board file's, or 3-30
+        spaces (the file's ingredient sequence cut, or repeated from its start) (O35).
+    possessed_cure_length: the same on the Possessed Wizard side (O36).
+    monster_curse_length: the Curse track's length on the Monster board side: 0 = the board file's, or
+        3-30 (above the file's start space) (O37).
+    rabid_curse_length: the same on the Rabid Monster side (O38).
     """
 
     max_turns: int = 200
@@ -251,11 +273,17 @@ class RuleOptions:
     pw_unpaid_crossing: str = "skip"
     pw_card_count: str = "at_draw"
     cards: str = "default"
-    unlisted_cards: str = "omit"
+    unlisted_cards: str = "placeholder"
     spell_deck_size: int = 0
     power_deck_size: int = 0
     possessed_deck_size: int = 0
     rabid_deck_size: int = 0
+    pw_unlisted_actions: str = "printed_counts"
+    power_requirements: str = "as_file"
+    wizard_cure_length: int = 0
+    possessed_cure_length: int = 0
+    monster_curse_length: int = 0
+    rabid_curse_length: int = 0
     #: the options naming a data file (``cursedsim list`` shows "default, or the path of a ... file")
     FILE_OPTIONS: ClassVar[tuple[str, ...]] = FILE_OPTIONS
 
@@ -265,11 +293,28 @@ class RuleOptions:
             value = getattr(self, name)
             if not isinstance(value, str) or not value:
                 raise OptionError(f"option {name!r} must be 'default' or a file path, got {value!r}")
+        for name, (low, high) in TRACK_LENGTHS.items():
+            value = getattr(self, name)
+            if value != 0 and not low <= value <= high:
+                raise OptionError(f"option {name!r} must be 0 (the board's length) or in {low}..{high}, "
+                                  f"got {value!r}")
 
     def deck_sizes(self) -> dict[str, int]:
         """Deck name -> its size option (``cards.Cards.deck_for``'s ``sizes``)."""
         return {"spell": self.spell_deck_size, "power": self.power_deck_size,
                 "possessed_wizard": self.possessed_deck_size, "rabid_monster": self.rabid_deck_size}
+
+    def deck_options(self) -> dict:
+        """The keyword arguments of ``cards.Cards.deck_for`` these options give (O28-O34)."""
+        return {"unlisted": self.unlisted_cards, "sizes": self.deck_sizes(), "pw_actions": self.pw_unlisted_actions,
+                "power_requirements": self.power_requirements}
+
+    def track_lengths(self) -> tuple[dict[str, int], dict[str, int]]:
+        """(Cure lengths by Wizard board side, Curse lengths by Monster board side) the options set (0s
+        left out): ``board.with_track_lengths``'s arguments (O35-O38)."""
+        cure = {"wizard": self.wizard_cure_length, "possessed": self.possessed_cure_length}
+        curse = {"monster": self.monster_curse_length, "rabid": self.rabid_curse_length}
+        return ({k: v for k, v in cure.items() if v}, {k: v for k, v in curse.items() if v})
 
 
 OPTION_NAMES = tuple(f.name for f in dataclasses.fields(RuleOptions))

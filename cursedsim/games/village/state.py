@@ -52,7 +52,7 @@ NO_WINNER = R.NO_WINNER
 POLICY_AUTOMATON = 0
 POLICY_RANDOM = 1
 POLICY_PLANNER = 2
-N_PARAMS = 16                         # a policy's parameters (planner 8, glutton 5)
+N_PARAMS = 16                         # a policy's parameters (planner 9, glutton 6)
 
 # ---------------------------------------------------------------- rule options
 
@@ -273,7 +273,7 @@ def pack_cards(cards: K.Cards | None, mode: str, options: R.RuleOptions | None =
     (N_CD, cards) int64 facts and deck starts."""
     from cursedsim.games.village.board import LOCATION_KINDS
     o = R.RuleOptions() if options is None else options
-    decks = (cards or K.cards_of(o.cards)).deck_for(mode, unlisted=o.unlisted_cards, sizes=o.deck_sizes())
+    decks = (cards or K.cards_of(o.cards)).deck_for(mode, **o.deck_options())
     listed = [c for deck in K.DECKS for c in decks.get(deck, ())]
     dk = np.zeros(len(K.DECKS) + 1, np.int64)
     k = 0

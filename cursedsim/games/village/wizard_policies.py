@@ -24,6 +24,9 @@ PARAMS = {
         ("card_keep", 20.0, 0.0, 50.0, "Rabid Monster card score added per other action the card offers"),
         ("coin_target", 0.0, 0.0, 25.0, "steal while the coins are below this (and below the cheapest purchase "
                                         "of a missing ingredient)"),
+        ("discard_ahead", 1.0, 0.0, 1.0, "1: with every pouch full and the next Cure step's ingredient not held, "
+                                         "discard the ingredient needed furthest ahead (0: never discard a "
+                                         "needed one, the planner before issue 26)"),
     ),
 }
 
@@ -62,7 +65,8 @@ class Planner:
     are below max(coin_target, the cheapest fare + price of a missing ingredient's house, or fare + price
     of the Market when no house sells one); the Market when no house on the board sells a missing
     ingredient and the Market offers one; a discard when full and something is missing and an ingredient
-    is unneeded (beyond the remaining steps); else end the turn.
+    is unneeded (beyond the remaining steps) or (discard_ahead) the next step's ingredient is not held;
+    else end the turn.
 
     Spell value: its coins, + ingredient_value per missing ingredient it gives (while a pouch is free), +
     2 ingredient_value for a Cure step it makes, + the coins Diplosis adds, + 1 for a first Box of
@@ -73,7 +77,8 @@ class Planner:
     offered; SPELL the highest value; STEAL_HOUSE the highest 6 x expectation less 6 x fare (empty 6,
     occupied d(6-d), d = min(house coins, declare_cap, supply)); STEAL_AMOUNT min(declare_cap, the most
     offered); DISTRACT when that d >= distract_min; PAY coins while coin_reserve coins remain after fare
-    and price, else an action; DISCARD the lowest unneeded; ARRIVAL_HOUSE for a missing type the lowest
+    and price, else an action; DISCARD the lowest unneeded, else (discard_ahead) the held ingredient
+    needed furthest ahead on the Cure track (``furthest``), else the lowest code; ARRIVAL_HOUSE for a missing type the lowest
     (fare, roads from the token, number), else the lowest number; RM_CARD the lowest (copies of its
     villager on the board + need_penalty if it sells a missing ingredient + card_keep x the other actions
     the card offers; a blank card -1); MOVE_TO, DISCARD_POWER and decisions of other modules: the lowest code.
@@ -82,7 +87,7 @@ class Planner:
     label = "planner"
 
     def __init__(self, spell_min=4.0, ingredient_value=4.0, coin_reserve=1.0, declare_cap=3.0, distract_min=2.0,
-                 need_penalty=10.0, card_keep=20.0, coin_target=0.0):
+                 need_penalty=10.0, card_keep=20.0, coin_target=0.0, discard_ahead=1.0):
         self.spell_min = int(spell_min)
         self.ingredient_value = int(ingredient_value)
         self.coin_reserve = int(coin_reserve)
@@ -91,6 +96,7 @@ class Planner:
         self.need_penalty = int(need_penalty)
         self.card_keep = int(card_keep)
         self.coin_target = int(coin_target)
+        self.discard_ahead = int(discard_ahead)
 
     # ------------------------------------------------------------ values
 
@@ -153,7 +159,8 @@ class Planner:
         if WP.A_BUY_MARKET in legal and need and not any(t.houses[n] in need for n in range(1, C.HOUSES + 1)) \
                 and any(i in need for i in WP.market_ingredients(t)):
             return WP.A_BUY_MARKET
-        if WP.A_DISCARD in legal and need and len(t.held) >= WP.capacity(t) and self.unneeded(t) >= 0:
+        if WP.A_DISCARD in legal and need and len(t.held) >= WP.capacity(t) and (self.unneeded(t) >= 0 or (
+                self.discard_ahead and t.cure < len(t.cure_seq) and t.cure_seq[t.cure] not in t.held)):
             return WP.A_DISCARD
         return WP.A_END
 
@@ -172,6 +179,18 @@ class Planner:
             else:
                 extra.append(i)
         return min(extra) if extra else -1
+
+    @staticmethod
+    def furthest(t) -> int:
+        """The held ingredient needed furthest ahead: each held one matched to the earliest Cure step left
+        needing it, the last matched; -1 when none is needed."""
+        pool = list(t.held)
+        last = -1
+        for need in t.cure_seq[t.cure:]:
+            if need in pool:
+                pool.remove(need)
+                last = need
+        return last
 
     def buy_house(self, t, legal) -> int:
         need = missing(t)
@@ -230,6 +249,8 @@ class Planner:
 
     def discard(self, t, legal) -> int:
         extra = self.unneeded(t)
+        if extra < 0 and self.discard_ahead:
+            extra = self.furthest(t)
         return extra if extra in legal else legal[0]
 
     def arrival_house(self, t, legal) -> int:
