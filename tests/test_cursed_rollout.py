@@ -149,3 +149,28 @@ def test_the_rollout_plays_better_than_the_best_plain_heuristic():
     diff = wins["rollout"] - wins["threshold"]
     se = diff.std(ddof=1) / math.sqrt(diff.size)
     assert diff.mean() > 3 * se, (diff.mean(), se)
+
+
+# ---------------------------------------------------------------- the reference engine
+
+@pytest.mark.parametrize("base, games", [("random", 30), ("threshold", 30), ("counting", 30), ("optimal_fight", 8)])
+@pytest.mark.parametrize("options", [rules.RuleOptions(), RARE], ids=["rulebook", "rare"])
+def test_the_reference_engine_plays_the_kernels_rollout_games(base, games, options):
+    """The reference engine asking ``RolloutPolicy`` (the base's readable twin, its fight decisions replaced
+    by the kernel search's) plays the kernel's rollout games, outcome for outcome: the kernel's game, halted
+    and replayed from each round's saved top at every decision, is the rules' game for the decisions taken
+    (over optimal_fight, a replaced DRAW or PLAY answers its attack as the kernel's ``take_action``). A low
+    margin, so the search leaves the base's choices often."""
+    from cursedsim.games.cursed import reference
+    from cursedsim.games.cursed.reference_policies import RolloutPolicy
+    p = params(8, BASES[base], margin=0.5)
+    got = rollout_games(11, 5, games, p, options)
+    ref = reference.play_chunk(11, 5, games, options, RolloutPolicy(p))
+    for column in got:
+        np.testing.assert_array_equal(np.asarray(ref[column]), got[column], err_msg=column)
+
+
+def test_a_rollout_game_replays_with_its_turn_log():
+    """``replay`` of a rollout game: the reference engine plays the kernel search's decisions."""
+    text = cursedsim.replay("cursed", 2026, 3, policy="rollout", params={"n": 4})
+    assert "rollout" in text.splitlines()[0]

@@ -37,7 +37,8 @@ def policy_spec(policy: str | PolicySpec) -> PolicySpec:
 
 def reference_policy(policy: str | PolicySpec, params: np.ndarray | None = None):
     """The readable twin of a policy, for the reference engine: ``RandomPolicy``, ``ThresholdPolicy``,
-    ``NoItemsPolicy``, ``CountingPolicy`` or ``optimal_fight.OptimalFightPolicy`` with the parameters of
+    ``NoItemsPolicy``, ``CountingPolicy``, ``optimal_fight.OptimalFightPolicy`` or (rollout, which replays
+    the kernel search's decisions) ``RolloutPolicy`` with the parameters of
     ``params`` (the spec's defaults when None); a user's Python policy as registered; a user's numba
     functions through ``user_policies.KernelPolicy``."""
     from cursedsim.games.cursed.reference_policies import (
@@ -54,6 +55,9 @@ def reference_policy(policy: str | PolicySpec, params: np.ndarray | None = None)
     if spec.impl is not None:
         from cursedsim.games.cursed.user_policies import kernel_policy
         return kernel_policy(spec, params)
+    if spec.policy_id == rollout.pol.ROLLOUT:   # the kernel search's decisions, replayed on the base's twin
+        from cursedsim.games.cursed.reference_policies import RolloutPolicy
+        return RolloutPolicy(params)
     values = {name: float(v) for name, v in zip(spec.params, params)}
     if spec.name == "random":
         return RandomPolicy()

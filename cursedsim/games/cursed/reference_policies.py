@@ -439,5 +439,73 @@ class CountingPolicy(ThresholdPolicy):
         return value, kind
 
 
-__all__ = ["ITEM_DEFAULTS", "CountingPolicy", "NoItemsPolicy", "Policy", "RandomPolicy", "ThresholdPolicy",
-           "best_value", "one_attack", "pile_composition"]
+# ---------------------------------------------------------------- rollout (the kernel's search, replayed)
+
+class RolloutPolicy:
+    """``rollout`` on the reference engine (``replay``; tests/test_cursed_rollout.py): the base policy's
+    readable twin, asked at every decision as in its own game, whose fight decisions (not those between
+    fights) are replaced, in order, by those the kernel's search took in the same game (``table.origin``:
+    ``rollout.run_chunk`` with a record, once per game). It does not search: it checks that the kernel's
+    game, halted and replayed from each round's top at every decision, is the rules' game for the
+    decisions the search took. Over optimal_fight a replaced DRAW or PLAY sets the DP's pending attack, as
+    ``optimal_kernel.take_action`` in the kernel."""
+
+    label = "rollout"
+
+    def __init__(self, params):
+        import weakref
+
+        from cursedsim.games.cursed import policies, reference_policy, rollout
+        self.params = list(params)
+        _, base, _, _, _, _, _ = rollout.settings(self.params)
+        spec = next(s for s in policies.POLICIES.values() if s.policy_id == base and s.impl is None)
+        self.base = reference_policy(spec, spec.param_vector())
+        self.decisions: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+    def _searched(self, table: Table) -> list[Action]:
+        """The fight decisions the kernel's search took in this game, in order (computed once)."""
+        if table not in self.decisions:
+            import numpy as np
+
+            from cursedsim.games.cursed import rollout
+            from cursedsim.games.cursed.state import option_tuple
+            seed, index = table.origin
+            if seed is None:
+                raise ValueError("rollout plays dealt games only (Table.deal): its streams are keyed by (seed, game)")
+            record = np.full((2, rollout.MAX_RECORD), -1, np.int64)
+            out = rollout.run_chunk(seed, index, 1, option_tuple(table.options), self.params, record=record)
+            n = int(out["_decisions"])
+            if n > rollout.MAX_RECORD:
+                raise ValueError(f"rollout: game {index} took {n} decisions, more than the record holds")
+            self.decisions[table] = [Action(int(code) // 4096, int(code) // 64 % 64 - 1, int(code) % 64 - 1)
+                                     for code in record[0, :n]]
+        return self.decisions[table]
+
+    def fight(self, table: Table, legal: list[Action], rng: Stream) -> Action:
+        action = self.base.fight(table, legal, rng)
+        if table.between:
+            return action
+        chosen = self._searched(table).pop(0)
+        if chosen != action and hasattr(self.base, "solver"):   # optimal_fight: the attack it answers
+            from cursedsim.games.cursed.optimal_fight import table_state
+            from cursedsim.games.cursed.rules import BEWITCHING_RELIC
+            solver = self.base.solver(table)
+            state = solver.canonical(table_state(table))
+            if chosen.kind == DRAW:
+                self.base._pending = (state, ("draw",))
+            elif chosen.kind == PLAY:
+                reps = solver.reps(state[2], state[3], state[4], bool(state[6][BEWITCHING_RELIC]))
+                self.base._pending = (state, ("play", reps[chosen.card // COPIES]))
+            else:
+                self.base._pending = None
+        return chosen
+
+    def attack(self, table: Table, card: int, open_: AttackOptions, rng: Stream) -> AttackChoice:
+        return self.base.attack(table, card, open_, rng)
+
+    def crystal(self, table: Table, card: int, total: int, rng: Stream) -> bool:
+        return self.base.crystal(table, card, total, rng)
+
+
+__all__ = ["ITEM_DEFAULTS", "CountingPolicy", "NoItemsPolicy", "Policy", "RandomPolicy", "RolloutPolicy",
+           "ThresholdPolicy", "best_value", "one_attack", "pile_composition"]
