@@ -680,8 +680,8 @@ def test_glutton_beats_random_against_the_possessed_wizard():
 
 def test_make_and_params():
     assert isinstance(MP.make("random"), MP.MonsterRandom)
-    g = MP.make("glutton", {"night_panic": 5})
-    assert g.night_panic == 5 and g.match == 6
+    g = MP.make("glutton", {"night_panic": 3})
+    assert g.night_panic == 3 and g.match == 12
     with pytest.raises(ValueError, match="glutton"):
         MP.make("nope")
     for name, default, low, high, doc in MP.PARAMS["glutton"]:
