@@ -33,7 +33,6 @@ from test_cursed_rules import (
 from cursedsim import rng
 from cursedsim.games.cursed import GAME, kernel, optimal_kernel, reference_policy, rules, state
 from cursedsim.games.cursed import policies as pol
-from cursedsim.games.cursed.resume import new_control
 from cursedsim.games.cursed.reference import (
     CLOSE_CAPTURE,
     DRAW,
@@ -86,7 +85,7 @@ def both_engines(pile, *, discard=(), items=(), souls=(), options=None, policy="
     result = kernel.play_dealt(zones, len(pile), len(discard), mask(discard), mask(items), np.uint64(0), len(souls), 0,
                                state.option_tuple(options), spec.policy_id, pol.params_tuple(vector),
                                stream(seed, rng.STREAM_DECK), stream(seed, rng.STREAM_POLICY), memo_of(spec, options, vector),
-                               new_control())
+                               None)
     names = ("souls", "rounds", "damage_taken", "cards_left", "end", "start_item", "weapons_drawn", "busts",
              "n_discard", "items", "stored")
     got = dict(zip(names, (int(v) for v in result)))

@@ -11,7 +11,8 @@ policy's choice and what the candidates need; a playout (``C_BRANCH``) takes the
 the candidate, after laying out what the decider cannot see anew (``branch``), and plays on; with
 ``C_CUT`` it halts at the next round's top (its position saved), to finish with another policy.
 
-Without ``C_ON`` (every other run) the kernel reads no other slot: one branch per round and per decision.
+Every other run passes ``ctl=None``: numba prunes the control's branches from that compile of
+``play_dealt``, which stays the code (and the speed) it was; the rollout's compile is a second one.
 """
 
 from __future__ import annotations
@@ -76,11 +77,6 @@ SUB_DECK = 0
 SUB_POLICY = 1
 SUB_DEAL = 2
 SUB_SCRAMBLE = 3
-
-
-def new_control() -> np.ndarray:
-    """A control array with control off (what every run that does not search passes)."""
-    return np.zeros(N_CTL, np.int64)
 
 
 @njit(cache=True)
