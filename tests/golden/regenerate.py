@@ -38,6 +38,10 @@ N_GAMES_DEFAULT = 2_000
 SEARCH_PRESETS: dict[str, tuple[dict[str, float], int]] = {"rollout": ({"n": 2.0}, 1_000),
                                                            # Cursed!?'s exact fight DP: ~500 games/s cold
                                                            "optimal_fight": ({}, 1_000)}
+#: A game's own parameters of a search preset, in place of SEARCH_PRESETS' (Cursed!?'s rollout leaves its
+#: base, optimal_fight, only with a lead of margin 2 standard errors, which n=2 never reaches: at margin 0.5
+#: the preset's search changes games).
+GAME_SEARCH_PRESETS: dict[str, dict[str, dict[str, float]]] = {"cursed": {"rollout": {"n": 4.0, "margin": 0.5}}}
 #: Games per search preset of a game where fewer suffice (village's rollout plays ~40 games/s at n=2;
 #: Cursed!?'s replays each fight from its start at every decision).
 SEARCH_GAMES = {"village": 200, "cursed": 300}
@@ -171,7 +175,7 @@ def presets(games: list[str]) -> list[dict[str, Any]]:
         cells += [(players, default_policy(game) if policy is None else policy, dict(options))
                   for policy, options in OPTION_PRESETS.get(name, [])]
         for count, policy, options in cells:
-            params, games = search_params(policy, n_games)
+            params, games = search_params(policy, n_games, name)
             if params:
                 games = min(games, SEARCH_GAMES.get(name, games))
             preset = {"id": preset_id(name, count, policy, options, params), "game": name, "players": count,
@@ -186,11 +190,13 @@ def presets(games: list[str]) -> list[dict[str, Any]]:
     return out
 
 
-def search_params(policy: Any, n_games: int) -> tuple[dict[str, Any], int]:
-    """(parameters, games) of a preset: a search policy's from SEARCH_PRESETS (a game of sides: side ->
-    parameters for each searching side), else none and ``n_games``."""
+def search_params(policy: Any, n_games: int, game: str | None = None) -> tuple[dict[str, Any], int]:
+    """(parameters, games) of a preset: a search policy's from SEARCH_PRESETS (``game``'s own from
+    GAME_SEARCH_PRESETS; a game of sides: side -> parameters for each searching side), else none and
+    ``n_games``."""
     if isinstance(policy, str):
-        return SEARCH_PRESETS.get(policy, ({}, n_games))
+        params, games = SEARCH_PRESETS.get(policy, ({}, n_games))
+        return GAME_SEARCH_PRESETS.get(game, {}).get(policy, params), games
     searching = {side: SEARCH_PRESETS[name] for side, name in policy.items() if name in SEARCH_PRESETS}
     if not searching:
         return {}, n_games
