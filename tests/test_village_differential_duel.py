@@ -78,12 +78,14 @@ def test_option_variant(boards, variant):
                 assert (r["turns"] <= variant["max_turns"]).all()
 
 
-@pytest.mark.parametrize("params", [(0.0, 1.0), (1.0, 0.0), (0.0, 0.0)], ids=lambda p: f"ahead{p[0]:g}-zero{p[1]:g}")
+@pytest.mark.parametrize("params", [(0.0, 1.0, 1.0), (1.0, 0.0, 1.0), (1.0, 1.0, 0.0), (0.0, 0.0, 0.0)],
+                         ids=lambda p: f"ahead{p[0]:g}-spare{p[1]:g}-zero{p[2]:g}")
 def test_planner_and_glutton_before_issue_26(boards, params):
-    """The planner without the furthest-ahead discard and Glutton without its value-0 plays (their last
-    parameters 0), on the default decks and on the listed cards alone (unlisted_cards omit)."""
+    """The planner without the furthest-ahead discard or the spare-action cast and Glutton without its
+    value-0 plays (those parameters 0), on the default decks and on the listed cards alone (unlisted_cards
+    omit)."""
     wp, mp = defaults(WPOL, "planner"), defaults(MPOL, "glutton")
-    wp[-1], mp[-1] = params
+    wp[-2], wp[-1], mp[-1] = params
     for k, options in enumerate((R.RuleOptions(), R.RuleOptions(unlisted_cards="omit"))):
         for b in boards.values():
             seed = SEED + 50 + k

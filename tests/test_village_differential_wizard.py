@@ -41,7 +41,8 @@ ALL_OTHER = {"panic_threshold": "above_level", "full_stomach": "stop", "rabid_pa
              "plethora_at_market": False, "rabid_spent_actions": "free", "rabid_get_busy": "ignored",
              "unlisted_cards": "copies"}
 #: Non-default planner vectors: every parameter moved (eager caster, hoarder of coins, distracting thief).
-PLANNER_PARAMS = [[1.0, 8.0, 3.0, 1.0, 1.0, 0.0, 5.0, 12.0, 0.0], [9.0, 1.0, 0.0, 4.0, 3.0, 40.0, 0.0, 6.0, 1.0]]
+PLANNER_PARAMS = [[1.0, 8.0, 3.0, 1.0, 1.0, 0.0, 5.0, 12.0, 0.0, 0.0], [9.0, 1.0, 0.0, 4.0, 3.0, 40.0, 0.0, 6.0, 1.0, 1.0],
+                  [4.0, 4.0, 0.0, 3.0, 2.0, 10.0, 20.0, 0.0, 1.0, 0.0]]
 
 
 @pytest.fixture(scope="module")
@@ -104,7 +105,7 @@ def test_option_variant(boards, variant):
                 assert r["unfinished"].any() and (r["turns"] <= variant["max_turns"]).all()
 
 
-@pytest.mark.parametrize("params", PLANNER_PARAMS, ids=("eager", "thief"))
+@pytest.mark.parametrize("params", PLANNER_PARAMS, ids=("eager", "thief", "spendthrift"))
 def test_planner_parameters(boards, params):
     for k, b in enumerate(boards.values()):
         compare(SEED + 20 + k, 0, 100, R.RuleOptions(), b, "planner", params)

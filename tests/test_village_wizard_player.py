@@ -729,7 +729,7 @@ def test_planner_discards_the_ingredient_needed_furthest_ahead_when_stuck(ahead)
     t, _ = table()
     seq, later = _stuck(t)
     params = [row[1] for row in WPol.PARAMS["planner"]]
-    params[-1] = ahead
+    params[-2] = ahead
     p = WPol.make("planner", params)
     legal = WP.legal_actions(t)
     assert WP.A_DISCARD in legal and WP.A_MIX not in legal
@@ -757,9 +757,27 @@ def test_planner_no_longer_stalls_against_the_rabid_monster_on_a_long_race():
     opts = R.RuleOptions(rabid_curse_length=30)
     params = [row[1] for row in WPol.PARAMS["planner"]]
     old = list(params)
-    old[-1] = 0.0
+    old[-2] = 0.0
     wins = {}
     for name, vec in (("new", params), ("old", old)):
         wins[name] = sum(RF.play(31, i, opts, mode=R.RABID_MONSTER,
                                  controllers={R.WIZARD: WPol.make("planner", vec)}).winner == 0 for i in range(60))
     assert wins["new"] >= wins["old"], wins
+
+
+@pytest.mark.parametrize("spare", [1.0, 0.0])
+def test_planner_casts_a_low_value_spell_with_an_action_to_spare(spare):
+    """Nothing to buy, steal or mix and a hand of placeholders (1 coin each, below spell_min): the planner
+    casts one rather than end the turn (cast_spare 1), so the hand turns over; 0 ends the turn (before
+    issue 26)."""
+    t, _ = table()
+    t.cure, t.held, t.coins = 0, [t.cure_seq[0]], 20
+    t.spell_hand = list(CARDS.placeholders("spell")[:4])
+    t.at = t.board.laboratory
+    start_actions(t)
+    params = [row[1] for row in WPol.PARAMS["planner"]]
+    params[-1] = spare
+    p = WPol.make("planner", params)
+    legal = [a for a in WP.legal_actions(t) if a in (WP.A_SPELL, WP.A_END)]
+    assert WP.A_SPELL in legal
+    assert p.action(t, legal) == (WP.A_SPELL if spare else WP.A_END)

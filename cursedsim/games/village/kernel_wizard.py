@@ -992,6 +992,8 @@ def plan_action(G, nl):
         cure = st[S.ST_CURE]
         if param(G, 8) and cure < bd[S.BD_CURE_LEN] and st[S.ST_HELD + bd[bd[S.O_CURE_SEQ] + cure]] == 0:
             return A_DISCARD
+    if param(G, 9) and in_legal(st, nl, A_SPELL):
+        return A_SPELL
     return A_END
 
 

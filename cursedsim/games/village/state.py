@@ -52,7 +52,7 @@ NO_WINNER = R.NO_WINNER
 POLICY_AUTOMATON = 0
 POLICY_RANDOM = 1
 POLICY_PLANNER = 2
-N_PARAMS = 16                         # a policy's parameters (planner 9, glutton 6)
+N_PARAMS = 16                         # a policy's parameters (planner 10, glutton 6)
 
 # ---------------------------------------------------------------- rule options
 
