@@ -503,5 +503,7 @@ def test_track_length_options_resize_one_board_side(board):
     assert bd[S.BD_CURE_LEN] == 7 and bd[S.BD_CURSE_LEN] == 20
     with pytest.raises(BoardError, match=r"valid sides: wizard, possessed"):
         with_track_lengths(board, {"monster": 5})
-    with pytest.raises(BoardError, match=r"3\.\.30"):
-        with_track_lengths(board, curse={"rabid": 2})
+    with pytest.raises(BoardError, match=r"1\.\.30"):
+        with_track_lengths(board, curse={"rabid": 0})
+    with pytest.raises(BoardError, match=r"1\.\.30"):
+        with_track_lengths(board, {"wizard": 31})

@@ -33,6 +33,7 @@ VARIANTS = [
     {"max_turns": 12}, {"unlisted_cards": "copies"}, {"unlisted_cards": "blank"}, {"unlisted_cards": "omit"},
     {"power_requirements": "none"}, {"unlisted_cards": "placeholder", "spell_deck_size": 12, "power_deck_size": 30},
     {"wizard_cure_length": 7, "monster_curse_length": 20}, {"wizard_cure_length": 25, "monster_curse_length": 5},
+    {"wizard_cure_length": 1, "monster_curse_length": 2}, {"wizard_cure_length": 2, "monster_curse_length": 1},
 ]
 
 

@@ -236,11 +236,11 @@ def test_a_deck_size_outside_its_range_names_it(name):
 
 
 @pytest.mark.parametrize("name", sorted(R.TRACK_LENGTHS))
-@pytest.mark.parametrize("value", [1, 2, 31, -1])
+@pytest.mark.parametrize("value", [31, -1, "12", True])
 def test_a_track_length_outside_its_range_names_it(name, value):
-    with pytest.raises(OptionError, match=rf"{name}.*(3\.\.30|0-30)"):
+    with pytest.raises(OptionError, match=rf"{name}.*0-30"):
         R.RuleOptions(**{name: value})
-    assert R.RuleOptions(**{name: 3}) and R.RuleOptions(**{name: 30})
+    assert R.RuleOptions(**{name: 1}) and R.RuleOptions(**{name: 30})
 
 
 def test_an_unknown_option_names_the_valid_ones():

@@ -341,6 +341,11 @@ def board_of(board: str = "default") -> Board:
     return _board_version(str(path), version)
 
 
+#: The shortest track the length options make (a board file's tracks: CURE_MIN, CURSE_MIN spaces at least;
+#: an experiment may go shorter, e.g. to make random play end).
+TRACK_MIN = 1
+
+
 def with_track_lengths(board: Board, cure: dict[str, int] | None = None,
                        curse: dict[str, int] | None = None) -> Board:
     """``board`` with other track lengths (rule options ``wizard_cure_length`` etc.): ``cure`` maps a Wizard
@@ -359,8 +364,8 @@ def _resized(board: Board, cure: tuple[tuple[str, int], ...], curse: tuple[tuple
     for side, n in cure:
         if side not in new_cure:
             raise BoardError(f"unknown Wizard board side {side!r}; valid sides: {', '.join(new_cure)}")
-        if not CURE_MIN <= n <= CURE_MAX:
-            raise BoardError(f"Cure track length of side {side!r} must be in {CURE_MIN}..{CURE_MAX}, got {n}")
+        if not TRACK_MIN <= n <= CURE_MAX:
+            raise BoardError(f"Cure track length of side {side!r} must be in {TRACK_MIN}..{CURE_MAX}, got {n}")
         seq = new_cure[side]
         new_cure[side] = tuple(seq[k % len(seq)] for k in range(n))
     new_curse = {c[0]: (c[1], c[2]) for c in board.curse}
@@ -368,7 +373,7 @@ def _resized(board: Board, cure: tuple[tuple[str, int], ...], curse: tuple[tuple
         if side not in new_curse:
             raise BoardError(f"unknown Monster board side {side!r}; valid sides: {', '.join(new_curse)}")
         start = new_curse[side][1]
-        low = max(CURSE_MIN, start + 1)
+        low = max(TRACK_MIN, start + 1)
         if not low <= n <= CURSE_MAX:
             raise BoardError(f"Curse track length of side {side!r} must be in {low}..{CURSE_MAX} (above its "
                              f"start {start}), got {n}")

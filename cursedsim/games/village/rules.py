@@ -16,7 +16,7 @@ from typing import ClassVar
 from cursedsim.errors import OptionError
 from cursedsim.games.options import check_fields
 from cursedsim.games.village import components as C
-from cursedsim.games.village.board import CURE_MAX, CURE_MIN, CURSE_MAX, CURSE_MIN
+from cursedsim.games.village.board import CURE_MAX, CURSE_MAX, TRACK_MIN
 from cursedsim.games.village.cards import MAX_DECK, POWER_REQUIREMENTS, PW_UNLISTED_ACTIONS, UNLISTED
 
 # ---------------------------------------------------------------- sides and modes
@@ -155,8 +155,8 @@ INT_RANGES = {"max_turns": (1, 100_000), **{name: (0, MAX_DECK) for name in (
     **{name: (0, CURE_MAX) for name in ("wizard_cure_length", "possessed_cure_length")},
     **{name: (0, CURSE_MAX) for name in ("monster_curse_length", "rabid_curse_length")}}
 #: The track-length options: 0 (the board file's length) or a length in (low, high).
-TRACK_LENGTHS = {"wizard_cure_length": (CURE_MIN, CURE_MAX), "possessed_cure_length": (CURE_MIN, CURE_MAX),
-                 "monster_curse_length": (CURSE_MIN, CURSE_MAX), "rabid_curse_length": (CURSE_MIN, CURSE_MAX)}
+TRACK_LENGTHS = {"wizard_cure_length": (TRACK_MIN, CURE_MAX), "possessed_cure_length": (TRACK_MIN, CURE_MAX),
+                 "monster_curse_length": (TRACK_MIN, CURSE_MAX), "rabid_curse_length": (TRACK_MIN, CURSE_MAX)}
 #: Options naming a data file: "default" or a path (checked when the file is loaded: board.board_of,
 #: cards.cards_of name the bad field and its line).
 FILE_OPTIONS = ("board", "cards")
@@ -238,11 +238,11 @@ class RuleOptions:
         default file, then no action) or "none" (no action) (O33).
     power_requirements: "as_file" (the Power requirements of the cards file; the default file
         reconstructs one of each kind the rulebook names) or "none" (no Power card has a requirement) (O34).
-    wizard_cure_length: the Cure track's length on the Wizard board side: 0 = the board file's, or 3-30
+    wizard_cure_length: the Cure track's length on the Wizard board side: 0 = the board file's, or 1-30
         spaces (the file's ingredient sequence cut, or repeated from its start) (O35).
     possessed_cure_length: the same on the Possessed Wizard side (O36).
     monster_curse_length: the Curse track's length on the Monster board side: 0 = the board file's, or
-        3-30 (above the file's start space) (O37).
+        1-30 (above the file's start space) (O37).
     rabid_curse_length: the same on the Rabid Monster side (O38).
     """
 
@@ -293,11 +293,6 @@ class RuleOptions:
             value = getattr(self, name)
             if not isinstance(value, str) or not value:
                 raise OptionError(f"option {name!r} must be 'default' or a file path, got {value!r}")
-        for name, (low, high) in TRACK_LENGTHS.items():
-            value = getattr(self, name)
-            if value != 0 and not low <= value <= high:
-                raise OptionError(f"option {name!r} must be 0 (the board's length) or in {low}..{high}, "
-                                  f"got {value!r}")
 
     def deck_sizes(self) -> dict[str, int]:
         """Deck name -> its size option (``cards.Cards.deck_for``'s ``sizes``)."""
