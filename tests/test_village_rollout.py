@@ -31,13 +31,14 @@ def same(a, b):
     return all(np.array_equal(a[c], b[c]) for c in K.COLUMNS)
 
 
-def searched(mode, w, m, side, n, cap, *, both=False):
+def searched(mode, w, m, side, n, cap, *, both=False, margin=0.0):
     """(wizard id, wizard params, monster id, monster params) with ``side`` (and with ``both`` the other
-    player side too) searching over its policy of the pairing."""
+    player side too) searching over its policy of the pairing; ``margin`` 0 (the most wins) unless given,
+    so that these small searches leave the base choice often enough to be seen."""
     ids, params = [w, m], [None, None]
     for s in range(2):
         if s == side or (both and ids[s] != 0):
-            params[s] = [n, ids[s], cap]
+            params[s] = [n, ids[s], cap, margin]
             ids[s] = ROLLOUT
     return ids[0], params[0], ids[1], params[1]
 
@@ -160,12 +161,23 @@ def test_runner_parameters():
     assert np.array_equal(base["turns"].to_numpy(), got["turns"].to_numpy())
 
 
-@pytest.mark.parametrize("params,match", [([4, 0, 8], "base"), ([4, 5, 8], "base"), ([-1, 2, 8], "n must"),
-                                          ([2.5, 2, 8], "n must"), ([4, 2, 0], "cap must"),
-                                          ([4, 2, 65], "cap must"), ([4, 2], "3 parameters")])
+@pytest.mark.parametrize("params,match", [([4, 0, 8, 1], "base"), ([4, 5, 8, 1], "base"), ([-1, 2, 8, 1], "n must"),
+                                          ([2.5, 2, 8, 1], "n must"), ([4, 2, 0, 1], "cap must"),
+                                          ([4, 2, 65, 1], "cap must"), ([4, 2, 8, -1], "margin must"),
+                                          ([4, 2, 8], "4 parameters")])
 def test_parameter_errors(params, match):
     with pytest.raises(UnknownPolicyError, match=match):
         RO.settings(0, params)
+
+
+@pytest.mark.parametrize("mode,w,m,side,margin", [("rabid_monster", 2, 0, 0, 1.0), ("duel", 2, 2, 1, 0.5),
+                                                  ("possessed_wizard", 0, 2, 1, 0.0)])
+def test_stopping_hopeless_candidates_early_changes_no_game(mode, w, m, side, margin):
+    """``clear_lead.still_open`` stops the candidates that can no longer lead the base choice clearly: the
+    games equal those of the search that plays every playout of every candidate."""
+    args = searched(mode, w, m, side, 6, 8, margin=margin)
+    full = RO.run_chunk(SEED, 0, 6, CONTESTED, BOARD, mode, *args, stop_early=False)
+    assert same(RO.run_chunk(SEED, 0, 6, CONTESTED, BOARD, mode, *args), full)
 
 
 def test_rollout_beats_the_wizard_heuristic():

@@ -60,13 +60,16 @@ def _rollout(side: str, base: int, base_names: str) -> PolicySpec:
         "to the end of the game, the side played by its base policy, the other side by its own policy of the "
         "run; what the side cannot see (deck orders, the other player's hand, face-down Town Guard tiles, "
         "every later die and draw) laid out anew in every playout, the same for every candidate; the most "
-        "playouts won decides, ties to the base policy. docs/rules/village.md, 'rollout'.",
-        params={"n": 16.0, "base": float(base), "cap": 8.0},
+        "playouts won decides when it leads the base choice clearly (margin), ties to the base policy. "
+        "docs/rules/village.md, 'rollout'.",
+        params={"n": 16.0, "base": float(base), "cap": 8.0, "margin": 1.0},
         param_docs={
             "n": "playouts per candidate at each decision (0: the base policy alone)",
             "base": f"policy id of the built-in player policy that gives the first candidate, takes the decisions "
                     f"with one option and plays the side in every playout ({base_names}, default parameters)",
             "cap": "candidates per decision, at most (1: the base policy's choice alone), up to 64",
+            "margin": "the lead over the base choice a candidate needs, in square roots of the playouts the two "
+                      "ended differently (0: the most wins)",
         })
 
 

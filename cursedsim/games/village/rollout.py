@@ -5,8 +5,10 @@ At each decision of a searching side with two or more legal options (docs/rules/
 the candidates are the base policy's own choice first, then every other legal option in the order the
 kernel lists them (ascending codes), up to ``cap``. For each candidate ``n`` playouts run from the
 decision to the end of the game: the candidate is taken, then the searching side plays its base policy
-and the other side its own policy of the run (automaton or player). The candidate with the most playouts
-won by the decider is played (ties: the earlier candidate, so the base policy's choice).
+and the other side its own policy of the run (automaton or player). A candidate replaces the base
+policy's choice only with a clear lead in playouts won by the decider (``search/clear_lead.py``: more
+than ``margin`` square roots of the playouts the two ended differently; among those the most wins, ties
+to the earlier), and candidates that can no longer reach one are not played further.
 
 What a playout may know: what the decider sees. At the decision (``kernel.branch``) every deck's order,
 the other player's hand (pooled with its deck and dealt again, its size kept) and the Town Guard tiles
@@ -34,6 +36,7 @@ from cursedsim.games.village import kernel as K
 from cursedsim.games.village import policy_specs as P
 from cursedsim.games.village import rules as R
 from cursedsim.games.village import state as S
+from cursedsim.search import clear_lead
 
 #: Candidates per decision, at most (the ``cap`` parameter may lower it).
 MAX_CANDIDATES = 64
@@ -54,7 +57,8 @@ def new_workspace():
     pctl = np.zeros(K.N_CTL, np.int64)
     cand = np.zeros(MAX_CANDIDATES, np.int64)
     wins = np.zeros(MAX_CANDIDATES, np.int64)
-    return st0, rs0, pst, prs, pctl, cand, wins
+    discordant = np.zeros(MAX_CANDIDATES, np.int64)
+    return st0, rs0, pst, prs, pctl, cand, wins, discordant
 
 
 @njit(cache=True)
@@ -64,10 +68,12 @@ def run(G, st0, rs0):
 
 
 @njit(cache=True)
-def decide(G, n, cap, seed, index, decision, peek, scramble, work):
-    """The rollout's choice at the real game's halt (``ctl[C_H_*]``), its turn start in ``work``."""
+def decide(G, n, cap, margin, seed, index, decision, peek, scramble, stop_early, work):
+    """The rollout's choice at the real game's halt (``ctl[C_H_*]``), its turn start in ``work``.
+    ``stop_early``: stop playing the candidates ``clear_lead.still_open`` rules out (the same choice,
+    sooner; a test compares the two)."""
     ctl = G[6]
-    st0, rs0, pst, prs, pctl, cand, wins = work
+    st0, rs0, pst, prs, pctl, cand, wins, discordant = work
     side = ctl[K.C_H_SIDE]
     base = ctl[K.C_H_BASE]
     nl = ctl[K.C_H_NL]
@@ -99,27 +105,32 @@ def decide(G, n, cap, seed, index, decision, peek, scramble, work):
         pctl[K.C_SCRIPT + i] = ctl[K.C_SCRIPT + i]
     for i in range(n_cand):
         wins[i] = 0
+        discordant[i] = 0
+    base_won = False
     for j in range(n):
+        open_ = clear_lead.still_open(wins, discordant, n_cand, n - j, margin) if stop_early else np.int64(-2)
+        if open_ == 0:
+            break
         pctl[K.C_PLAYOUT] = j
         for i in range(n_cand):
+            if i > 0 and (open_ >> i) & 1 == 0:
+                continue
             K.save(st0, rs0, pst, prs)
             pctl[K.C_POS] = 0
             pctl[K.C_HALTED] = 0
             pctl[K.C_SCRIPT + nscript] = cand[i]
             run(Gp, st0, rs0)             # C_SAVE is 0: st0, rs0 are not written
-            if pst[S.ST_WINNER] == side:
-                wins[i] += 1
-    best = 0
-    for i in range(1, n_cand):
-        if wins[i] > wins[best]:
-            best = i
-    return cand[best]
+            won = pst[S.ST_WINNER] == side
+            if i == 0:
+                base_won = won
+            clear_lead.tally(wins, discordant, i, won, base_won)
+    return cand[clear_lead.choose(wins, discordant, n_cand, margin)]
 
 
 @njit(cache=True)
-def play_game(G, seed, index, mask, n_side, cap_side, peek, scramble, record, work):
+def play_game(G, seed, index, mask, n_side, cap_side, margin_side, peek, scramble, stop_early, record, work):
     """Deal game ``index`` of run ``seed`` and play it to its end, the sides of ``mask`` searching with
-    ``n_side[side]`` playouts and ``cap_side[side]`` candidates. With ``scramble`` > 0 (the hidden-
+    ``n_side[side]`` playouts, ``cap_side[side]`` candidates and ``margin_side[side]``. With ``scramble`` > 0 (the hidden-
     information test) every searched decision is decided a second time with what the decider cannot see
     changed (``kernel.scramble_hidden``, key ``scramble``). ``record`` (3 x up to ``MAX_RECORD``): searched
     decision d's choice (played), its decision code, and with ``scramble`` the second choice. Returns the
@@ -140,13 +151,14 @@ def play_game(G, seed, index, mask, n_side, cap_side, peek, scramble, record, wo
         if ctl[K.C_HALTED] == 0 or st[S.ST_ERR] != 0:
             break
         side = ctl[K.C_H_SIDE]
-        x = decide(G, n_side[side], cap_side[side], seed, index, decision, peek, np.int64(0), work)
+        x = decide(G, n_side[side], cap_side[side], margin_side[side], seed, index, decision, peek, np.int64(0),
+                   stop_early, work)
         if decision < record.shape[1]:
             record[0, decision] = x
             record[1, decision] = ctl[K.C_H_DECISION]
             if scramble > 0:
-                record[2, decision] = decide(G, n_side[side], cap_side[side], seed, index, decision, peek,
-                                             scramble, work)
+                record[2, decision] = decide(G, n_side[side], cap_side[side], margin_side[side], seed, index,
+                                             decision, peek, scramble, stop_early, work)
         K.save(st0, rs0, st, rs)          # back to the turn's start
         if ctl[K.C_N] >= K.MAX_SCRIPT:
             st[S.ST_ERR] = 1
@@ -160,8 +172,8 @@ def play_game(G, seed, index, mask, n_side, cap_side, peek, scramble, record, wo
 
 
 @njit(cache=True)
-def play_chunk(seed, start, count, mode, opts, bd, cd, dk, policies, pp, mask, n_side, cap_side, peek, scramble,
-               record, out):
+def play_chunk(seed, start, count, mode, opts, bd, cd, dk, policies, pp, mask, n_side, cap_side, margin_side, peek,
+               scramble, stop_early, record, out):
     """``kernel.play_chunk`` with the sides of ``mask`` searching (their base policies' ids in
     ``policies``). Returns (the first game whose play set ``ST_ERR`` or -1, searched decisions of the last
     game)."""
@@ -177,7 +189,8 @@ def play_chunk(seed, start, count, mode, opts, bd, cd, dk, policies, pp, mask, n
     failed = -1
     decisions = np.int64(0)
     for g in range(count):
-        decisions = play_game(G, seed, start + g, mask, n_side, cap_side, peek, scramble, record, work)
+        decisions = play_game(G, seed, start + g, mask, n_side, cap_side, margin_side, peek, scramble, stop_early,
+                              record, work)
         if st[S.ST_ERR] and failed < 0:
             failed = start + g
         K.write_outcome(st, out, g, mode)
@@ -186,13 +199,13 @@ def play_chunk(seed, start, count, mode, opts, bd, cd, dk, policies, pp, mask, n
 
 # ------------------------------------------------------------------ Python entry
 
-def settings(side: int, params) -> tuple[int, int, int]:
-    """The rollout's parameter vector of ``side`` (PolicySpec order: n, base, cap) checked: (n, base
-    policy id, cap)."""
+def settings(side: int, params) -> tuple[int, int, int, float]:
+    """The rollout's parameter vector of ``side`` (PolicySpec order: n, base, cap, margin) checked: (n,
+    base policy id, cap, margin)."""
     vec = [float(v) for v in np.asarray(params, np.float64).ravel()]
-    if len(vec) != 3:
-        raise UnknownPolicyError(f"rollout takes 3 parameters (n, base, cap), got {len(vec)}")
-    n, base, cap = vec
+    if len(vec) != 4:
+        raise UnknownPolicyError(f"rollout takes 4 parameters (n, base, cap, margin), got {len(vec)}")
+    n, base, cap, margin = vec
     specs = (P.WIZARD_POLICIES, P.MONSTER_POLICIES)[side]
     bases = {spec.policy_id: spec for spec in specs.values() if spec.policy_id in K.PLAYER_POLICIES[side]}
     if base not in bases:
@@ -204,27 +217,31 @@ def settings(side: int, params) -> tuple[int, int, int]:
     if not 1 <= cap <= MAX_CANDIDATES or cap != int(cap):
         raise UnknownPolicyError(f"rollout parameter cap must be a whole number 1 .. {MAX_CANDIDATES}, "
                                  f"got {cap:g}")
-    return int(n), int(base), int(cap)
+    if not 0 <= margin <= 100:
+        raise UnknownPolicyError(f"rollout parameter margin must be a number 0 .. 100, got {margin:g}")
+    return int(n), int(base), int(cap), float(margin)
 
 
 def run_chunk(seed: int, start: int, count: int, options, board, mode: str, wizard_policy: int, wizard_params,
               monster_policy: int, monster_params, cards=None, *, peek: int = 0, scramble: int = 0,
-              record: np.ndarray | None = None) -> dict[str, np.ndarray]:
+              record: np.ndarray | None = None, stop_early: bool = True) -> dict[str, np.ndarray]:
     """``kernel.run_chunk`` where either side may be ``rollout`` (policy id ``policy_specs.ROLLOUT``, its
     parameters n, base, cap). ``peek``, ``scramble`` and ``record``: the hidden-information test's
     (``play_game``; ``peek`` 1 or True: playouts keep the real hidden arrangement and streams, the
     clairvoyant variant; 2: only the streams reseeded; 3: only the hidden cards redrawn; diagnostics);
-    the number of searched decisions of the last game is ``out["_decisions"]``."""
+    the number of searched decisions of the last game is ``out["_decisions"]``. ``stop_early=False`` plays
+    every playout of every candidate (the same games: a test)."""
     ids, vecs = [wizard_policy, monster_policy], [wizard_params, monster_params]
     mask = 0
     n_side = np.zeros(2, np.int64)
     cap_side = np.ones(2, np.int64)
+    margin_side = np.zeros(2, np.float64)
     for side in range(2):
         if int(ids[side]) == P.ROLLOUT:
             params = P.SEARCH_POLICIES[side]["rollout"].param_vector() if vecs[side] is None else vecs[side]
-            n, base, cap = settings(side, params)
+            n, base, cap, margin = settings(side, params)
             ids[side], vecs[side] = base, None
-            n_side[side], cap_side[side] = n, cap
+            n_side[side], cap_side[side], margin_side[side] = n, cap, margin
             mask |= 1 << side
     opts, bd, cd, dk, policies, pp, mode_code = K.pack_run(options, board, mode, ids[0], vecs[0], ids[1], vecs[1],
                                                            cards)
@@ -232,8 +249,8 @@ def run_chunk(seed: int, start: int, count: int, options, board, mode: str, wiza
         record = np.zeros((3, 0), np.int64)
     out = np.zeros((count, len(K.COLUMNS)), np.int64)
     failed, decisions = play_chunk(np.uint64(seed), np.int64(start), np.int64(count), mode_code, opts, bd, cd, dk,
-                                   policies, pp, np.int64(mask), n_side, cap_side, np.int64(peek),
-                                   np.int64(scramble), record, out)
+                                   policies, pp, np.int64(mask), n_side, cap_side, margin_side, np.int64(peek),
+                                   np.int64(scramble), np.bool_(stop_early), record, out)
     if failed >= 0:
         raise RuntimeError(f"village rollout: game {failed} of run {seed} in mode {mode!r} reached a state the "
                            f"reference rejects (a decision with no legal option, or a script not legal)")
