@@ -41,8 +41,8 @@ def test_nothing_happens_after_a_track_reaches_its_top(options):
 
 
 def test_the_game_the_kernel_found_ends_at_the_sheep():
-    """Found on the listed cards alone (unlisted_cards omit, the default before issue 26)."""
-    t = V.play(11, 8, R.RuleOptions(unlisted_cards="omit"), log=True)
+    """Found on the listed cards alone and the board file's track lengths (the defaults before issue 26)."""
+    t = V.play(11, 8, R.RuleOptions(unlisted_cards="omit", track_calibration="board"), log=True)
     eats = [e for e in t.events if e["action"] == "eat"]
     assert t.winner == R.SIDES.index(R.MONSTER) and eats[-1]["kind"] == "Sheep"
 

@@ -499,7 +499,7 @@ def test_track_length_options_resize_one_board_side(board):
     options = R.RuleOptions(wizard_cure_length=7, monster_curse_length=20)
     t = REF.Table.deal(1, 0, options, mode=R.DUEL, controllers={R.WIZARD: object(), R.MONSTER: object()})
     assert len(t.cure_seq) == 7 and t.curse_top == 20
-    bd = S.pack_board(with_track_lengths(board, *options.track_lengths()), R.DUEL)
+    bd = S.pack_board(with_track_lengths(board, *options.track_lengths(board)), R.DUEL)
     assert bd[S.BD_CURE_LEN] == 7 and bd[S.BD_CURSE_LEN] == 20
     with pytest.raises(BoardError, match=r"valid sides: wizard, possessed"):
         with_track_lengths(board, {"monster": 5})
@@ -507,3 +507,29 @@ def test_track_length_options_resize_one_board_side(board):
         with_track_lengths(board, curse={"rabid": 0})
     with pytest.raises(BoardError, match=r"1\.\.30"):
         with_track_lengths(board, {"wizard": 31})
+
+
+def test_the_default_board_plays_its_calibrated_track_lengths():
+    """O39: with ``track_calibration="calibrated"`` (the default) the reconstructed default board plays the
+    lengths of data/track_calibration.toml, a length option overrides one of them, ``"board"`` plays the
+    file's; any other board (a generated one) keeps its own; a bad value names the valid ones."""
+    import tomllib
+
+    from cursedsim.errors import OptionError
+    from cursedsim.games.village import rules as R
+    from cursedsim.games.village.board import TRACK_CALIBRATION, board_of, generate, with_track_lengths
+    with open(TRACK_CALIBRATION, "rb") as handle:
+        calibration = tomllib.load(handle)
+    board = board_of("default")
+    assert calibration["board"] == board.label       # the file names the board it was calibrated on
+    cure, curse = R.RuleOptions().track_lengths(board)
+    assert cure == calibration["cure"] and curse == calibration["curse"]
+    played = with_track_lengths(board, cure, curse)
+    assert len(played.sides(R.DUEL).cure) == calibration["cure"]["wizard"]
+    assert played.sides("rabid_monster").curse_length == calibration["curse"]["rabid"]
+    cure, curse = R.RuleOptions(rabid_curse_length=9).track_lengths(board)
+    assert curse["rabid"] == 9 and cure == calibration["cure"]
+    assert R.RuleOptions(track_calibration="board").track_lengths(board) == ({}, {})
+    assert R.RuleOptions().track_lengths(generate(3)) == ({}, {})
+    with pytest.raises(OptionError, match="calibrated.*board"):
+        R.RuleOptions(track_calibration="tuned")

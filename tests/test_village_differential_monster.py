@@ -132,7 +132,8 @@ class Counting:
 
 
 @pytest.mark.parametrize("seed,count,options,policy,params", [
-    (51, 200, dict(OPTIONS_DECKS, power_requirements="none"), "random", DEFAULTS["random"]),   # as found
+    (51, 200, dict(OPTIONS_DECKS, power_requirements="none", track_calibration="board"), "random",
+     DEFAULTS["random"]),   # as found
     (52, 150, {}, "glutton", GLUTTON_BUYER),
 ])
 def test_hydrophobia_buys_and_quiet_night_meals_and_waiting_cards(seed, count, options, policy, params):

@@ -376,6 +376,7 @@ def test_clone_plays_on_identically():
 def test_200_games_finish(board):
     b = B.board_of(board) if isinstance(board, str) else B.generate(board)
     rows = [V.play(21, i, board=b).outcome() for i in range(200)]
+    b = B.with_track_lengths(b, *R.RuleOptions().track_lengths(b))   # the lengths played (O39: calibrated)
     cols = {c: np.array([r[c] for r in rows], dtype=d) for c, d in R.OUTCOME_DTYPES.items()}
     assert set(rows[0]) == set(R.OUTCOME_COLUMNS)
     finished = cols["winner"] >= 0

@@ -341,6 +341,25 @@ def board_of(board: str = "default") -> Board:
     return _board_version(str(path), version)
 
 
+#: The calibrated track lengths of the reconstructed default board (data/track_calibration.toml, issue 26).
+TRACK_CALIBRATION = Path(__file__).resolve().parent / "data" / "track_calibration.toml"
+
+
+@lru_cache(maxsize=1)
+def _calibration() -> tuple[str, dict[str, int], dict[str, int]]:
+    with open(TRACK_CALIBRATION, "rb") as handle:
+        raw = tomllib.load(handle)
+    return raw["board"], dict(raw["cure"]), dict(raw["curse"])
+
+
+def calibrated_lengths(board: Board) -> tuple[dict[str, int], dict[str, int]]:
+    """(Cure lengths by Wizard board side, Curse lengths by Monster board side) calibrated for ``board``:
+    the calibration file's when ``board`` is the board it names (by label, so an edited copy is not), else
+    none (every other board keeps its own lengths)."""
+    label, cure, curse = _calibration()
+    return (dict(cure), dict(curse)) if board.label == label else ({}, {})
+
+
 #: The shortest track the length options make (a board file's tracks: CURE_MIN, CURSE_MIN spaces at least;
 #: an experiment may go shorter, e.g. to make random play end).
 TRACK_MIN = 1

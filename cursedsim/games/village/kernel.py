@@ -1263,7 +1263,7 @@ def pack_run(options, board, mode: str, wizard_policy: int, wizard_params, monst
                                   f"(an automaton side policy 0, a player side one of its policy ids)")
     if board is None or isinstance(board, str):
         board = B.board_of(options.board if board is None else board)
-    bd = S.pack_board(B.with_track_lengths(board, *options.track_lengths()), mode)   # O35-O38
+    bd = S.pack_board(B.with_track_lengths(board, *options.track_lengths(board)), mode)   # O35-O39
     cd, dk = S.pack_cards(cards, mode, options)
     pp = np.zeros((2, S.N_PARAMS), np.float64)
     for side, params in enumerate((wizard_params, monster_params)):

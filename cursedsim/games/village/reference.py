@@ -212,7 +212,7 @@ class Table:
         options = options or R.RuleOptions()
         # the board and cards of the options (O4, O27-O32) unless given
         board = B.board_of(options.board if board is None else board) if not isinstance(board, B.Board) else board
-        board = B.with_track_lengths(board, *options.track_lengths())   # O35-O38
+        board = B.with_track_lengths(board, *options.track_lengths(board))   # O35-O39
         decks = (cards or K.cards_of(options.cards)).deck_for(mode, **options.deck_options())
         sides = board.sides(mode)
         t = cls(board=board, options=options, mode=mode, origin=(seed, index), logging=log,

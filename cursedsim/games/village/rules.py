@@ -124,6 +124,7 @@ PW_DISTANCE = ("roads", "crossings")
 PW_UNPAID_CROSSING = ("skip", "move_anyway")
 PW_CARD_COUNT = ("at_draw", "at_turn")
 UNLISTED_CARDS = UNLISTED
+TRACK_CALIBRATION = ("calibrated", "board")
 
 CHOICES = {
     "night_arrival_chooser": NIGHT_ARRIVAL_CHOOSER,
@@ -149,6 +150,7 @@ CHOICES = {
     "unlisted_cards": UNLISTED_CARDS,
     "pw_unlisted_actions": PW_UNLISTED_ACTIONS,
     "power_requirements": POWER_REQUIREMENTS,
+    "track_calibration": TRACK_CALIBRATION,
 }
 INT_RANGES = {"max_turns": (1, 100_000), **{name: (0, MAX_DECK) for name in (
     "spell_deck_size", "power_deck_size", "possessed_deck_size", "rabid_deck_size")},
@@ -244,6 +246,8 @@ class RuleOptions:
     monster_curse_length: the Curse track's length on the Monster board side: 0 = the board file's, or
         1-30 (above the file's start space) (O37).
     rabid_curse_length: the same on the Rabid Monster side (O38).
+    track_calibration: "calibrated" (the reconstructed default board plays its calibrated track lengths,
+        data/track_calibration.toml; any other board its own) or "board" (the board file's lengths) (O39).
     """
 
     max_turns: int = 200
@@ -284,6 +288,7 @@ class RuleOptions:
     possessed_cure_length: int = 0
     monster_curse_length: int = 0
     rabid_curse_length: int = 0
+    track_calibration: str = "calibrated"
     #: the options naming a data file (``cursedsim list`` shows "default, or the path of a ... file")
     FILE_OPTIONS: ClassVar[tuple[str, ...]] = FILE_OPTIONS
 
@@ -304,12 +309,17 @@ class RuleOptions:
         return {"unlisted": self.unlisted_cards, "sizes": self.deck_sizes(), "pw_actions": self.pw_unlisted_actions,
                 "power_requirements": self.power_requirements}
 
-    def track_lengths(self) -> tuple[dict[str, int], dict[str, int]]:
-        """(Cure lengths by Wizard board side, Curse lengths by Monster board side) the options set (0s
-        left out): ``board.with_track_lengths``'s arguments (O35-O38)."""
-        cure = {"wizard": self.wizard_cure_length, "possessed": self.possessed_cure_length}
-        curse = {"monster": self.monster_curse_length, "rabid": self.rabid_curse_length}
-        return ({k: v for k, v in cure.items() if v}, {k: v for k, v in curse.items() if v})
+    def track_lengths(self, board) -> tuple[dict[str, int], dict[str, int]]:
+        """(Cure lengths by Wizard board side, Curse lengths by Monster board side) ``board`` plays with
+        these options: ``board.with_track_lengths``'s arguments. The calibrated lengths of the default board
+        (O39), then each length option that is set (O35-O38, 0 left out) over them."""
+        from cursedsim.games.village.board import calibrated_lengths
+        cure, curse = calibrated_lengths(board) if self.track_calibration == "calibrated" else ({}, {})
+        chosen = ({"wizard": self.wizard_cure_length, "possessed": self.possessed_cure_length},
+                  {"monster": self.monster_curse_length, "rabid": self.rabid_curse_length})
+        for lengths, options in zip((cure, curse), chosen):
+            lengths.update({k: v for k, v in options.items() if v})
+        return cure, curse
 
 
 OPTION_NAMES = tuple(f.name for f in dataclasses.fields(RuleOptions))
