@@ -1,8 +1,8 @@
 """So, You've Been Cursed.: each player side's ``rollout`` against that side's best heuristic (planner for
 the Wizard, glutton for the Monster), paired on the same games, in its solo mode (against the other
-side's automaton) and in the duel (the other side playing its heuristic), at n = 16 and 64 (cap 8), on
-the default board (reconstructed; degenerate, issue 26: the Monster wins ~99.8%) and on generated board 3
-(``board.generate(3)``, where neither side is hopeless). Also games per CPU-second of the rollout (one
+side's automaton) and in the duel (the other side playing its heuristic), at n = 16 and 64 (cap 8, margin 1: the clear-lead rule), on the default board
+(reconstructed, its track lengths calibrated for contests: docs/rules/village.md O39) and on generated
+board 3 (``board.generate(3)``, its own lengths). ``--games64 0`` skips n=64. Also games per CPU-second of the rollout (one
 core, this process). Writes results/rollout/village.csv, a row per cell as it finishes.
 
 Run: ``python experiments/village_rollout.py [--games 200] [--games64 100] [--boards default,gen3]``.
@@ -29,6 +29,8 @@ SEED = 2029
 #: (mode, searched side, wizard id, monster id): 2 = planner / glutton, 0 = the automaton.
 CELLS = (("rabid_monster", "wizard", 2, 0), ("duel", "wizard", 2, 2),
          ("possessed_wizard", "monster", 0, 2), ("duel", "monster", 2, 2))
+#: The clear-lead rule's margin (the rollout's default).
+MARGIN = 1.0
 BOARDS = {"default": lambda: B.board_of("default"), "gen3": lambda: B.generate(3)}
 
 
@@ -43,11 +45,13 @@ def main(argv=None) -> pd.DataFrame:
     for board_name in args.boards.split(","):
         board = BOARDS[board_name]()
         for n, games in ((16, args.games), (64, args.games64)):
+            if games <= 0:
+                continue
             for mode, side_name, w, m in CELLS:
                 side = 0 if side_name == "wizard" else 1
                 base = K.run_chunk(SEED, 0, games, None, board, mode, w, None, m, None)
                 ids, params = [w, m], [None, None]
-                params[side] = [n, ids[side], 8]
+                params[side] = [n, ids[side], 8, MARGIN]
                 ids[side] = ROLLOUT
                 t0 = time.process_time()
                 got = RO.run_chunk(SEED, 0, games, None, board, mode, ids[0], params[0], ids[1], params[1])
@@ -58,7 +62,8 @@ def main(argv=None) -> pd.DataFrame:
                                                                           "ci_high": 0.0}
                 lo_r, hi_r = stats.wilson_interval(a.sum(), games)
                 lo_h, hi_h = stats.wilson_interval(b.sum(), games)
-                row = {"board": board_name, "mode": mode, "side": side_name, "n": n, "cap": 8, "games": games,
+                row = {"board": board_name, "mode": mode, "side": side_name, "n": n, "cap": 8, "margin": MARGIN,
+                       "games": games,
                        "heuristic": "planner" if side == 0 else "glutton", "heuristic_rate": b.mean(),
                        "heuristic_low": lo_h, "heuristic_high": hi_h, "rollout_rate": a.mean(),
                        "rollout_low": lo_r, "rollout_high": hi_r, "diff": pd_["diff"], "diff_low": pd_["ci_low"],
