@@ -79,7 +79,7 @@ class Plan:
     def run_count(self) -> int:
         """The runs the plan plays."""
         return (len(self.wizards) * len(self.monsters) + len(self.study_modes) *
-                (self.generated_boards + len(self.curse_lengths) + len(self.cure_lengths)))
+                (1 + self.generated_boards + len(self.curse_lengths) + len(self.cure_lengths)))
 
 
 def make_plan(board: str = "default") -> Plan:
@@ -264,11 +264,15 @@ def collect(out: str, *, n_games: int, seed: int, n_jobs: int, progress: bool | 
                 rows["advantage"].append(reduce.advantage_row(frames[key], frames[auto], side, policy.label,
                                                               automata[side], other.label))
 
-    # 5-6. generated boards and track lengths, in the study pairings
+    # 5-6. generated boards and track lengths, in the study pairings. Every board there plays the track
+    # lengths its file writes (the calibrated lengths, option track_calibration, belong to the default board
+    # alone), so their base is the base board as its file is written: track_calibration="board".
     by_label = {p.label: p for side in played.values() for p in side}
     study = [(mode, *plan.pairing(mode)) for mode in plan.study_modes]
+    as_written = {**on_board, "track_calibration": "board"}
+    log(f"the base board as written (track_calibration=board): {len(study)} runs of {n_games:,} games")
     for mode, w, m in study:
-        frame = frames[(w, m)]
+        frame = simulate(os.path.join("as-written", mode), by_label[w], by_label[m], as_written, base)
         rows["generated"].append(reduce.board_row(frame, base, _base_file(plan.board), "base", 0, w, m))
         for track in boards.TRACKS:
             rows["tracks"].append(reduce.board_row(frame, base, _base_file(plan.board), track, lengths[track], w, m))

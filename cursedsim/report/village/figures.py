@@ -231,7 +231,8 @@ def generated_boards(data: VillageData) -> ReportFigure:
     about = (f"{count} boards drawn by board.generate (seeds {data.plan.board_seed} on; every board constraint "
              "holds, everything else random), written to boards/ and played in each study mode's pairing "
              f"({data.n_games:,} games each). Dots: generated boards with their Wilson interval; black bar: the base "
-             "board; dashed: an even game. The spread says how much the reconstructed choices of the board (graph, "
+             "board as its file is written (every board here plays its own track lengths: track_calibration="
+             "\"board\"; figures 1-4 play the default board's calibrated lengths, O39); dashed: an even game. The spread says how much the reconstructed choices of the board (graph, "
              "houses, pastures, tracks) can move the balance.")
     return ReportFigure("generated_boards", "Sensitivity to the board: generated boards", about, figure, reading)
 
@@ -272,7 +273,9 @@ def track_lengths(data: VillageData) -> ReportFigure:
     about = (f"The base board ({data.board_tag}) with every side's Curse track (left) or Cure track (right) at "
              "other lengths, written to boards/ and played in each study mode's pairing "
              f"({data.n_games:,} games each); the base lengths ({data.track_lengths['curse']} and "
-             f"{data.track_lengths['cure']}) are the runs of figure 1. Dashed: an even game. The balance point "
+             f"{data.track_lengths['cure']}) are the base board as its file is written (rule option "
+             "track_calibration=\"board\": a board file plays its own lengths, the calibrated ones of figures 1-4 "
+             "belong to the default board alone, docs/rules/village.md O39). Dashed: an even game. The balance point "
              "(tables/balance_points.csv) is read by linear interpolation between the two lengths around the first "
              "crossing of 50%.")
     return ReportFigure("track_lengths", "Where the balance point lies: track lengths", about, figure, reading)
