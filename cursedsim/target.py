@@ -330,8 +330,10 @@ class TargetResult:
     settings: dict[str, Any]
 
     @property
-    def values(self) -> dict[int, Any]:
-        """Player count -> the chosen value."""
+    def values(self) -> dict[Any, Any]:
+        """Player count -> the chosen value; a search over modes: (mode, player count) -> the chosen value."""
+        if "mode" in self.chosen:
+            return dict(zip(zip(self.chosen["mode"], self.chosen["players"]), self.chosen["value"]))
         return dict(zip(self.chosen["players"], self.chosen["value"]))
 
     def __repr__(self) -> str:
@@ -344,13 +346,14 @@ def _value_text(value: Any) -> str:
 
 
 def _rows(search: _Search, players: int, target: float, p_closest: np.ndarray,
-          side_wins: list[dict[str, int]]) -> tuple[list[dict], dict]:
+          side_wins: list[dict[str, int]], mode: str | None = None) -> tuple[list[dict], dict]:
     rows = []
+    key = {"players": players} if mode is None else {"mode": mode, "players": players}
     for i, value in enumerate(search.values):
         won = search.wins(i)
         n, wins = won.size, int(won.sum())
         low, high = wilson_interval(wins, n)
-        rows.append({"players": players, "value": value, "games": n, "wins": wins, "win_rate": wins / n,
+        rows.append({**key, "value": value, "games": n, "wins": wins, "win_rate": wins / n,
                      "ci_low": low, "ci_high": high, "distance": abs(wins / n - target),
                      "p_closest": float(p_closest[i]), "status": search.status(i)})
         for side, count in side_wins[i].items():   # a game of sides: every side's wins on the same games
@@ -372,8 +375,8 @@ def target(game: str | Game, win_rate: float, *, vary: str, players: Any = None,
            max_games: int = MAX_GAMES, confidence: float = 0.95, seed: int = 0, n_jobs: int = 1,
            backend: str = "loky", chunk_size: int | None = None, out: str | os.PathLike | None = None,
            progress: bool | None = None, dask_address: Any = None,
-           on_round: Callable[[int, int, int, list], None] | None = None, side: str | None = None,
-           others: Any = None) -> TargetResult:
+           on_round: Callable[..., None] | None = None, side: str | None = None,
+           others: Any = None, modes: Any = None) -> TargetResult:
     """Per player count, the value of ``vary`` whose win rate is closest to ``win_rate`` (a fraction:
     0.15 for 15%).
 
@@ -402,20 +405,37 @@ def target(game: str | Game, win_rate: float, *, vary: str, players: Any = None,
     ``params`` are that side's, and the other sides play ``others`` (as ``compare`` takes them); the
     candidates also carry every side's ``<side>_win_rate``, ``<side>_ci_low``, ``<side>_ci_high``, and
     ``settings`` which side varied and what the others played.
+
+    modes: a game with modes (``Game.modes``, So, You've Been Cursed.'s ``rabid_monster``, ``duel``, ...):
+    one mode, a list or ``"rabid_monster,duel"``; one search per mode and player count, exactly as the
+    search of that mode's standard pairing given by hand (``policy`` and ``others`` from the pairing:
+    the same rows, games and P(closest)). Every mode's pairing names the policies of the sides it names,
+    so ``policy`` (when the mode names ``side``) and ``others`` for such a side are errors; ``others`` may
+    give the sides no mode names. ``side``: the targeted side (None: the side of the policy a
+    ``POLICY.PARAM`` vary names, else the game's first side: village's wizard); ``params`` are that
+    side's fixed parameters in every mode. The rows and chosen values gain a first column ``mode``,
+    ``values`` is keyed by (mode, players), ``on_round`` gets ``mode=`` as a keyword, each mode's rounds
+    are kept under ``out/cells/<mode>/``, and ``settings["modes"]`` holds the pairing each mode played.
     """
     game = runner.resolve_game(game)
     if not runner._is_number(win_rate) or not 0 <= win_rate <= 1:
         raise RunError(f"win_rate is a fraction in 0-1 (15% is 0.15), got {shorten(win_rate)}")
     win_rate = float(win_rate)
-    varying = resolve_varying(game, side, others)
-    varied = resolve_varied(game, vary, policy, varying.side)
     options = {} if options is None else dict(_mapping(options, "options", OptionError))
     params = {} if params is None else dict(_mapping(params, "params", UnknownPolicyError))
+    if modes is None:
+        varying = resolve_varying(game, side, others)
+        tracks = [_Track(None, varying, resolve_varied(game, vary, policy, varying.side))]
+    else:
+        tracks = _mode_tracks(game, mode_list(game, modes), vary, policy, side, others)
+    varied, varying = tracks[0].varied, tracks[0].varying
     if varied.name in (options if varied.kind == "option" else params):
         raise RunError(f"{varied.label} is the varied setting: leave it out of the fixed "
                        f"{'options' if varied.kind == 'option' else 'params'}")
     runner.make_options(game, options)
-    check_policy(game, varied.policy, params, varying.side)
+    for track in tracks:
+        with track.named():
+            check_policy(game, track.varied.policy, params, track.varying.side)
     values = (default_values(game, varied, options, params, varying.side) if values is None
               else check_values(game, varied, values, options, params))
     player_list = _players(game, players)
@@ -447,6 +467,13 @@ def target(game: str | Game, win_rate: float, *, vary: str, players: Any = None,
     identity = {"game": game.name, "seed": seed, "policy": varied.policy, "vary": varied.label,
                 "options": runner._json_value(options), "params": runner._json_value(params),
                 **runner._json_value(varying.settings())}
+    if modes is not None:
+        # each mode's games are kept apart (cells/<mode>/), each run's own run.json holds its pairing
+        unnamed = {s: p for s, p in varying.fixed.items() if not any(s in game.modes[t.mode] for t in tracks)}
+        pairings = {t.mode: {s.name: t.varied.policy if s.name == t.varying.side else t.varying.fixed[s.name]
+                             for s in game.sides} for t in tracks}
+        settings.update(policy=None, fixed=unnamed, modes=pairings)
+        identity.update(policy=None, by_mode=True, fixed=unnamed)
     directory = contextlib.nullcontext() if out is None else rundir.owned_directory(
         out, marker=TARGET_FILE, config={**identity, "cursedsim_version": __version__}, kind="target",
         same=tuple(identity))
@@ -455,41 +482,131 @@ def target(game: str | Game, win_rate: float, *, vary: str, players: Any = None,
     rows: list[dict] = []
     chosen: list[dict] = []
     with directory, cluster as client:
-        for players in player_list:
-            search = _Search(list(values))
-            side_wins: list[dict[str, int]] = [dict.fromkeys(win_columns(game), 0) for _ in values]
-            for r, stop in enumerate(counts):
-                first = counts[r - 1] if r else 0
-                active = search.active
-                if on_round is not None:
-                    on_round(players, r, len(counts), [values[i] for i in active])
-                block = []
-                for i in active:
-                    cell_options, cell_params = _setting(varied, values[i], options, params)
-                    run_dir = None if out is None else os.path.join(
-                        out, CELLS_DIR, cell_dir_name(Cell(varied.policy, players, cell_options, cell_params)),
-                        f"games-{first}-{stop}")
-                    frame = runner.simulate(game, stop - first, players=players, policy=varying.policy(varied.policy),
-                                            options=cell_options, params=varying.params(cell_params), seed=seed,
-                                            n_jobs=n_jobs, backend=backend, chunk_size=chunk_size, out=run_dir,
-                                            progress=progress, dask_address=client, first_game=first)
-                    block.append(frame[varying.win].to_numpy(dtype=bool))
-                    for name, column in win_columns(game).items():
-                        side_wins[i][name] += int(frame[column].sum())
-                    del frame
-                search.add(active, block)
-                if search.decide(win_rate, tolerance, z, last=r == len(counts) - 1):
-                    break
-            rng = np.random.default_rng(np.random.SeedSequence([seed, players, TAG_DRAWS]))
-            p_closest = closest_probabilities(search.blocks, len(values), win_rate, rng)
-            cell_rows, cell_chosen = _rows(search, players, win_rate, p_closest, side_wins)
-            rows += cell_rows
-            chosen.append(cell_chosen)
+        for track in tracks:
+            varied, varying = track.varied, track.varying
+            cells = None if out is None else os.path.join(out, CELLS_DIR, *([track.mode] if track.mode else []))
+            for players in player_list:
+                search = _Search(list(values))
+                side_wins: list[dict[str, int]] = [dict.fromkeys(win_columns(game), 0) for _ in values]
+                for r, stop in enumerate(counts):
+                    first = counts[r - 1] if r else 0
+                    active = search.active
+                    if on_round is not None:
+                        on_round(players, r, len(counts), [values[i] for i in active],
+                                 **({} if track.mode is None else {"mode": track.mode}))
+                    block = []
+                    for i in active:
+                        cell_options, cell_params = _setting(varied, values[i], options, params)
+                        run_dir = None if cells is None else os.path.join(
+                            cells, cell_dir_name(Cell(varied.policy, players, cell_options, cell_params)),
+                            f"games-{first}-{stop}")
+                        frame = runner.simulate(game, stop - first, players=players,
+                                                policy=varying.policy(varied.policy), options=cell_options,
+                                                params=varying.params(cell_params), seed=seed, n_jobs=n_jobs,
+                                                backend=backend, chunk_size=chunk_size, out=run_dir,
+                                                progress=progress, dask_address=client, first_game=first)
+                        block.append(frame[varying.win].to_numpy(dtype=bool))
+                        for name, column in win_columns(game).items():
+                            side_wins[i][name] += int(frame[column].sum())
+                        del frame
+                    search.add(active, block)
+                    if search.decide(win_rate, tolerance, z, last=r == len(counts) - 1):
+                        break
+                rng = np.random.default_rng(np.random.SeedSequence([seed, players, TAG_DRAWS]))
+                p_closest = closest_probabilities(search.blocks, len(values), win_rate, rng)
+                cell_rows, cell_chosen = _rows(search, players, win_rate, p_closest, side_wins, track.mode)
+                rows += cell_rows
+                chosen.append(cell_chosen)
         result = TargetResult(pd.DataFrame(rows), pd.DataFrame(chosen), settings)
         if out is not None:
             write_via(os.path.join(out, CANDIDATES_FILE), lambda tmp: result.candidates.to_csv(tmp, index=False))
             write_via(os.path.join(out, CHOSEN_FILE), lambda tmp: result.chosen.to_csv(tmp, index=False))
     return result
+
+
+# ---------------------------------------------------------------- modes
+
+@dataclass(frozen=True)
+class _Track:
+    """One search setting: the mode (None without modes), what the sides play, what varies."""
+
+    mode: str | None
+    varying: Any
+    varied: Varied
+
+    def named(self):
+        return in_mode(self.mode)
+
+
+@contextlib.contextmanager
+def in_mode(mode: str | None):
+    """A CursedsimError raised inside names ``mode`` (``mode duel: ...``); None: as it is."""
+    try:
+        yield
+    except CursedsimError as error:
+        if mode is None:
+            raise
+        raise type(error)(f"mode {mode}: {error}") from None
+
+
+def mode_list(game: Game, modes: Any) -> list[str]:
+    """``modes`` (a mode name, ``"rabid_monster,duel"`` or a list of names) as the game's mode names in the
+    order given, duplicates dropped; a RunError naming the valid modes, or saying the game has none."""
+    if not game.modes:
+        raise RunError(f"{game.name} has no modes (only a game whose pairing of the sides' policies decides the "
+                       f"mode has them, e.g. village): leave out modes (--mode)")
+    valid = ", ".join(game.modes)
+    if isinstance(modes, str):
+        modes = modes.split(",")
+    if isinstance(modes, (bytes, Mapping)) or not isinstance(modes, Iterable):
+        raise RunError(f"modes must name modes of {game.name} ({valid}), got {shorten(modes)}")
+    names = [name.strip() if isinstance(name, str) else name for name in modes]
+    if not names:
+        raise RunError(f"modes must name at least one mode of {game.name}: {valid}")
+    for name in names:
+        if not isinstance(name, str) or name not in game.modes:
+            raise RunError(f"unknown mode {shorten(name)} of {game.name}; valid modes: {valid}")
+    return list(dict.fromkeys(names))
+
+
+def mode_side(game: Game, vary: Any, side: str | None) -> str:
+    """The side a search over modes targets: ``side``; else the one side having the policy a
+    ``POLICY.PARAM`` vary names; else the game's first side (village: the wizard)."""
+    if side is not None:
+        return game.side(side).name
+    owner, dot, _ = str(vary).strip().rpartition(".")
+    owners = [s.name for s in game.sides if dot and owner in s.policies]
+    return owners[0] if len(owners) == 1 else game.sides[0].name
+
+
+def _mode_tracks(game: Game, modes: list[str], vary: Any, policy: Any, side: str | None,
+                 others: Any) -> list[_Track]:
+    """One _Track per mode: the targeted side plays the mode's policy for it, the other sides theirs;
+    ``others`` only for sides no mode names, ``policy`` only where the mode does not name the side."""
+    from cursedsim.sides import side_mapping
+    side = mode_side(game, vary, side)
+    given = side_mapping(game, others, "others gives the other sides' policies by side")
+    tracks = []
+    for mode in modes:
+        pairing = game.modes[mode]
+        text = ", ".join(f"{s}={p}" for s, p in pairing.items())
+        clash = [s for s in given if s in pairing]
+        if clash:
+            raise UnknownPolicyError(f"mode {mode} plays {text}: leave side {clash[0]!r} out of the other sides' "
+                                     "policies (the mode's pairing gives it), or leave out modes")
+        if policy is not None and side in pairing:
+            raise UnknownPolicyError(f"mode {mode} plays {text}: the targeted side {side!r} plays "
+                                     f"{pairing[side]!r} there; leave out its policy, or leave out modes")
+        fixed = {**{s: p for s, p in pairing.items() if s != side}, **given}
+        with in_mode(mode):
+            varying = resolve_varying(game, side, fixed)
+            varied = resolve_varied(game, vary, pairing.get(side, policy), side)
+        tracks.append(_Track(mode, varying, varied))
+    labels = {track.varied.label for track in tracks}
+    if len(labels) > 1:
+        raise UnknownPolicyError(f"vary {str(vary).strip()!r} is {' in one mode and '.join(sorted(labels))} in "
+                                 "another: a search over modes varies one setting; give POLICY.PARAM or fewer modes")
+    return tracks
 
 
 def _mapping(value: Any, name: str, error: type[CursedsimError]) -> Mapping:
@@ -511,4 +628,4 @@ def _players(game: Game, players: Any) -> list[int]:
 
 __all__ = ["MAX_GAMES", "START_GAMES", "STATUSES", "STOPS", "TOLERANCE", "PairSums", "TargetResult", "Varied",
            "check_values", "closest_probabilities", "critical_z", "default_values", "distance_bounds",
-           "int_options", "resolve_varied", "schedule", "target"]
+           "in_mode", "int_options", "mode_list", "mode_side", "resolve_varied", "schedule", "target"]

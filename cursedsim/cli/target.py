@@ -10,9 +10,9 @@ from typing import Any
 import click
 
 from cursedsim.cli.app import command
-from cursedsim.cli.grid import (CliError, GridArgs, RunArgs, check_run, grid_options, parse_grid,
+from cursedsim.cli.grid import (CliError, GridArgs, RunArgs, check_run, finite, grid_options, parse_grid,
                                 parse_int_values, parse_number_values, parse_params, parse_policies, run_options,
-                                single_options)
+                                single_options, split_pair)
 from cursedsim.cli.sides import side_option
 from cursedsim.cli.tables import pp, print_table
 from cursedsim.console import make_console
@@ -21,6 +21,12 @@ from cursedsim.target import MAX_GAMES, START_GAMES, TOLERANCE
 VALUES_HELP = ("Candidate values: 0-12, 2,4,6 (a parameter also 0.5,1.5). Default: an integer option's valid "
                "range from its own validation when that is closed and at most 101 values (Verflucht!'s seals: "
                "0-10), else the integers from 0 to twice the default (smart.slack: 0-4).")
+MODE_HELP = ("A game with modes (village: automata, rabid_monster, possessed_wizard, duel): one search per mode, "
+             "in that mode's standard pairing of the sides' policies. Comma-separated, repeatable: --mode "
+             "rabid_monster,duel or --mode rabid_monster --mode duel. The targeted side is --side (default: the "
+             "side of a POLICY.PARAM --vary, else the game's first side: village's wizard). --policy may only "
+             "give sides no chosen mode names (village: none); --param [SIDE.]NAME=VALUE sets the targeted "
+             "side's parameters in every mode.")
 STOP_TEXT = {"one left": "one value left", "within tolerance": "the rest tied", "max games": "at --max-games"}
 STATUS_TEXT = {"chosen": "◀ chosen", "tied": "tied", "open": "open", "dropped": "dropped"}
 
@@ -47,15 +53,17 @@ STATUS_TEXT = {"chosen": "◀ chosen", "tied": "tied", "open": "open", "dropped"
                      "else the first given.", policy_metavar="[SIDE=]NAME",
               param="Fix another parameter of the policy: NAME=VALUE (a game of sides: SIDE.NAME=VALUE). Repeatable.")
 @side_option()
+@click.option("--mode", "mode_texts", multiple=True, metavar="MODE[,MODE...]", help=MODE_HELP)
 @run_options(games="Games per value at most: the last round (the search stops there).", games_flag="--max-games",
              games_default=MAX_GAMES, seed="The seed of every value's games (common random numbers).",
              out="Directory: every round's games as resumable runs under cells/, candidates.csv, chosen.csv.")
-def target_command(game, win_rate, vary, values_text, tolerance, start_games, confidence, side, grid: GridArgs,
-                   run: RunArgs):
-    """Find, per player count, the value of an integer rule option or a policy parameter whose win rate in
-    GAME is closest to --win-rate: every value plays the same games, games are added in rounds to the
-    values still undecided, a value is dropped once it is clearly farther than the best, and the search
-    stops when one is left, when those left are within --tolerance of each other, or at --max-games."""
+def target_command(game, win_rate, vary, values_text, tolerance, start_games, confidence, side, mode_texts,
+                   grid: GridArgs, run: RunArgs):
+    """Find, per player count (and per --mode), the value of an integer rule option or a policy parameter
+    whose win rate in GAME is closest to --win-rate: every value plays the same games, games are added in
+    rounds to the values still undecided, a value is dropped once it is clearly farther than the best, and
+    the search stops when one is left, when those left are within --tolerance of each other, or at
+    --max-games."""
     from cursedsim import runner
     from cursedsim.target import resolve_varied, target
 
@@ -66,7 +74,13 @@ def target_command(game, win_rate, vary, values_text, tolerance, start_games, co
         raise CliError(f"--tolerance takes percentage points in 0-100, got {tolerance:g}")
     run = check_run(run)
     sided: dict[str, Any] = {}
-    if game_obj.sides:
+    if mode_texts:
+        from cursedsim.target import mode_list
+        modes = mode_list(game_obj, ",".join(mode_texts))
+        side, policy, params, others = mode_side_args(game_obj, grid, side, vary, modes)
+        varied = resolve_mode_varied(game_obj, vary, side, modes[0], policy)
+        sided = {"side": side, "others": others or None, "modes": modes}
+    elif game_obj.sides:
         side, policy, params, others = target_side(game_obj, grid, side, vary)
         varied = resolve_varied(game_obj, vary, policy, side)
         sided = {"side": side, "others": others}
@@ -85,13 +99,14 @@ def target_command(game, win_rate, vary, values_text, tolerance, start_games, co
         values = (parse_int_values(values_text, "--values") if varied.kind == "option"
                   else parse_number_values(values_text, "--values"))
 
-    def announce(players: int, round_index: int, rounds: int, left: list) -> None:
+    def announce(players: int, round_index: int, rounds: int, left: list, mode: str | None = None) -> None:
         if run.progress is not False:
-            click.echo(f"target {game_obj.name} p={players}: round {round_index + 1}/{rounds}, "
-                       f"{len(left)} value(s) left: {values_text_of(left)}", err=True)
+            click.echo(f"target {game_obj.name}{'' if mode is None else ' ' + mode} p={players}: round "
+                       f"{round_index + 1}/{rounds}, {len(left)} value(s) left: {values_text_of(left)}", err=True)
 
-    result = target(game_obj, win_rate / 100, vary=varied.label, players=cells_grid.players, values=values,
-                    policy=varied.policy, options=options, params=params, tolerance=tolerance / 100,
+    result = target(game_obj, win_rate / 100, vary=vary if mode_texts else varied.label, players=cells_grid.players,
+                    values=values, policy=policy if mode_texts else varied.policy, options=options, params=params,
+                    tolerance=tolerance / 100,
                     start_games=start_games, max_games=run.n_games, confidence=confidence, seed=run.seed,
                     n_jobs=run.n_jobs, backend=run.backend, out=run.out, progress=run.progress,
                     dask_address=run.scheduler, on_round=announce, **sided)
@@ -125,6 +140,50 @@ def target_side(game, grid: GridArgs, side: str | None, vary: str) -> tuple[str,
     return side, entry.policy, dict(entry.params), others
 
 
+def mode_side_args(game, grid: GridArgs, side: str | None, vary: str,
+                   modes: list[str]) -> tuple[str, str | None, dict[str, float], dict[str, Any]]:
+    """With --mode: (the targeted side, its --policy where no mode names it, its --param values, the
+    --policy of the other sides no mode names). A --policy for a side a chosen mode names is an error (the
+    mode's pairing gives that side's policy), and so is a --param of another side than the targeted one."""
+    from cursedsim.contenders import parse_policies as parse_contenders
+    from cursedsim.target import mode_side
+    side = mode_side(game, vary, side)
+    policy, params, others = None, {}, {}
+    for text in grid.policies:
+        name, sep, rest = text.partition("=")
+        if not sep or not name.strip() or not rest.strip():
+            raise CliError(f"{game.name} has sides ({', '.join(game.side_names)}): --policy takes "
+                           f"SIDE=POLICY[:param=value,...]; got {text!r}")
+        owner = game.side(name.strip()).name
+        naming = [mode for mode in modes if owner in game.modes[mode]]
+        if naming:
+            pairing = ", ".join(f"{s}={p}" for s, p in game.modes[naming[0]].items())
+            raise CliError(f"--mode {naming[0]} plays {pairing}: leave out --policy {text.strip()} (the mode's "
+                           "pairing gives that side's policy), or leave out --mode")
+        if owner == side and policy is not None or owner in others:
+            raise CliError(f"target plays one --policy per side, got several for {owner}")
+        (entry,) = parse_contenders(game, [rest.strip()], owner)
+        if owner == side:
+            policy, params = entry.policy, dict(entry.params)
+        else:
+            others[owner] = {"policy": entry.policy, "params": dict(entry.params)}
+    for text in grid.param_texts:
+        key, value = split_pair(text, "--param")
+        owner, dot, name = key.rpartition(".")
+        if dot and owner != side:
+            raise CliError(f"with --mode, --param sets the targeted side's ({side}) parameters, got --param {key}; "
+                           "a side no chosen mode names takes them in its --policy SIDE=POLICY:NAME=VALUE")
+        params[name] = finite(value, f"parameter {name!r}")
+    return side, policy, params, others
+
+
+def resolve_mode_varied(game, vary: str, side: str, mode: str, policy: str | None):
+    """What --vary names, as played in ``mode`` (its kind decides how --values is read)."""
+    from cursedsim.target import in_mode, resolve_varied
+    with in_mode(mode):
+        return resolve_varied(game, vary, game.modes[mode].get(side, policy), side)
+
+
 def values_text_of(values: list) -> str:
     """Candidate values compactly, three or more consecutive integers as a range: ``0-10``, ``2, 4, 6``,
     ``0.5, 1``."""
@@ -150,7 +209,10 @@ def header(result) -> str:
     fixed = [f"{name}={value}" for name, value in {**s["options"], **s["params"]}.items()]
     rate = "win rate" if "side" not in s else f"{s['side']} win rate"
     policy = f"policy {s['policy']}" if "side" not in s else f"{s['side']} plays {s['policy']}"
-    others = "" if "side" not in s else "; fixed: " + ", ".join(
+    if "modes" in s:
+        policy = "modes " + ", ".join(f"{mode} ({', '.join(f'{k}={v}' for k, v in pairing.items())})"
+                                      for mode, pairing in s["modes"].items())
+    others = "" if "side" not in s or not s["fixed"] else "; fixed: " + ", ".join(
         f"{name}={policy_name}" + "".join(f":{k}={v:g}" for k, v in s["fixed_params"].get(name, {}).items())
         for name, policy_name in s["fixed"].items())
     return (f"{s['game']}: {s['vary']} for a {100 * s['win_rate']:g}% {rate}; values {values_text_of(s['values'])}; "
@@ -177,10 +239,14 @@ def target_tables(result) -> list[Any]:
     tables = []
     for chosen in result.chosen.to_dict("records"):
         rows = result.candidates[result.candidates["players"] == chosen["players"]]
-        title = (f"{_players_text(chosen['players'])}: {label} {values_text_of([chosen['value']])} "
+        mode = ""
+        if "mode" in chosen:
+            rows = rows[rows["mode"] == chosen["mode"]]
+            mode = f"{chosen['mode']}, "
+        title = (f"{mode}{_players_text(chosen['players'])}: {label} {values_text_of([chosen['value']])} "
                  f"({chosen['total_games']:,} games; {STOP_TEXT[chosen['stop']]})")
         side = result.settings.get("side")
-        others = [name for name in result.settings.get("fixed", {})]
+        others = _other_sides(result.settings)
         rate = "win % [95% CI]" if side is None else f"{side} wins % [95% CI]"
         table = Table(label.rpartition(".")[2], "games", rate, "P(closest)", "status",
                       *[f"{name} wins % [95% CI]" for name in others], title=title)
@@ -197,6 +263,13 @@ def target_tables(result) -> list[Any]:
     return tables
 
 
+def _other_sides(settings: dict) -> list[str]:
+    """The sides other than the targeted one (a game of sides), whose win rates the tables add."""
+    if "modes" in settings:
+        return [name for name in next(iter(settings["modes"].values())) if name != settings["side"]]
+    return list(settings.get("fixed", {}))
+
+
 def stop_cell(chosen: dict) -> str:
     """Why a search stopped: ``one left``, ``tied with 4, 5``, ``open: 4, 5`` (at the last round)."""
     tied = f"tied with {chosen['tied']}" if chosen["tied"] else ""
@@ -211,13 +284,15 @@ def summary_table(result) -> Any:
     from rich.table import Table
     label = result.settings["vary"]
     side = result.settings.get("side")
-    table = Table("players", label.rpartition(".")[2], "win % [95% CI]" if side is None else f"{side} wins % [95% CI]",
+    modes = "mode" in result.chosen
+    table = Table(*(["mode"] if modes else []), "players", label.rpartition(".")[2],
+                  "win % [95% CI]" if side is None else f"{side} wins % [95% CI]",
                   "P(closest)", "search", title=f"{label} closest to {100 * result.settings['win_rate']:g}%"
                                                 + ("" if side is None else f" ({side} win rate)"))
-    for column in table.columns[:4]:
+    for column in table.columns[int(modes):4 + int(modes)]:
         column.justify = "right"
     for chosen in result.chosen.to_dict("records"):
-        table.add_row(str(chosen["players"]), values_text_of([chosen["value"]]),
+        table.add_row(*([chosen["mode"]] if modes else []), str(chosen["players"]), values_text_of([chosen["value"]]),
                       f"{pp(chosen['win_rate'])} [{pp(chosen['ci_low'])}, {pp(chosen['ci_high'])}]",
                       p_cell(chosen["p_closest"]), stop_cell(chosen))
     return table
@@ -233,5 +308,5 @@ def caption(result) -> str:
             f"points of the chosen; open: undecided at {s['schedule'][-1]:,} games.")
 
 
-__all__ = ["caption", "header", "p_cell", "stop_cell", "summary_table", "target_command", "target_tables",
+__all__ = ["caption", "header", "mode_side_args", "p_cell", "resolve_mode_varied", "stop_cell", "summary_table", "target_command", "target_tables",
            "values_text_of"]

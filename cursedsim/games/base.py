@@ -155,10 +155,16 @@ class Game:
     #: What the player count means where it is not the people at the table (e.g. a fixed count of sides),
     #: added to the error of a bad count.
     players_doc: str = ""
+    #: A game of sides whose pairing of the sides' policies decides the mode (So, You've Been Cursed.: an
+    #: automaton against a player's policy is that player's solo game): mode name -> side -> the policy
+    #: that stands for that side in the mode's standard pairing, in the order tools list the modes
+    #: (``target(..., modes=...)``, the report). Empty: the game has no modes.
+    modes: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
     def __post_init__(self):
         object.__setattr__(self, "sides", tuple(self.sides))
         self._check_sides()
+        self._check_modes()
         if self.seat_column is not None and self.seat_column not in self.outcome_columns:
             raise CursedsimError(f"game {self.name!r}: seat column {self.seat_column!r} is not an outcome column")
         object.__setattr__(self, "code_columns", tuple(self.code_columns))
@@ -197,6 +203,27 @@ class Game:
         if self.policies or self.default_policy:
             raise CursedsimError(f"game {self.name!r} has sides ({', '.join(names)}): its policies are the sides' "
                                  "own; give policies={} and default_policy=''")
+
+    def _check_modes(self) -> None:
+        """Modes: a game of sides only; each mode an identifier naming a policy of every side it names."""
+        modes = {}
+        for mode, pairing in dict(self.modes).items():
+            problem = (
+                "is not an identifier" if not isinstance(mode, str) or not mode.isidentifier() else
+                "needs a game of sides" if not self.sides else
+                "does not map sides to policies" if not isinstance(pairing, Mapping) or not pairing else "")
+            if not problem:
+                for side, policy in pairing.items():
+                    if side not in self.side_names:
+                        problem = f"names {_text(side)}, not a side ({', '.join(self.side_names)})"
+                    elif policy not in self.side(side).policies:
+                        problem = f"gives side {side!r} {_text(policy)}, not one of its policies"
+                    if problem:
+                        break
+            if problem:
+                raise CursedsimError(f"game {self.name!r}: mode {_text(mode)} {problem}")
+            modes[mode] = dict(pairing)
+        object.__setattr__(self, "modes", modes)
 
     @property
     def side_names(self) -> tuple[str, ...]:

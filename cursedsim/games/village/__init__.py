@@ -26,7 +26,7 @@ from cursedsim.games.base import Game, Measure, PolicySpec, Side
 from cursedsim.games.village import rules
 from cursedsim.games.village.board import board_of
 from cursedsim.games.village.cards import cards_of
-from cursedsim.games.village.policy_specs import ALL_MONSTER_POLICIES, ALL_WIZARD_POLICIES, ROLLOUT
+from cursedsim.games.village.policy_specs import ALL_MONSTER_POLICIES, ALL_WIZARD_POLICIES, MODE_PAIRINGS, ROLLOUT
 
 #: The table always seats the two sides; how many of them are people follows from the pairing.
 SEATS = 2
@@ -156,4 +156,5 @@ GAME = Game(
     players_doc="the two sides, wizard and monster; how many are people follows from the pairing: "
                 "--policy wizard=planner plays the solo game against the Rabid Monster, both automata "
                 "(the default) the 0-player game",
+    modes=MODE_PAIRINGS,
 )

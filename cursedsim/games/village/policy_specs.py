@@ -81,3 +81,15 @@ SEARCH_POLICIES = (WIZARD_SEARCH, MONSTER_SEARCH)
 #: heuristics, ``WIZARD_POLICIES`` / ``MONSTER_POLICIES``).
 ALL_WIZARD_POLICIES = {**WIZARD_POLICIES, **WIZARD_SEARCH}
 ALL_MONSTER_POLICIES = {**MONSTER_POLICIES, **MONSTER_SEARCH}
+
+#: Each mode's standard pairing (``Game.modes``, one table for the game and its report): mode -> side ->
+#: policy, the automaton where the mode has one and the best heuristic for a player (``planner``,
+#: ``glutton``). The 0-player game comes first, as in the report. The keys are ``rules.MODE_NAMES``
+#: (written out: ``rules`` is not imported here); ``tests/test_target_modes.py`` checks that every
+#: pairing plays its mode (``mode_of_pairing``).
+MODE_PAIRINGS = {
+    "automata": {"wizard": "possessed", "monster": "rabid"},
+    "rabid_monster": {"wizard": "planner", "monster": "rabid"},
+    "possessed_wizard": {"wizard": "possessed", "monster": "glutton"},
+    "duel": {"wizard": "planner", "monster": "glutton"},
+}

@@ -32,6 +32,7 @@ from typing import Any
 import pandas as pd
 
 from cursedsim.games.village import rules
+from cursedsim.games.village.policy_specs import MODE_PAIRINGS as _PAIRINGS
 from cursedsim.report.data import ReportChoices, ReportData, ReportError, ReportPolicy, Runs, check_settings, \
     report_policies, with_holm
 from cursedsim.report.village import boards, reduce
@@ -41,9 +42,9 @@ GENERATED_BOARDS = 12
 #: The Curse and Cure track lengths of the default report (the base board's own length is its own run).
 CURSE_LENGTHS = (6, 8, 10, 14, 16, 18, 20, 22, 24, 27, 30)
 CURE_LENGTHS = (3, 4, 5, 6, 7, 8, 10, 14, 16, 20)
-#: The pairing of each mode the report uses where one pairing stands for a mode (figures 2-3, 5-6).
-MODE_PAIRINGS = {rules.AUTOMATA: ("possessed", "rabid"), rules.RABID_MONSTER: ("planner", "rabid"),
-                 rules.POSSESSED_WIZARD: ("possessed", "glutton"), rules.DUEL: ("planner", "glutton")}
+#: The pairing of each mode the report uses where one pairing stands for a mode (figures 2-3, 5-6): the
+#: game's own table (``Game.modes``, policy_specs.MODE_PAIRINGS) as mode -> (wizard, monster).
+MODE_PAIRINGS = {mode: (pairing[rules.WIZARD], pairing[rules.MONSTER]) for mode, pairing in _PAIRINGS.items()}
 #: The modes of the board and track studies: the 0-player game and both solo games.
 STUDY_MODES = (rules.AUTOMATA, rules.RABID_MONSTER, rules.POSSESSED_WIZARD)
 
