@@ -30,6 +30,7 @@ VARIANTS = [
     {"max_turns": 12}, {"panic_threshold": "above_level"}, {"full_stomach": "stop"},
     {"rabid_path": "stop_at_villagers"}, {"rabid_stop_count": "slots"}, {"rabid_pasture": "most_sheep"},
     {"wizard_move_alone": True}, {"plethora_at_market": False}, {"rabid_spent_actions": "free"},
+    {"rabid_spent_actions": "discard_card"}, {"rabid_spent_actions": "discard_card", "wizard_move_alone": True},
     {"rabid_get_busy": "ignored"}, {"unlisted_cards": "blank"}, {"unlisted_cards": "copies"},
     {"unlisted_cards": "copies", "spell_deck_size": 30, "power_deck_size": 40, "rabid_deck_size": 20},
     {"unlisted_cards": "blank", "spell_deck_size": 20, "power_deck_size": 12, "rabid_deck_size": 16},
@@ -103,6 +104,17 @@ def test_option_variant(boards, variant):
             r = compare(SEED + 1 + k, 1000 * (1 + VARIANTS.index(variant)), 30, options, b, policy)
             if "max_turns" in variant:
                 assert r["unfinished"].any() and (r["turns"] <= variant["max_turns"]).all()
+
+
+def test_a_discarded_card_changes_games(boards):
+    """O16 ``discard_card`` is reached: some games differ from ``use_a_card``'s, whose spent actions' cards
+    are hunted."""
+    for policy in POLICIES:
+        for variant in ({}, {"wizard_move_alone": True}):
+            opts = [R.RuleOptions(rabid_spent_actions=value, **variant) for value in ("use_a_card", "discard_card")]
+            a, b = (KN.run_chunk(SEED, 0, 60, o, boards["default"], R.RABID_MONSTER, POLICIES[policy], None, 0, None)
+                    for o in opts)
+            assert any((a[c] != b[c]).any() for c in R.OUTCOME_COLUMNS), (policy, variant)
 
 
 @pytest.mark.parametrize("params", PLANNER_PARAMS, ids=("eager", "thief", "spendthrift"))

@@ -104,3 +104,34 @@ def test_every_pairing_is_played_by_the_kernel_as_the_reference_plays_it(wizard,
             got = [names.index(v) if isinstance(v, str) else -1 for v in got]
         assert list(got) == list(values), column
     assert cards_of().label in set(frame["cards"])
+
+
+#: The four modes by their pairings (0-player, Wizard player vs Rabid Monster, Monster player vs Possessed
+#: Wizard, the duel), and options that reach Quiet Nights' -1 after an adjustment (O8) and a short Curse track.
+MODE_PAIRINGS = [{"wizard": "possessed", "monster": "rabid"}, {"wizard": "planner", "monster": "rabid"},
+                 {"wizard": "possessed", "monster": "glutton"}, {"wizard": "planner", "monster": "glutton"}]
+SPLIT_OPTIONS = [{}, {"quiet_night_adjusts": True, "monster_curse_length": 6, "rabid_curse_length": 6}]
+
+
+@pytest.mark.parametrize("options", SPLIT_OPTIONS, ids=("default", "short_curse"))
+@pytest.mark.parametrize("pairing", MODE_PAIRINGS, ids=lambda p: f"{p['wizard']}-{p['monster']}")
+def test_the_split_columns_add_up_to_what_the_tracks_moved(pairing, options):
+    """curse_from_table + curse_from_cards == final Curse - its start space; cure_from_mix + cure_from_spells
+    == final Cure, game by game (docs/rules/village.md, "Outcome columns"); lost coins are never negative."""
+    from cursedsim.games.village import board as B
+    from cursedsim.games.village import rules as R
+    frame = cursedsim.simulate("village", 400, seed=31, policy=pairing, options=options, progress=False)
+    mode = mode_of_pairing({"wizard": WIZARD_POLICIES[pairing["wizard"]],
+                            "monster": MONSTER_POLICIES[pairing["monster"]]})
+    opts = R.RuleOptions(**options)
+    board = board_of("default")
+    start = B.with_track_lengths(board, *opts.track_lengths(board)).sides(mode).curse_start
+    curse = frame["curse"].to_numpy().astype(int)
+    table, cards = frame["curse_from_table"].to_numpy(), frame["curse_from_cards"].to_numpy()
+    assert (table + cards == curse - start).all()
+    assert (frame["cure_from_mix"].astype(int) + frame["cure_from_spells"] == frame["cure"]).all()
+    assert (frame["cure_from_mix"] >= 0).all() and (frame["cure_from_spells"] >= 0).all()
+    assert (cards >= 0).all() and (frame["coins_lost_to_cap"] >= 0).all()   # no card lowers the Curse
+    assert cards.sum() > 0 and table.sum() > 0
+    if pairing["wizard"] == "possessed":                 # the automaton's Broth and Feast (cure_if_next)
+        assert frame["cure_from_spells"].sum() > 0

@@ -595,9 +595,10 @@ def test_o16_a_move_paid_with_an_action_uses_a_card_or_not():
         t.rm_cards = [c for c in t.rm_cards if "buy_ingredients" in c.actions] * 2
         t.coins = 10
         WP.turn(t)
-        return len(t.rm_used), len(t.held)
-    assert play("use_a_card") == (3, 2)      # move, buy, buy: 3 cards, the 3 actions
-    assert play("free") == (2, 2)            # the move uses no card but one of the 3 actions (W9)
+        return len(t.rm_used), len(t.held), t.text().count("discarded for a spent action, not hunted")
+    assert play("use_a_card") == (3, 2, 0)    # move, buy, buy: 3 cards, the 3 actions
+    assert play("free") == (2, 2, 0)          # the move uses no card but one of the 3 actions (W9)
+    assert play("discard_card") == (2, 2, 1)  # the move uses up a card, discarded (logged), not hunted
 
 
 def test_rabid_arrival_in_an_occupied_house_is_the_players_choice():
@@ -643,7 +644,7 @@ class Checked:
 def test_random_games_stay_legal(mode):
     from cursedsim.games.village import monster_policies
     for i in range(60 if mode == R.RABID_MONSTER else 30):
-        opts = R.RuleOptions(wizard_move_alone=bool(i % 2), rabid_spent_actions=("use_a_card", "free")[i % 3 == 0])
+        opts = R.RuleOptions(wizard_move_alone=bool(i % 2), rabid_spent_actions=R.RABID_SPENT_ACTIONS[i % 3])
         controllers = {R.WIZARD: Checked(WPol.make("random"))}
         if mode == R.DUEL:
             controllers[R.MONSTER] = monster_policies.make("random")

@@ -114,6 +114,8 @@ OPTION_PRESETS: dict[str, list[tuple[Any, dict[str, Any]]]] = {
         # solo modes with the Rabid Monster and with the Possessed Wizard
         ({"wizard": "planner", "monster": "rabid"},
          {"rabid_spent_actions": "free", "rabid_get_busy": "ignored", "unlisted_cards": "blank"}),
+        # O16's third reading: a spent action's card discarded, not hunted (moves paid with an action)
+        ({"wizard": "planner", "monster": "rabid"}, {"rabid_spent_actions": "discard_card", "wizard_move_alone": True}),
         ({"wizard": "possessed", "monster": "glutton"}, {"unlisted_cards": "copies", "max_turns": 40}),
     ],
 }

@@ -129,7 +129,7 @@ def mix_cure(t) -> None:
             pool[need] -= 1
             steps += 1
     t.record(R.WIZARD, "mix", spent=", ".join(C.INGREDIENTS[i] for i in spent) or "nothing", steps=steps)
-    t.move_cure(steps)                                     # V12.1 checked in move_cure
+    t.move_cure(steps, "cure_from_mix")                    # V12.1 checked in move_cure
 
 
 def sought_ingredient(t) -> int | None:
@@ -270,7 +270,7 @@ def apply_spell(t, card, effect: str) -> str:
         if rest and rest[0] in (p("first"), p("second")):
             if rest[0] in t.held:
                 t.held.remove(rest[0])
-            t.move_cure(p("steps"))
+            t.move_cure(p("steps"), "cure_from_spells")
             return f"Cure +{p('steps')}"
         return "the next step needs neither"
     if effect == "gain_ingredients":
@@ -373,7 +373,7 @@ def rabid_monster_turn(t) -> None:
             if kind != SHEEP:
                 t.bag[C.VILLAGER_NAMES.index(kind)] += 1
     t.stomach = []
-    t.move_curse(curse)                                    # V12.2 at once
+    t.move_curse(curse, "curse_from_table")                # V12.2 at once
     t.record("rule", "adjust", villagers=villagers, panic_change=panic, curse_change=curse)
 
 
@@ -398,7 +398,7 @@ def develop_power(t, rm_deck: list, hunted: list) -> None:
                     eaten.append(roll)
         result = f"eats in houses {eaten}"
         if eaten:
-            t.move_curse(p("curse"))
+            t.move_curse(p("curse"), "curse_from_cards")
     elif effect == "add_sheep":
         supply = C.SHEEP_TOKENS - sum(t.sheep)
         lab = t.board.laboratory
@@ -422,7 +422,7 @@ def develop_power(t, rm_deck: list, hunted: list) -> None:
         t.at = t.board.house(roll)
         result = f"leaps to house {roll} (d20)"
     elif effect == "gain_curse":
-        t.move_curse(p("curse"))
+        t.move_curse(p("curse"), "curse_from_cards")
         result = f"Curse +{p('curse')}"
     elif effect == "extra_rabid_card":
         extra = [rm_deck.pop() for _ in range(min(p("cards"), len(rm_deck)))]

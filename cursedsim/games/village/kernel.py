@@ -121,21 +121,28 @@ def finish(st, winner):
 
 
 @njit(cache=True)
-def move_cure(st, bd, steps):
+def move_cure(st, bd, steps, source):
+    """``steps`` up the Cure track from ``source`` (S.CURE_MIX, S.CURE_SPELLS: the steps that moved count)."""
     if st[S.ST_OVER] or steps <= 0:
         return
     top = bd[S.BD_CURE_LEN]
+    before = st[S.ST_CURE]
     st[S.ST_CURE] = min(st[S.ST_CURE] + steps, top)
+    st[S.ST_CURE_FROM + source] += st[S.ST_CURE] - before
     if st[S.ST_CURE] >= top:                               # V12.1
         finish(st, S.WIZARD)
 
 
 @njit(cache=True)
-def move_curse(st, bd, steps):
+def move_curse(st, bd, steps, source):
+    """``steps`` along the Curse track from ``source`` (S.CURSE_TABLE, S.CURSE_CARDS: the net steps that
+    moved count, within the track's ends)."""
     if st[S.ST_OVER] or steps == 0:
         return
     top = bd[S.BD_CURSE_LEN]
+    before = st[S.ST_CURSE]
     st[S.ST_CURSE] = max(bd[S.BD_CURSE_START], min(st[S.ST_CURSE] + steps, top))
+    st[S.ST_CURSE_FROM + source] += st[S.ST_CURSE] - before
     if st[S.ST_CURSE] >= top:                              # V12.2
         finish(st, S.MONSTER)
 
@@ -223,9 +230,11 @@ def arrive(st, rs):
 
 @njit(cache=True, inline="always")
 def gain_coins(st, n):
-    """V3.8, V11.2: as many as the supply (25 in value) holds."""
-    n = max(0, min(n, COIN_TOTAL - st[S.ST_COINS]))
+    """V3.8, V11.2: as many as the supply (25 in value) holds; the rest counts in ``coins_lost_to_cap``."""
+    want = max(0, n)
+    n = max(0, min(want, COIN_TOTAL - st[S.ST_COINS]))
     st[S.ST_COINS] += n
+    st[S.ST_COINS_LOST] += want - n
     return n
 
 
@@ -309,7 +318,7 @@ def eat(st, bd, cd, kind, slot):
         if st[S.ST_SHEEP_CURSE]:
             bonus = st[S.ST_SHEEP_CURSE]
             st[S.ST_SHEEP_CURSE] = 0
-            move_curse(st, bd, bonus)
+            move_curse(st, bd, bonus, S.CURSE_CARDS)               # Digestive Mutton Chop
     else:
         st[S.ST_NVILLAGERS] += 1
         feeding_effects(st, cd, kind)
@@ -391,7 +400,7 @@ def mix_cure(st, bd, cd):
                 break
             st[pool + need] -= 1
             steps += 1
-    move_cure(st, bd, steps)
+    move_cure(st, bd, steps, S.CURE_MIX)
 
 
 @njit(cache=True)
@@ -520,7 +529,7 @@ def apply_spell(st, rs, bd, cd, c):
                 if st[S.ST_HELD + first] > 0:
                     st[S.ST_HELD + first] -= 1
                     st[S.ST_NHELD] -= 1
-                move_cure(st, bd, cd[S.CD_A2, c])
+                move_cure(st, bd, cd[S.CD_A2, c], S.CURE_SPELLS)
     elif effect == S.E_GAIN_INGREDIENTS:
         for i in range(2):
             v = cd[S.CD_A0 + i, c]
@@ -675,7 +684,7 @@ def develop_power(st, rs, bd, cd):
                     st[S.ST_HOUSES + roll] = S.EMPTY
                     eaten = True
         if eaten:
-            move_curse(st, bd, cd[S.CD_A1, c])
+            move_curse(st, bd, cd[S.CD_A1, c], S.CURSE_CARDS)
     elif effect == S.E_ADD_SHEEP:
         supply = SHEEP_TOKENS
         for k in range(bd[S.BD_NP]):
@@ -693,7 +702,7 @@ def develop_power(st, rs, bd, cd):
     elif effect == S.E_LEAP:
         st[S.ST_AT] = house_loc(bd, d20(rs))
     elif effect == S.E_GAIN_CURSE:
-        move_curse(st, bd, cd[S.CD_A0, c])
+        move_curse(st, bd, cd[S.CD_A0, c], S.CURSE_CARDS)
     elif effect == S.E_EXTRA_RABID_CARD:
         for _ in range(min(cd[S.CD_A0, c], st[S.ST_NRM_DECK])):
             st[S.ST_NRM_DECK] -= 1
@@ -833,7 +842,7 @@ def rabid_monster_turn(G):
     for v in range(S.N_TYPES):                             # V9.4 digesting
         st[S.ST_BAG + v] += st[S.ST_STOMACH_KIND + v]
     clear_stomach(st)
-    move_curse(st, bd, RABID_CURSE[villagers])
+    move_curse(st, bd, RABID_CURSE[villagers], S.CURSE_TABLE)
 
 
 # ================================================================ a player's decision
@@ -1193,7 +1202,13 @@ def write_outcome(st, out, g, mode):
     for f in range(S.N_FIRED):
         out[g, 8 + S.N_KINDS + f] = st[S.ST_FIRED + f]
         out[g, 8 + S.N_KINDS + S.N_FIRED + f] = st[S.ST_FIRST + f]
-    out[g, 8 + S.N_KINDS + 2 * S.N_FIRED] = st[S.ST_QUIET_NIGHTS]
+    k = 8 + S.N_KINDS + 2 * S.N_FIRED
+    out[g, k] = st[S.ST_QUIET_NIGHTS]
+    out[g, k + 1] = st[S.ST_CURSE_FROM + S.CURSE_TABLE]
+    out[g, k + 2] = st[S.ST_CURSE_FROM + S.CURSE_CARDS]
+    out[g, k + 3] = st[S.ST_CURE_FROM + S.CURE_MIX]
+    out[g, k + 4] = st[S.ST_CURE_FROM + S.CURE_SPELLS]
+    out[g, k + 5] = st[S.ST_COINS_LOST]
 
 
 @njit(cache=True)
@@ -1225,7 +1240,8 @@ def play_chunk(seed, start, count, mode, opts, bd, cd, dk, policies, pp, out):
 #: The column order of ``play_chunk``'s ``out`` (must be rules.OUTCOME_COLUMNS).
 COLUMNS = (("winner", "mode", "turns", "unfinished", "cure", "curse", "panic", "coins_stolen")
            + tuple(f"eaten_{k}" for k in R.EATEN_KINDS) + tuple(f"fired_{e}" for e in R.PANIC_EFFECTS)
-           + tuple(f"first_{e}" for e in R.PANIC_EFFECTS) + ("quiet_nights",))
+           + tuple(f"first_{e}" for e in R.PANIC_EFFECTS) + ("quiet_nights",)
+           + R.CURSE_SOURCES + R.CURE_SOURCES + ("coins_lost_to_cap",))
 assert COLUMNS == R.OUTCOME_COLUMNS
 
 

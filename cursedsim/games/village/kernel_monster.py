@@ -229,7 +229,7 @@ def quiet_night(G):
     st, rs, bd, cd = G[0], G[1], G[2], G[3]
     st[S.ST_QUIET_NIGHTS] += 1
     K.move_panic(st, bd, C.QUIET_NIGHT_PANIC)
-    K.move_curse(st, bd, C.QUIET_NIGHT_CURSE)
+    K.move_curse(st, bd, C.QUIET_NIGHT_CURSE, S.CURSE_TABLE)
     nl = add_legal(st, NO_OPTIONS, np.int64(0))
     for i in range(st[S.ST_NMONSTER_HAND]):
         nl = add_legal(st, nl, 1 + i)
@@ -667,7 +667,7 @@ def apply_effect(G, c):
                 monster_eat(G, v)
                 eaten += 1
         if eaten:
-            K.move_curse(st, bd, cd[S.CD_P1, c])
+            K.move_curse(st, bd, cd[S.CD_P1, c], S.CURSE_CARDS)
     elif effect == S.E_ADD_SHEEP:                          # C14
         add_sheep(G, cd[S.CD_P0, c])
     elif effect == S.E_GAIN_ENERGY:
@@ -688,7 +688,7 @@ def apply_effect(G, c):
     elif effect == S.E_IGNORE_TOWN_GUARDS:
         st[S.ST_NEW_MOON] = 1
     elif effect == S.E_GAIN_CURSE:
-        K.move_curse(st, bd, cd[S.CD_P0, c])
+        K.move_curse(st, bd, cd[S.CD_P0, c], S.CURSE_CARDS)
 
 
 @njit(cache=True, inline="always")  # one caller: apply_effect
@@ -732,7 +732,7 @@ def end_of_turn(G):
     if most <= 1 and total >= 2 and st[OPT_UNMATCHED] == UNMATCHED_NO_CHANGE:
         panic, curse = 0, 0
     K.move_panic(st, bd, panic)
-    K.move_curse(st, bd, curse)
+    K.move_curse(st, bd, curse, S.CURSE_TABLE)
     if st[S.ST_OVER]:
         return
     digest(st)

@@ -59,7 +59,8 @@ OPT_MOVE_ALONE = S.OPT["wizard_move_alone"]
 OPT_PLETHORA_AT_MARKET = S.OPT["plethora_at_market"]
 OPT_SPENT = S.OPT["rabid_spent_actions"]
 OPT_GET_BUSY = S.OPT["rabid_get_busy"]
-SPENT_USE_A_CARD = R.RABID_SPENT_ACTIONS.index("use_a_card")
+SPENT_FREE = R.RABID_SPENT_ACTIONS.index("free")
+SPENT_DISCARD_CARD = R.RABID_SPENT_ACTIONS.index("discard_card")
 GET_BUSY_IGNORED = R.RABID_GET_BUSY.index("ignored")
 KIND_ONGOING = K.KINDS.index("ongoing")
 PLACED_MONSTER = K.PLACEMENTS.index("monster")
@@ -153,8 +154,8 @@ def rm_kind(action):
 
 @njit(cache=True, inline="always")
 def spends_card(st):
-    """O16: an action spent on moving or a distraction uses a drawn card."""
-    return rabid(st) and st[OPT + OPT_SPENT] == SPENT_USE_A_CARD
+    """O16: an action spent on moving or a distraction uses up a drawn card (laid out, or discarded)."""
+    return rabid(st) and st[OPT + OPT_SPENT] != SPENT_FREE
 
 
 @njit(cache=True)
@@ -365,7 +366,8 @@ def decide(G, decision, nl):
 
 @njit(cache=True)
 def use_card(G, nl, kind):
-    """V13.2: the chosen drawn card (positions in LEGAL) laid after those used before."""
+    """V13.2: the chosen drawn card (positions in LEGAL) laid after those used before; one used up by a
+    spent action (``kind`` RK_NONE) under O16 ``discard_card`` is discarded, not hunted."""
     st = G[0]
     pend(st, P_RM_CARD, kind, 0)
     p = wizard_choose(G, D_RM_CARD, nl)
@@ -373,6 +375,8 @@ def use_card(G, nl, kind):
         return
     c = st[S.ST_RM_DRAWN + p]
     st[S.ST_RM_DRAWN + p] = -1
+    if kind == RK_NONE and st[OPT + OPT_SPENT] == SPENT_DISCARD_CARD:
+        return
     push(st, S.ST_RM_USED, S.ST_NRM_USED, c)
 
 
@@ -500,7 +504,7 @@ def mix(G):
         need = bd[seq + st[S.ST_CURE]]
         st[S.ST_HELD + need] -= 1
         st[S.ST_NHELD] -= 1
-        move_cure(st, bd, np.int64(1))
+        move_cure(st, bd, np.int64(1), S.CURE_MIX)
 
 
 @njit(cache=True)
@@ -603,7 +607,7 @@ def apply_spell(G, c):
                 if st[S.ST_HELD + first] > 0:
                     st[S.ST_HELD + first] -= 1
                     st[S.ST_NHELD] -= 1
-                move_cure(st, bd, cd[S.CD_P2, c])
+                move_cure(st, bd, cd[S.CD_P2, c], S.CURE_SPELLS)
     elif effect == S.E_DOUBLE_COINS:
         gain_coins(st, min(st[S.ST_COINS], cd[S.CD_P0, c] - st[S.ST_COINS]))
     elif effect == S.E_DISCARD_POWER:

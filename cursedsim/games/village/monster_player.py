@@ -123,7 +123,7 @@ def quiet_night(t) -> None:
     t.quiet_nights += 1
     t.record(M, "quiet_night")
     t.move_panic(C.QUIET_NIGHT_PANIC)
-    t.move_curse(C.QUIET_NIGHT_CURSE)
+    t.move_curse(C.QUIET_NIGHT_CURSE, "curse_from_table")
     legal = [0] + [1 + i for i in range(len(t.power_hand))]
     pick = t.choose(M, DECIDE_NIGHT_POWER, legal)
     single = False
@@ -510,7 +510,7 @@ def apply_effect(t, card) -> None:
                 monster_eat(t, C.VILLAGER_NAMES[v], t.board.house(roll))
                 eaten += 1
         if eaten:
-            t.move_curse(card.param("curse"))
+            t.move_curse(card.param("curse"), "curse_from_cards")
     elif effect == "add_sheep":                              # C14
         add_sheep(t, card.param("per_pasture"))
     elif effect == "gain_energy":
@@ -529,7 +529,7 @@ def apply_effect(t, card) -> None:
     elif effect == "ignore_town_guards":
         t.m_new_moon = True
     elif effect == "gain_curse":
-        t.move_curse(card.param("curse"))
+        t.move_curse(card.param("curse"), "curse_from_cards")
     # none, extra_rabid_card, curse_if_eats_sheep: no Monster text (C1, C15)
 
 
@@ -569,7 +569,7 @@ def end_of_turn(t) -> None:
     """V9: the adjustment (the Curse checked at once, V12.2), digesting (V9.4), the refill (V9.5)."""
     panic, curse = adjustment(t)
     t.move_panic(panic)
-    t.move_curse(curse)
+    t.move_curse(curse, "curse_from_table")
     t.record("rule", "adjust", villagers=sum(1 for s in t.stomach for k in s if k != SHEEP), panic_change=panic,
              curse_change=curse)
     if t.over:

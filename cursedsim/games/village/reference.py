@@ -186,6 +186,8 @@ class Table:
     sheep_curse_pending: int = 0                     # Digestive Mutton Chop: Curse + this at the first sheep
     # outcome counters
     coins_stolen: int = 0
+    moved: dict = field(default_factory=dict)        # track steps by source (rules.CURSE_SOURCES, CURE_SOURCES)
+    coins_lost_to_cap: int = 0
     eaten: dict = field(default_factory=dict)
     fired: dict = field(default_factory=dict)
     first: dict = field(default_factory=dict)
@@ -232,6 +234,7 @@ class Table:
         for number in range(1, C.HOUSES + 1):
             t.houses[number] = t.draw_villager()
         t.eaten = {k: 0 for k in R.EATEN_KINDS}
+        t.moved = {name: 0 for name in R.CURSE_SOURCES + R.CURE_SOURCES}
         t.fired = {e: 0 for e in R.PANIC_EFFECTS}
         t.first = {e: 0 for e in R.PANIC_EFFECTS}
         # V1.10, V1.11: the decks of the mode, each shuffled from its own stream
@@ -342,17 +345,24 @@ class Table:
 
     # ------------------------------------------------------------ tracks (V12: wins checked at once)
 
-    def move_cure(self, steps: int) -> None:
+    def move_cure(self, steps: int, source: str) -> None:
+        """``steps`` up the Cure track from ``source`` (rules.CURE_SOURCES: the steps that moved count)."""
         if self.over or steps <= 0:
             return
+        before = self.cure
         self.cure = min(self.cure + steps, len(self.cure_seq))
+        self.moved[source] += self.cure - before
         if self.cure >= len(self.cure_seq):               # V12.1
             self.finish(R.SIDES.index(R.WIZARD), "Cure track top")
 
-    def move_curse(self, steps: int) -> None:
+    def move_curse(self, steps: int, source: str) -> None:
+        """``steps`` along the Curse track from ``source`` (rules.CURSE_SOURCES: the net steps that moved
+        count, within the track's ends)."""
         if self.over or steps == 0:
             return
+        before = self.curse
         self.curse = max(self.curse_min, min(self.curse + steps, self.curse_top))
+        self.moved[source] += self.curse - before
         if self.curse >= self.curse_top:                  # V12.2
             self.finish(R.SIDES.index(R.MONSTER), "Curse track top")
 
@@ -411,9 +421,11 @@ class Table:
         self.record(actor, "arrive", villager=C.VILLAGER_NAMES[v], roll=roll, house=house)
 
     def gain_coins(self, n: int) -> int:
-        """V3.8, V11.2: as many as the supply (25 in value) holds."""
-        n = max(0, min(n, C.COIN_TOTAL - self.coins))
+        """V3.8, V11.2: as many as the supply (25 in value) holds; the rest counts in ``coins_lost_to_cap``."""
+        want = max(0, n)
+        n = max(0, min(want, C.COIN_TOTAL - self.coins))
         self.coins += n
+        self.coins_lost_to_cap += want - n
         return n
 
     def crossing_fee(self) -> int:
@@ -463,7 +475,7 @@ class Table:
         self.record(R.MONSTER, "eat", kind=kind, at=self.location_name(self.at if where is None else where))
         if kind == SHEEP and self.sheep_curse_pending:
             bonus, self.sheep_curse_pending = self.sheep_curse_pending, 0
-            self.move_curse(bonus)
+            self.move_curse(bonus, "curse_from_cards")           # Digestive Mutton Chop
         elif kind != SHEEP:
             A.feeding_effects(self, kind)
         return slot
@@ -485,6 +497,8 @@ class Table:
         cols.update({f"fired_{e}": self.fired[e] for e in R.PANIC_EFFECTS})
         cols.update({f"first_{e}": self.first[e] for e in R.PANIC_EFFECTS})
         cols["quiet_nights"] = self.quiet_nights
+        cols.update(self.moved)
+        cols["coins_lost_to_cap"] = self.coins_lost_to_cap
         assert tuple(cols) == R.OUTCOME_COLUMNS
         return cols
 

@@ -112,7 +112,7 @@ AUTOMATA_TARGETS = ("rabid_cards", "possessed_cards")
 RABID_PATH = ("roads", "stop_at_villagers")
 RABID_STOP_COUNT = ("tokens", "slots")
 RABID_PASTURE = ("highest_number", "most_sheep")
-RABID_SPENT_ACTIONS = ("use_a_card", "free")
+RABID_SPENT_ACTIONS = ("use_a_card", "free", "discard_card")
 RABID_GET_BUSY = ("fourth_card", "ignored")
 PW_NEXT_INGREDIENT = ("first_missing", "next_only")
 PW_MIX_COUNTS = ("all_held", "matching")
@@ -202,7 +202,8 @@ class RuleOptions:
     rabid_pasture: the pasture the Rabid Monster's sheep comes from when several adjacent ones hold
         sheep: "highest_number" (the board's pasture numbering) or "most_sheep" (O15).
     rabid_spent_actions: against the Rabid Monster, an action spent on a distraction or on moving uses
-        one of the drawn Rabid Monster cards ("use_a_card") or no card ("free") (O16).
+        one of the drawn Rabid Monster cards, laid out and hunted ("use_a_card"), no card ("free"), or one
+        card that is discarded, not hunted ("discard_card": only cards whose action was taken) (O16).
     rabid_get_busy: against the Rabid Monster, "Get busy!" lets the Wizard use the fourth drawn card
         ("fourth_card") or has no effect ("ignored") (O17).
     pw_next_ingredient: the ingredient a Possessed Wizard Buy seeks: the first Cure step from the next
@@ -347,6 +348,14 @@ EATEN_KINDS = ("farmer", "hunter", "woodcutter", "butcher", "merchant", "noble",
 #: the first such turn (0 = never).
 PANIC_EFFECTS = ("extra_action", "stay_inside", "cheaper_ingredients", "extra_feeding_card")
 
+#: Where the Curse and the Cure moved from (docs/rules/village.md, "Outcome columns"): ``curse_from_table``,
+#: the steps the rules make (the end-of-turn adjustment V9.1-V9.3 / V13.9, a Quiet Night's -1 V6.2),
+#: ``curse_from_cards``, those a card makes (Power cards, Digestive Mutton Chop); ``cure_from_mix``, the
+#: steps of Mix Cure (V3.5, V14.2), ``cure_from_spells``, those of a Spell card's effect. Each counts the
+#: steps the track actually moved (net, clamped at its ends), so a source pair sums to the game's movement.
+CURSE_SOURCES = ("curse_from_table", "curse_from_cards")
+CURE_SOURCES = ("cure_from_mix", "cure_from_spells")
+
 #: ``winner``: index into SIDES, -1 when unfinished; ``mode``: index into MODE_NAMES.
 NO_WINNER = -1
 OUTCOME_DTYPES = {
@@ -362,6 +371,11 @@ OUTCOME_DTYPES = {
     **{f"fired_{effect}": "int16" for effect in PANIC_EFFECTS},
     **{f"first_{effect}": "int32" for effect in PANIC_EFFECTS},
     "quiet_nights": "int16",
+    # a source's Curse steps or lost coins can add up over every turn (up to max_turns): int32; the Cure
+    # never moves back, so each of its sources stays within the track (CURE_MAX)
+    **{name: "int32" for name in CURSE_SOURCES},
+    **{name: "int8" for name in CURE_SOURCES},
+    "coins_lost_to_cap": "int32",
 }
 OUTCOME_COLUMNS = tuple(OUTCOME_DTYPES)
 #: The columns the runner's frame adds for the sides (``cursedsim.games.village.run_chunk``).

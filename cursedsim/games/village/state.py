@@ -336,6 +336,9 @@ _fields: list[tuple[str, int]] = [
     # scalars
     ("TURN", 1), ("SIDE", 1), ("OVER", 1), ("WINNER", 1), ("UNFINISHED", 1), ("ERR", 1),
     ("AT", 1), ("PANIC", 1), ("CURE", 1), ("CURSE", 1), ("COINS", 1), ("COINS_STOLEN", 1), ("QUIET_NIGHTS", 1),
+    ("CURSE_FROM", 2),                # Curse steps moved by source (rules.CURSE_SOURCES: table, cards)
+    ("CURE_FROM", 2),                 # Cure steps moved by source (rules.CURE_SOURCES: Mix Cure, Spells)
+    ("COINS_LOST", 1),                # coins a gain could not take: the supply was short (V11.2)
     ("SHEEP_CURSE", 1),               # Digestive Mutton Chop: Curse + this at the first sheep this turn
     ("NHELD", 1),                     # ingredients held (their types: HELD)
     ("NSLOTS", 1), ("NTOKENS", 1), ("NVILLAGERS", 1),   # the stomach this turn
@@ -399,6 +402,14 @@ ST_CURSE = OFFSETS["CURSE"]
 ST_COINS = OFFSETS["COINS"]
 ST_COINS_STOLEN = OFFSETS["COINS_STOLEN"]
 ST_QUIET_NIGHTS = OFFSETS["QUIET_NIGHTS"]
+ST_CURSE_FROM = OFFSETS["CURSE_FROM"]
+ST_CURE_FROM = OFFSETS["CURE_FROM"]
+ST_COINS_LOST = OFFSETS["COINS_LOST"]
+#: The sources of a track's steps (``move_curse`` / ``move_cure``): offsets into CURSE_FROM / CURE_FROM.
+CURSE_TABLE, CURSE_CARDS = 0, 1
+CURE_MIX, CURE_SPELLS = 0, 1
+assert R.CURSE_SOURCES == ("curse_from_table", "curse_from_cards") and R.CURE_SOURCES == ("cure_from_mix",
+                                                                                            "cure_from_spells")
 ST_SHEEP_CURSE = OFFSETS["SHEEP_CURSE"]
 ST_NHELD = OFFSETS["NHELD"]
 ST_NSLOTS = OFFSETS["NSLOTS"]

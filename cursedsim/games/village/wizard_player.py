@@ -152,8 +152,9 @@ def offering(t, kind: str) -> list[int]:
 
 
 def spends_card(t) -> bool:
-    """O16 ``rabid_spent_actions``: an action spent on moving or a distraction uses a drawn card."""
-    return rabid(t) and t.options.rabid_spent_actions == "use_a_card"
+    """O16 ``rabid_spent_actions``: an action spent on moving or a distraction uses up a drawn card (laid
+    out with ``use_a_card``, discarded with ``discard_card``)."""
+    return rabid(t) and t.options.rabid_spent_actions != "free"
 
 
 def can_act(t, action: int) -> bool:
@@ -283,11 +284,16 @@ def legal_actions(t) -> list[int]:
 # ================================================================ spending actions and cards
 
 def use_card(t, positions: list[int], kind: str) -> None:
-    """Lay the chosen drawn card next to the Monster board, after those used before (V13.2)."""
+    """Lay the chosen drawn card next to the Monster board, after those used before (V13.2); a card used
+    up by a spent action under O16 ``discard_card`` is discarded instead (its villager is not hunted)."""
     t.wizard_pending = (RM_CARD, kind)
     p = t.choose(W, RM_CARD, positions)
     card = t.rm_drawn[p]
     t.rm_drawn[p] = None
+    if not kind and t.options.rabid_spent_actions == "discard_card":
+        t.record(W, "action", n=0, card=card.id,
+                 what=f"Rabid Monster card ({card.villager}) discarded for a spent action, not hunted (O16)")
+        return
     t.rm_used.append(card)
     t.record(W, "action", n=len(t.rm_used), card=card.id,
              what=f"Rabid Monster card ({card.villager}) used for {kind or 'a spent action'} (V13.2)")
@@ -374,7 +380,7 @@ def mix(t) -> None:
         t.held.remove(need)
         spent.append(C.INGREDIENTS[need])
         t.record(W, "mix", spent=spent[-1], steps=1)
-        t.move_cure(1)
+        t.move_cure(1, "cure_from_mix")
 
 
 def steal(t) -> None:
@@ -450,7 +456,7 @@ def apply_spell(t, card) -> str:
         if t.cure < len(t.cure_seq) and t.cure_seq[t.cure] in (p("first"), p("second")):
             if t.cure_seq[t.cure] in t.held:
                 t.held.remove(t.cure_seq[t.cure])
-            t.move_cure(p("steps"))
+            t.move_cure(p("steps"), "cure_from_spells")
             return f"Cure +{p('steps')}"
         return "the next step needs neither"
     if effect == "double_coins":
