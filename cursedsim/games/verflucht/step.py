@@ -42,7 +42,7 @@ from typing import Any
 import numpy as np
 
 from cursedsim import rng
-from cursedsim.errors import UnknownPolicyError
+from cursedsim.errors import CursedsimError, UnknownPolicyError
 from cursedsim.games.verflucht import GAME, reference_policy
 from cursedsim.games.verflucht.reference import Table
 from cursedsim.games.verflucht.reference_policies import AttackChoice, Banish, forced_plan
@@ -200,6 +200,8 @@ class VerfluchtState(DrivenState):
 
     def outcome(self) -> dict[str, Any]:
         """The frame's outcome columns, ``end`` by its name as ``simulate`` shows it."""
+        if not self.is_terminal():
+            raise CursedsimError("verflucht: the game is not over, it has no outcome yet")
         o = self.table.outcome()
         return {"win": bool(o.win), "score": int(o.score), "turns": int(o.turns),
                 "seals_used": int(o.seals_used), "end": END_NAMES[o.end], "attacks": int(o.attacks)}
