@@ -1,19 +1,21 @@
 """The step API of Verflucht! (cursedsim/games/verflucht/step.py): built-in policies stepped through it
-give the runner's rows, clones are independent, and a seat's determinisations hide what it cannot see.
+give the runner's rows (every policy, player count and non-default options), agents and policies mix,
+and a seat's determinisations hide what it cannot see (the other hands, the face-down pile). What every
+game meets (copies independent, illegal actions named, observations bounded, ...) is checked once for
+all games by tests/game_contract.py; here what is Verflucht!'s own.
 """
 
 from __future__ import annotations
 
 import random
 
-import numpy as np
 import pytest
 
 import cursedsim
 from cursedsim.errors import UnknownPolicyError
 from cursedsim.games.verflucht import GAME
 from cursedsim.games.verflucht.step import STEP, action_name
-from cursedsim.step.api import TERMINAL, IllegalActionError, step_spec
+from cursedsim.step.api import TERMINAL, step_spec
 
 COLUMNS = GAME.outcome_columns
 
@@ -64,45 +66,16 @@ def random_walk(state, rnd, stop_after=None):
     return taken
 
 
-@pytest.mark.parametrize("players", [2, 3, 4, 5])
+@pytest.mark.parametrize("players", [2, 4])
 def test_random_playouts_end_and_share_the_result(players):
+    """Under non-default options, at the player counts the contract (1, 3, 5 players, default rules) skips."""
     rnd = random.Random(players)
     for index in range(8):
         options = {"partial_items_before_seal": bool(index % 2), "voluntary_seal": index % 3 != 0}
         state = STEP.new_state(3, index, players, options)
         random_walk(state, rnd)
-        assert state.actor() == TERMINAL and state.legal_actions() == []
-        out = state.outcome()
-        assert set(out) == set(COLUMNS)
-        assert state.returns() == [float(out["win"])] * players
-
-
-def test_illegal_action_names_the_legal_ones():
-    state = STEP.new_state(1, 0, 3)
-    legal = state.legal_actions()
-    bad = next(a for a in range(STEP.num_actions) if a not in legal)
-    with pytest.raises(IllegalActionError, match="legal actions"):
-        state.apply(bad)
-    with pytest.raises(IllegalActionError):
-        state.apply(True)
-    random_walk(state, random.Random(0))
-    with pytest.raises(IllegalActionError, match="game is over"):
-        state.apply(0)
-
-
-def test_clone_is_independent_and_equal():
-    rnd = random.Random(5)
-    state = STEP.new_state(4, 2, 3, {"partial_items_before_seal": True})
-    random_walk(state, rnd, stop_after=25)
-    copy = state.clone()
-    assert copy.legal_actions() == state.legal_actions() and copy.actor() == state.actor()
-    assert all(copy.information(a) == state.information(a) for a in range(3))
-    before = (state.legal_actions(), state.information(0), len(state.history))
-    rest = random_walk(copy, random.Random(9))
-    assert (state.legal_actions(), state.information(0), len(state.history)) == before
-    for action in rest:
-        state.apply(action)
-    assert state.outcome() == copy.outcome()
+        assert state.actor() == TERMINAL
+        assert state.returns() == [float(state.outcome()["win"])] * players
 
 
 def test_mixed_agents_and_policies_stay_legal():
@@ -130,12 +103,8 @@ def test_determinise_hides_only_what_the_seat_cannot_see():
             if rnd.random() < 0.3:
                 for agent in {actor, rnd.randrange(players)}:
                     one, two = state.determinise(agent, 1), state.determinise(agent, 2)
-                    for d in (one, two):
+                    for d in (one, two):   # under non-default options (the contract: the default rules)
                         assert d.information(agent) == state.information(agent)
-                        np.testing.assert_array_equal(d.observation(agent), state.observation(agent))
-                        assert d.actor() == actor
-                        if agent == actor:
-                            assert d.legal_actions() == state.legal_actions()
                     checked += 1
                     others = [q for q in range(players) if q != agent]
                     if any(one.table.hands[q] != two.table.hands[q] for q in others) or \
@@ -146,20 +115,15 @@ def test_determinise_hides_only_what_the_seat_cannot_see():
                     assert len(one.table.face_down) == len(state.table.face_down)
                     assert sorted(one.table.display) == sorted(state.table.display)
                     random_walk(one, random.Random(checked))      # a determinisation plays on
-                    assert one.clone().outcome() == one.outcome()  # and replays (resample in history)
             state.apply(rnd.choice(state.legal_actions()))
     assert checked > 20 and hidden_differs > checked // 2
 
 
-def test_information_differs_between_seats_and_observation_is_bounded():
+def test_information_differs_between_seats():
     state = STEP.new_state(2, 4, 3)
     random_walk(state, random.Random(1), stop_after=30)
     infos = {state.information(a) for a in range(3)}
     assert len(infos) == 3
-    for agent in range(3):
-        obs = state.observation(agent)
-        assert obs.dtype == np.float32 and obs.shape == (STEP.observation_size(3, None),)
-        assert obs.min() >= 0.0 and obs.max() <= 1.0
 
 
 def test_spec_and_names():
