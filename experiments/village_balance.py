@@ -12,7 +12,7 @@ other lengths, where the Wizard's win rate crosses 50%. The same plan and reduct
 Writes into ``results/village/``: ``pairings.csv``, ``game_length.csv``, ``game_length_summary.csv``,
 ``panic_effects.csv``, ``player_vs_automaton.csv``, ``generated_boards.csv``, ``track_lengths.csv``,
 ``balance_points.csv``, ``balance.json`` (per mode the verdict and the balance lengths), the board files
-played (``boards/*.json``) and the report's six figures as PNG. The game count is an argument (``--games``,
+played (``boards/*.json``) and the report's eight figures as PNG. The game count is an argument (``--games``,
 per run: 108 runs).
 """
 
@@ -26,7 +26,7 @@ import time
 from common import results_dir, shown, write_csv, write_figure, write_json  # experiments/common.py
 
 from cursedsim.report.data import ReportChoices
-from cursedsim.report.village import data, figures
+from cursedsim.report.village import FIGURES, data
 from cursedsim.report.village.recommend import BALANCE_BAND, verdict
 
 GAME = "village"
@@ -62,7 +62,7 @@ def main(argv=None) -> None:
         d = data.collect(str(out), n_games=args.games, seed=args.seed, n_jobs=args.jobs, progress=False, log=print,
                          choices=ReportChoices(runs_dir=runs, board=args.board))
     print(f"{d.runs} runs, {d.games_played:,} games ({time.perf_counter() - started:.0f} s)")
-    drawn = [make(d) for make in figures.FIGURES]
+    drawn = [make(d) for make in FIGURES]
     for figure in drawn:
         print(figure.reading)
     written = [write_csv(table, out / f"{name}.csv") for name, table in d.tables.items()]

@@ -25,7 +25,7 @@ def winning_index(t: V.Table) -> int | None:
     return None
 
 
-@pytest.mark.parametrize("options", [{}, {"rabid_stop_count": "slots"}, {"automata_targets": "possessed_cards"}])
+@pytest.mark.parametrize("options", [{}, {"rabid_stop_count": "slots"}, {"automata_targets": "rabid_cards"}])
 def test_nothing_happens_after_a_track_reaches_its_top(options):
     opts = R.RuleOptions(**options)
     checked = 0
@@ -41,8 +41,10 @@ def test_nothing_happens_after_a_track_reaches_its_top(options):
 
 
 def test_the_game_the_kernel_found_ends_at_the_sheep():
-    """Found on the listed cards alone and the board file's track lengths (the defaults before issue 26)."""
-    t = V.play(11, 8, R.RuleOptions(unlisted_cards="omit", track_calibration="board"), log=True)
+    """Found on the listed cards alone, the board file's track lengths and the Rabid Monster cards' targets
+    (the defaults before issue 26)."""
+    t = V.play(11, 8, R.RuleOptions(unlisted_cards="omit", track_calibration="board", automata_targets="rabid_cards"),
+               log=True)
     eats = [e for e in t.events if e["action"] == "eat"]
     assert t.winner == R.SIDES.index(R.MONSTER) and eats[-1]["kind"] == "Sheep"
 

@@ -26,12 +26,12 @@ BOARDS = {"default": lambda: B.board_of("default"), "generated 1": lambda: B.gen
 #: action, a blank Rabid Monster card hunts nobody.
 VARIANTS = [
     {"max_turns": 12}, {"panic_threshold": "above_level"}, {"full_stomach": "stop"},
-    {"automata_targets": "possessed_cards"}, {"rabid_path": "stop_at_villagers"}, {"rabid_stop_count": "slots"},
+    {"automata_targets": "rabid_cards"}, {"rabid_path": "stop_at_villagers"}, {"rabid_stop_count": "slots"},
     {"rabid_pasture": "most_sheep"}, {"pw_next_ingredient": "next_only"}, {"pw_mix_counts": "matching"},
     {"pw_full_unmatched": "mix_cure"}, {"pw_steal_amount": "best_expectation"},
     {"pw_adjacent_steal_skip": "as_printed"}, {"pw_buy_adjacent": "any_district"}, {"pw_distance": "crossings"},
     {"pw_unpaid_crossing": "move_anyway"}, {"pw_card_count": "at_turn"},
-    {"unlisted_cards": "blank"}, {"unlisted_cards": "blank", "automata_targets": "possessed_cards"},
+    {"unlisted_cards": "blank"}, {"unlisted_cards": "blank", "automata_targets": "rabid_cards"},
     {"unlisted_cards": "copies"},
     {"unlisted_cards": "copies", "spell_deck_size": 30, "power_deck_size": 40, "possessed_deck_size": 20},
     {"unlisted_cards": "omit"}, {"pw_unlisted_actions": "none"}, {"power_requirements": "none"},

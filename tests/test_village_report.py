@@ -27,14 +27,18 @@ from cursedsim.games.village.policy_specs import MONSTER_POLICIES, WIZARD_POLICI
 from cursedsim.report import report
 from cursedsim.report.figures import pct, points
 from cursedsim.report.village import boards, data, recommend, reduce
-from cursedsim.report.village.figures import FIGURES
+from cursedsim.report.village import FIGURES
 from cursedsim.stats import holm, paired_difference, wilson_interval
 
 SMALL_GAMES = 6
 SMALL_SEED = 11
 #: The default plan cut down for the test suite's time budget (every pairing still played).
 SMALL_PLAN = dataclasses.replace(data.PLAN, generated_boards=1, curse_lengths=(24,), cure_lengths=(4,),
-                                 board_seed=5)
+                                 board_seed=5, sensitivity=("rabid_curse_length", "rabid_path", "board"),
+                                 sensitivity_boards=1, trajectory_games=4)
+#: The small plan's sensitivity runs: rabid_curse_length ±2 and rabid_path in the two Rabid Monster modes,
+#: a generated board in all four.
+SMALL_SENSITIVITY_RUNS = 2 * 2 + 2 + 4
 
 
 @pytest.fixture(scope="module")
@@ -123,7 +127,7 @@ def test_balance_point_is_the_linear_interpolation():
 def test_small_report_has_every_figure_table_and_reading(small):
     out = Path(small.out)
     names = [figure.name for figure in small.figures]
-    assert len(names) == len(FIGURES) == 6 and len(set(names)) == 6
+    assert len(names) == len(FIGURES) == 8 and len(set(names)) == 8
     for name in names:
         assert (out / "figures" / f"{name}.png").stat().st_size > 1000
     label = board_of().label
@@ -143,8 +147,8 @@ def test_small_report_has_every_figure_table_and_reading(small):
     for figure in small.figures:
         assert figure.reading and figure.title in markdown and figure.reading in markdown and figure.title in html
         assert label in figure.reading
-    assert small.data.runs == SMALL_PLAN.run_count
-    assert small.data.games_played == SMALL_PLAN.run_count * SMALL_GAMES
+    assert small.data.runs == SMALL_PLAN.run_count + SMALL_SENSITIVITY_RUNS
+    assert small.data.games_played == (SMALL_PLAN.run_count + SMALL_SENSITIVITY_RUNS) * SMALL_GAMES
     assert not list(out.rglob("*.tmp*")) and not [p for p in out.rglob("*") if p.name.startswith(".")]
 
 
@@ -272,7 +276,7 @@ def test_readings_and_recommendations_quote_their_numbers(small):
 
 def test_rerun_resumes_from_the_run_folder(small, monkeypatch):
     frames = sorted((Path(small.out) / "runs").rglob("games.parquet"))
-    assert len(frames) == SMALL_PLAN.run_count
+    assert len(frames) == SMALL_PLAN.run_count + SMALL_SENSITIVITY_RUNS
     stamps = {path: path.stat().st_mtime_ns for path in frames}
     monkeypatch.setattr(data, "PLAN", SMALL_PLAN)
     again = report("village", small.out, n_games=SMALL_GAMES, seed=SMALL_SEED, n_jobs=1, progress=False, tuned=None)

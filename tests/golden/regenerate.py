@@ -105,7 +105,7 @@ OPTION_PRESETS: dict[str, list[tuple[Any, dict[str, Any]]]] = {
          {"quiet_night_adjusts": True, "full_stomach": "stop", "start_location_visited": False,
           "guard_movement_loss": "carry_over"}),
         # the 0-player mode (both automata): the automata's open points
-        (None, {"automata_targets": "possessed_cards", "rabid_path": "stop_at_villagers", "rabid_stop_count": "slots",
+        (None, {"automata_targets": "rabid_cards", "rabid_path": "stop_at_villagers", "rabid_stop_count": "slots",
                 "rabid_pasture": "most_sheep"}),
         (None, {"pw_next_ingredient": "next_only", "pw_mix_counts": "matching", "pw_full_unmatched": "mix_cure",
                 "pw_steal_amount": "best_expectation", "pw_adjacent_steal_skip": "as_printed"}),

@@ -108,7 +108,7 @@ PANIC_THRESHOLD = ("at_level", "above_level")
 UNMATCHED_MEAL = ("panic_down", "no_change")
 FULL_STOMACH = ("keep_eating", "stop")
 GUARD_MOVEMENT_LOSS = ("this_action", "carry_over")
-AUTOMATA_TARGETS = ("rabid_cards", "possessed_cards")
+AUTOMATA_TARGETS = ("possessed_cards", "rabid_cards")
 RABID_PATH = ("roads", "stop_at_villagers")
 RABID_STOP_COUNT = ("tokens", "slots")
 RABID_PASTURE = ("highest_number", "most_sheep")
@@ -192,9 +192,10 @@ class RuleOptions:
         card requirements (default True) (O10).
     guard_movement_loss: a -1 Movement Town Guard revealed on an action's last movement: nothing lost
         ("this_action") or the next action has one movement fewer ("carry_over") (O11).
-    automata_targets: what the Rabid Monster hunts in the 0-player game: the villagers on 3 Rabid
-        Monster cards drawn at the start of its turn ("rabid_cards") or on the Possessed Wizard cards
-        used for the Wizard's actions that turn ("possessed_cards") (O12).
+    automata_targets: what the Rabid Monster hunts in the 0-player game: the villagers on the Possessed
+        Wizard cards used for the Wizard's actions that turn ("possessed_cards": the 0-player set-up
+        prepares no Rabid Monster cards) or on 3 Rabid Monster cards drawn at the start of its turn
+        ("rabid_cards") (O12).
     rabid_path: the Rabid Monster's "distance of at most 2 roads" is the plain road distance ("roads")
         or counts only paths not entering an occupied house before the target ("stop_at_villagers") (O13).
     rabid_stop_count: "until the Monster has eaten at least 3 villagers and / or sheep" counts tokens
@@ -262,7 +263,7 @@ class RuleOptions:
     full_stomach: str = "keep_eating"
     start_location_visited: bool = True
     guard_movement_loss: str = "this_action"
-    automata_targets: str = "rabid_cards"
+    automata_targets: str = "possessed_cards"
     rabid_path: str = "roads"
     rabid_stop_count: str = "tokens"
     rabid_pasture: str = "highest_number"

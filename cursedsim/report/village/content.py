@@ -30,6 +30,14 @@ TABLE_NOTES = {
                      "at its own length, the variants with their files under boards/) and the win rates",
     "balance_points": "figure 6: per track and study pairing, the length where the Wizard wins half the games "
                       "(linear interpolation; NaN: not within the lengths played)",
+    "sensitivity": "figure 7: per variation (group: track length, cards, board, reading) and mode it reaches, the "
+                   "Wizard's win rate with it (Wilson 95%) and with the default on the same games, the paired "
+                   "difference (diff, se, t interval, p-value), the share of games whose winner changed",
+    "trajectories": "figure 8: per mode's pairing and round (0: the set-up), the games replayed, those still on, and "
+                    "the mean Curse, Cure and Panic after the round (a game over keeps its final state)",
+    "plausibility": "figure 8: per mode's pairing, mean and 90th-percentile rounds, the Curse's share from cards, "
+                    "the Cure's share from Spells, coins lost to the coin limit per game and the share of games "
+                    "losing any, the unfinished share",
 }
 
 
@@ -86,8 +94,12 @@ def build_context(data: VillageData, *, out: str, command: str) -> dict[str, Any
                           f"{', '.join(map(str, plan.cure_lengths))} (base board: Curse "
                           f"{data.track_lengths['curse']}, Cure {data.track_lengths['cure']}), written to "
                           f"{BOARDS_DIR}/, played in {', '.join(plan.study_modes)} (figure 6)"),
-        ("intervals", "95%: Wilson for win rates, paired t for a player policy against its automaton on the same "
-                      "games; Holm over figure 4's comparisons"),
+        ("sensitivity", f"{data.sensitivity['variation'].nunique() if len(data.sensitivity) else 0} variations "
+                        "of the calibrated default, each in the modes it reaches, on the same games (figure 7)"),
+        ("trajectories", f"the first {min(plan.trajectory_games, data.n_games):,} games of each mode's pairing "
+                         "replayed by the reference engine (figure 8)"),
+        ("intervals", "95%: Wilson for win rates, paired t for a player policy against its automaton and for a "
+                      "variation against the default on the same games; Holm over figure 4's comparisons"),
     ]
     tested = {"board": f"{data.board_file} (every run of figures 1-4)" if data.board_file != "default" else
               f"{plan.generated_boards} generated boards and {len(plan.curse_lengths) + len(plan.cure_lengths)} "
@@ -102,9 +114,10 @@ def build_context(data: VillageData, *, out: str, command: str) -> dict[str, Any
                   "measure how much a board's choices matter.")
     intro = (f"Who wins {data.title} in each of its modes (the 0-player game, the two solo games, the duel), how "
              "long do games last, which Panic effects fire, how much better do the player policies do than the "
-             "printed automata, and how much do the answers depend on the board? "
+             "printed automata, how much do the answers depend on the board and on each assumption behind the "
+             "calibrated game, and how does a game unfold? "
              f"{played} {data.games_played:,} simulated games, "
-             f"summarised in {content.figures_phrase(data, 6)}; each comes with its reading.")
+             f"summarised in {content.figures_phrase(data, 8)}; each comes with its reading.")
     return content.context(data, out=out, command=command, intro=intro, settings=settings,
                            summary=summary_text(data), options=options, rules_doc=plan.rules_doc,
                            rules_note="figures 5-6 measure how much the reconstructed board matters")

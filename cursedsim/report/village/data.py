@@ -13,6 +13,11 @@ from the same random streams (same seed, same game index):
    played in the study pairings (the 0-player game and both solo games);
 6. the base board with its Curse track and with its Cure track at other lengths (written into
    ``boards/``), played in the study pairings: where the balance point lies.
+7. the calibrated game's sensitivity: each variation of one assumption (a calibrated track length ±2,
+   a card preset, a generated board at the calibrated lengths, every other value of each debatable
+   reading) played in the modes it reaches, paired with the default (``sensitivity``);
+8. round by round: the first games of each mode's pairing replayed by the reference engine (each replay
+   must end as its kernel row), and the plausibility checks of every mode's games (``trajectories``).
 
 The default board is a RECONSTRUCTION (the publisher's board is not public): every table carries the
 board's label (``name@digest``) and whether it is reconstructed. Another board file (``cursedsim report
@@ -36,6 +41,8 @@ from cursedsim.games.village.policy_specs import MODE_PAIRINGS as _PAIRINGS
 from cursedsim.report.data import ReportChoices, ReportData, ReportError, ReportPolicy, Runs, check_settings, \
     report_policies, with_holm
 from cursedsim.report.village import boards, reduce
+from cursedsim.report.village import sensitivity as sensitivity_mod
+from cursedsim.report.village import trajectories
 
 #: Generated boards of the default report.
 GENERATED_BOARDS = 12
@@ -71,14 +78,28 @@ class Plan:
     board_seed: int = 2026
     rules_doc: str = "docs/rules/village.md"
     board: str = "default"
+    #: the options the sensitivity table varies (figure 7; ``board``: generated boards at the played
+    #: lengths), None for every one (``sensitivity.variations``)
+    sensitivity: tuple[str, ...] | None = None
+    #: the generated boards the sensitivity table plays at the played lengths
+    sensitivity_boards: int = sensitivity_mod.BOARDS
+    #: the games of each mode's pairing replayed for the round-by-round trajectories (figure 8)
+    trajectory_games: int = trajectories.GAMES
 
     def pairing(self, mode: str) -> tuple[str, str]:
         """The (wizard, monster) pairing standing for ``mode``."""
         return next((w, m) for k, w, m in self.pairings if k == mode)
 
+    def variation_runs(self, lengths: dict[str, int], generated: list) -> list[tuple[sensitivity_mod.Variation, str]]:
+        """The runs of the sensitivity table (figure 7) around the played track ``lengths``: each variation
+        in each mode it reaches that the plan has a pairing for."""
+        modes = {mode for mode, _, _ in self.pairings}
+        return [(v, mode) for v in sensitivity_mod.variations(lengths, generated, boards=self.sensitivity_boards,
+                                                              only=self.sensitivity) for mode in v.modes if mode in modes]
+
     @property
     def run_count(self) -> int:
-        """The runs the plan plays."""
+        """The runs the plan plays besides the sensitivity table's (``variations``: one run per mode each)."""
         return (len(self.wizards) * len(self.monsters) + len(self.study_modes) *
                 (1 + self.generated_boards + len(self.curse_lengths) + len(self.cure_lengths)))
 
@@ -128,6 +149,14 @@ class VillageData(ReportData):
     tracks: pd.DataFrame
     #: per (track, study pairing): the length where the Wizard wins half the games
     balance: pd.DataFrame
+    #: the track lengths the base board plays with the default options (length option -> spaces)
+    played_lengths: dict[str, int]
+    #: per (variation, mode it reaches): the Wizard's win rate with it and the paired change from the default
+    sensitivity: pd.DataFrame
+    #: per (mode, round): games still on and the mean Curse, Cure and Panic after that round
+    trajectories: pd.DataFrame
+    #: per mode's pairing: rounds played, the Curse's share from cards, the Cure's from Spells, coins lost
+    plausibility: pd.DataFrame
 
     @property
     def board_tag(self) -> str:
@@ -147,7 +176,9 @@ class VillageData(ReportData):
     def __post_init__(self) -> None:
         tables = {"pairings": self.pairings, "game_length": self.lengths, "game_length_summary": self.length_summary,
                   "panic_effects": self.panic, "player_vs_automaton": self.advantage,
-                  "generated_boards": self.generated, "track_lengths": self.tracks, "balance_points": self.balance}
+                  "generated_boards": self.generated, "track_lengths": self.tracks, "balance_points": self.balance,
+                  "sensitivity": self.sensitivity, "trajectories": self.trajectories,
+                  "plausibility": self.plausibility}
         self.tables = {name: labelled(table, self.board_label, self.board_reconstructed)
                        for name, table in tables.items()}
 
@@ -228,10 +259,14 @@ def collect(out: str, *, n_games: int, seed: int, n_jobs: int, progress: bool | 
     variants = {track: boards.track_variants(out, base, track, [n for n in wanted if n != lengths[track]])
                 for track, wanted in (("curse", plan.curse_lengths), ("cure", plan.cure_lengths))}
     boards.prune(out, generated + [bf for files in variants.values() for bf in files])
+    played_lengths = sensitivity_mod.played_lengths(base)
+    variation_runs = plan.variation_runs(played_lengths, generated)
     runs = Runs(game_obj, out, n_games=n_games, seed=seed, n_jobs=n_jobs, progress=progress, log=log,
-                choices=choices, total=plan.run_count, settings={"board": base.label, "board_file": plan.board})
+                choices=choices, total=plan.run_count + len(variation_runs),
+                settings={"board": base.label, "board_file": plan.board})
     rows: dict[str, list[dict[str, Any]]] = {key: [] for key in (
-        "pairings", "lengths", "length_summary", "panic", "advantage", "generated", "tracks")}
+        "pairings", "lengths", "length_summary", "panic", "advantage", "generated", "tracks", "sensitivity",
+        "trajectories", "plausibility")}
 
     def simulate(path: str, wizard: ReportPolicy, monster: ReportPolicy, options: dict[str, Any] | None,
                  board: Any) -> pd.DataFrame:
@@ -265,10 +300,24 @@ def collect(out: str, *, n_games: int, seed: int, n_jobs: int, progress: bool | 
                 rows["advantage"].append(reduce.advantage_row(frames[key], frames[auto], side, policy.label,
                                                               automata[side], other.label))
 
+    # 8. round by round: each mode's first games replayed by the reference engine (each must end as its row)
+    by_label = {p.label: p for side in played.values() for p in side}
+    count = min(plan.trajectory_games, n_games)
+    log(f"trajectories: {len(plan.pairings)} x {count:,} games replayed")
+    for mode, w, m in plan.pairings:
+        pair = {rules.WIZARD: by_label[w], rules.MONSTER: by_label[m]}
+
+        def replay(index: int, pair=pair) -> list[dict]:
+            from cursedsim.runner import replay as replay_game
+            params = {side: p.params_at(2) for side, p in pair.items() if p.params_at(2)}
+            return replay_game(plan.game, seed, index, policy={side: p.policy for side, p in pair.items()},
+                               params=params or None, options=on_board or None, format="events")
+        rows["trajectories"] += trajectories.collect(replay, frames[(w, m)], mode, count)
+        rows["plausibility"].append(reduce.plausibility_row(frames[(w, m)], mode, w, m))
+
     # 5-6. generated boards and track lengths, in the study pairings. Every board there plays the track
     # lengths its file writes (the calibrated lengths, option track_calibration, belong to the default board
     # alone), so their base is the base board as its file is written: track_calibration="board".
-    by_label = {p.label: p for side in played.values() for p in side}
     study = [(mode, *plan.pairing(mode)) for mode in plan.study_modes]
     as_written = {**on_board, "track_calibration": "board"}
     log(f"the base board as written (track_calibration=board): {len(study)} runs of {n_games:,} games")
@@ -292,6 +341,15 @@ def collect(out: str, *, n_games: int, seed: int, n_jobs: int, progress: bool | 
                                  {"board": bf.path}, bf.board)
                 rows["tracks"].append(reduce.board_row(frame, bf.board, bf.file, track, bf.value, w, m))
 
+    # 7. the calibrated game's sensitivity: each variation in the modes it reaches, paired with the default
+    log(f"sensitivity: {len(variation_runs)} runs of {n_games:,} games")
+    for variation, mode in variation_runs:
+        board = next((bf.board for bf in generated if bf.path == variation.options.get("board")), base)
+        w, m = plan.pairing(mode)
+        frame = simulate(os.path.join("sensitivity", variation.key, mode), by_label[w], by_label[m],
+                         {**on_board, **variation.options}, board)
+        rows["sensitivity"].append(sensitivity_mod.row(frame, frames[(w, m)], variation, mode, w, m))
+
     tables = {key: pd.DataFrame(value) for key, value in rows.items()}
     advantage = with_holm(tables["advantage"]) if len(tables["advantage"]) else tables["advantage"]
     tracks = tables["tracks"]
@@ -305,7 +363,9 @@ def collect(out: str, *, n_games: int, seed: int, n_jobs: int, progress: bool | 
         **runs.provenance(), plan=plan, board_label=base.label, board_reconstructed=base.reconstructed,
         board_file=plan.board, track_lengths=lengths, pairings=tables["pairings"], lengths=tables["lengths"],
         length_summary=tables["length_summary"], panic=tables["panic"], advantage=advantage,
-        generated=tables["generated"], tracks=tracks, balance=balance)
+        generated=tables["generated"], tracks=tracks, balance=balance, played_lengths=played_lengths,
+        sensitivity=tables["sensitivity"], trajectories=tables["trajectories"],
+        plausibility=tables["plausibility"])
 
 
 def _base_file(board: str) -> str:

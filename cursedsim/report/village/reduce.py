@@ -17,7 +17,8 @@ from cursedsim.report.gifts.reduce import paired, rate, same_games
 #: The outcome columns a report run keeps (the rest of the frame is dropped as soon as it is read).
 KEPT = ("game_index", "board", "mode", "winner", "wizard_won", "monster_won", "turns", "unfinished", "cure", "curse",
         "panic", "coins_stolen", "quiet_nights", *(f"fired_{e}" for e in rules.PANIC_EFFECTS),
-        *(f"first_{e}" for e in rules.PANIC_EFFECTS))
+        *(f"first_{e}" for e in rules.PANIC_EFFECTS), "curse_from_table", "curse_from_cards", "cure_from_mix",
+        "cure_from_spells", "coins_lost_to_cap")
 #: The Panic effects by what they do (``rules.PANIC_EFFECTS``) -> their printed name on each Village board
 #: side (``components.PANIC_EFFECTS``); an effect missing from a side never fires in its modes.
 EFFECT_NAMES = {
@@ -131,6 +132,27 @@ def advantage_row(player: pd.DataFrame, automaton: pd.DataFrame, side: str, poli
             "rate_policy": ra["rate"], "ci_low_policy": ra["ci_low"], "ci_high_policy": ra["ci_high"],
             "rate_automaton": rb["rate"], "ci_low_automaton": rb["ci_low"], "ci_high_automaton": rb["ci_high"],
             **paired(a, b), "games_changed": float(np.mean(a != b))}
+
+
+# ---------------------------------------------------------------- 8. plausibility
+
+def _share_of(frame: pd.DataFrame, part: str, other: str) -> float:
+    """``part``'s share of the steps ``part`` and ``other`` moved over all games (NaN when none moved)."""
+    a, b = float(frame[part].sum()), float(frame[other].sum())
+    return a / (a + b) if a + b else float("nan")
+
+
+def plausibility_row(frame: pd.DataFrame, mode: str, wizard: str, monster: str) -> dict[str, Any]:
+    """What a designer checks a mode's games by: rounds played (a round is a Wizard's and a Monster's turn),
+    the share of the Curse gained from cards, of the Cure from Spells, coins lost to the coin limit."""
+    rounds = np.ceil(frame["turns"].to_numpy(np.float64) / 2)
+    lost = frame["coins_lost_to_cap"].to_numpy(np.float64)
+    return {"mode": mode, "wizard": wizard, "monster": monster, "n": len(frame), "mean_rounds": float(rounds.mean()),
+            "p90_rounds": float(np.percentile(rounds, 90)),
+            "curse_from_cards_share": _share_of(frame, "curse_from_cards", "curse_from_table"),
+            "cure_from_spells_share": _share_of(frame, "cure_from_spells", "cure_from_mix"),
+            "coins_lost_per_game": float(lost.mean()), "coins_lost_games": float(np.mean(lost > 0)),
+            "unfinished": float(frame["unfinished"].mean())}
 
 
 # ---------------------------------------------------------------- 5-6. boards and tracks
