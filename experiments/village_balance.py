@@ -7,13 +7,15 @@ planner + glutton the duel): both sides' win rates (Wilson 95%), game length, wh
 and from which turn; each player policy in the place of its side's automaton on the same games (paired,
 Holm). Then the sensitivity to the reconstructed board in the 0-player and both solo games: boards drawn
 by ``board.generate`` (every constraint holds) and the base board with its Curse or its Cure track at
-other lengths, where the Wizard's win rate crosses 50%. The same plan and reductions as the report
+other lengths, where the Wizard's win rate crosses 50%; the calibrated game's sensitivity to each of its
+assumptions; how games unfold round by round, with plausibility checks. The same plan and reductions as the report
 (``cursedsim.report.village``), so these files equal the report's tables for the same seed and games.
 Writes into ``results/village/``: ``pairings.csv``, ``game_length.csv``, ``game_length_summary.csv``,
 ``panic_effects.csv``, ``player_vs_automaton.csv``, ``generated_boards.csv``, ``track_lengths.csv``,
-``balance_points.csv``, ``balance.json`` (per mode the verdict and the balance lengths), the board files
-played (``boards/*.json``) and the report's eight figures as PNG. The game count is an argument (``--games``,
-per run: 108 runs).
+``balance_points.csv``, ``sensitivity.csv``, ``trajectories.csv``, ``plausibility.csv``, ``balance.json``
+(per mode the verdict and the balance lengths), the board files played (``boards/*.json``) and the report's
+eight figures as PNG. The game count is an argument (``--games``, per run: 200 runs); ``--runs`` reuses a
+report's finished runs.
 """
 
 from __future__ import annotations
@@ -55,12 +57,15 @@ def main(argv=None) -> None:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--board", default=None, help="a board file every run plays instead of the default board")
+    parser.add_argument("--runs", default=None, help="the run folder to play into and resume from (e.g. the "
+                        "report's, results/village/report/runs, whose finished runs of the same seed and games are "
+                        "reused); default: a temporary folder")
     args = parser.parse_args(argv)
     out = results_dir(GAME)
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="village-runs-") as runs:
         d = data.collect(str(out), n_games=args.games, seed=args.seed, n_jobs=args.jobs, progress=False, log=print,
-                         choices=ReportChoices(runs_dir=runs, board=args.board))
+                         choices=ReportChoices(runs_dir=args.runs or runs, board=args.board))
     print(f"{d.runs} runs, {d.games_played:,} games ({time.perf_counter() - started:.0f} s)")
     drawn = [make(d) for make in FIGURES]
     for figure in drawn:
