@@ -137,3 +137,88 @@ def test_a_cached_game_stays_cached_when_another_game_is_edited(tmp_path):
     _append_comment(root / "cursedsim" / "games" / "village" / "kernel.py")
     played = _run(root, _PLAY, cache)
     assert played["misses"] == 0 and played["hits"] > 0, played
+
+
+#: A tiny cache group added to a copy of the package: a kernel that freezes a constant of its rules, as
+#: village's kernel freezes ``AUTOMATA_TARGETS.index("rabid_cards")``.
+_TOY_RULES = 'TARGETS = ("rabid", "possessed")\n'
+_TOY_KERNEL = """import numba
+from cursedsim.games.toyrace import rules as R
+
+RABID = R.TARGETS.index("rabid")
+
+
+@numba.njit(cache=True)
+def target():
+    return RABID
+"""
+
+#: The race: the rules imported first (as the runner and CLI do), edited on disk, then the kernel imported
+#: and compiled; prints what it played, its StaleSourcesWarnings and where numba cached it.
+_RACE = """
+import json, warnings
+from pathlib import Path
+import cursedsim.games.toyrace.rules as R
+path = Path(R.__file__)
+path.write_text(path.read_text().replace('("rabid", "possessed")', '("possessed", "rabid")'))
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    from cursedsim.games.toyrace import kernel
+    played = kernel.target()
+    import outside_kernel   # compiled code outside the package (a test's, a user's policy) may read it too
+    outside_kernel.one()
+print(json.dumps({"file": R.__file__, "target": played, "cache_path": kernel.target._cache.cache_path,
+                  "outside_path": outside_kernel.one._cache.cache_path,
+                  "warnings": [str(w.message) for w in caught if w.category.__name__ == "StaleSourcesWarning"]}))
+"""
+
+#: A fresh process of the edited sources: what it plays and whether it loaded it from the cache.
+_FRESH = """
+import json
+from cursedsim.games.toyrace import kernel
+played = kernel.target()
+print(json.dumps({"target": played, "hits": sum(kernel.target.stats.cache_hits.values()),
+                  "cache_path": kernel.target._cache.cache_path}))
+"""
+
+
+def test_sources_edited_while_a_process_runs_never_reach_the_shared_cache(tmp_path):
+    """A process that imported a game's rules before they were edited on disk, and its kernel after,
+    compiles the old constants: it must say so and keep that code to itself, so that the next process of
+    the new sources plays the new rules (the stale-kernel bug of 2026-12-05: village's reordered
+    AUTOMATA_TARGETS made automata_targets=rabid_cards play possessed_cards in every fresh process)."""
+    root = _copy_package(tmp_path / "src")
+    toy = root / "cursedsim" / "games" / "toyrace"
+    toy.mkdir()
+    (toy / "__init__.py").write_text("")
+    (toy / "rules.py").write_text(_TOY_RULES)
+    (toy / "kernel.py").write_text(_TOY_KERNEL)
+    (root / "outside_kernel.py").write_text("import numba\n\n\n@numba.njit(cache=True)\ndef one():\n    return 1\n")
+    cache = tmp_path / "cache"
+    raced = _run(root, _RACE, cache)
+    assert Path(raced["file"]).is_relative_to(root), raced
+    assert raced["target"] == 0   # the rules it imported: ("rabid", "possessed")
+    fresh = _run(root, _FRESH, cache)
+    assert fresh["target"] == 1, f"a fresh process of the edited rules ran the stale kernel: {raced}, {fresh}"
+    assert len(raced["warnings"]) == 2, raced   # one for the game's group, one for code outside the package
+    assert all("games/toyrace/rules.py" in warning for warning in raced["warnings"]), raced
+    for path in (Path(raced["cache_path"]), Path(raced["outside_path"])):
+        assert not path.is_relative_to(cache), raced
+        assert not path.exists(), f"the private cache outlived its process: {path}"
+    again = _run(root, _FRESH, cache)   # with unchanged sources the shared cache serves as before
+    assert again["target"] == 1 and again["hits"] > 0 and Path(again["cache_path"]).is_relative_to(cache), again
+
+
+def test_no_compiled_code_reads_a_module_imported_before_the_snapshot():
+    """The snapshot of the sources is taken by ``cursedsim/__init__`` after importing ``numba_cache``: the
+    modules read before it (that one, ``import_walk``, the package's ``__init__``) must be in no cache
+    group's closure, or an edit just before the snapshot could go unseen."""
+    from cursedsim.numba_cache import IMPORTED_BEFORE_SNAPSHOT, _compiled, group_closure
+    assert IMPORTED_BEFORE_SNAPSHOT, "the snapshot recorded no package module imported before it"
+    before = {Path(p).resolve() for p in IMPORTED_BEFORE_SNAPSHOT}
+    assert before <= {PACKAGE_DIR / name for name in ("__init__.py", "numba_cache.py", "import_walk.py")}, before
+    compiled = [p for p in PACKAGE_DIR.rglob("*.py") if _compiled(p) and p.name != "numba_cache.py"]
+    assert len(compiled) > 10, compiled   # numba_cache imports numba to install its locators, compiles nothing
+    for path in compiled:
+        read = before & group_closure(path)
+        assert not read, f"{path.relative_to(PACKAGE_DIR)}'s cache group reads {sorted(map(str, read))}"
