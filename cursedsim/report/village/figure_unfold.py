@@ -64,7 +64,8 @@ def plausibility_table(data: VillageData) -> TextTable:
                      ["mode (pairing)", "mean rounds", "p90 rounds", "Curse from cards %", "Cure from Spells %",
                       "coins lost to the limit per game", "games losing coins %", "unfinished %"], rows,
                      f"All {data.n_games:,} games of each mode's pairing; Curse from cards: the share of the Curse "
-                     "steps gained from cards (Power cards, feeding effects) rather than the end-of-turn table; Cure "
+                     "steps gained from Power cards rather than the end-of-turn tables (a Quiet Night's -1 counts with "
+                     "the table); Cure "
                      "from Spells: Cure steps from Spell cards rather than Mix Cure; coins lost: coins a gain could not "
                      "take because the game's coins were all in the Wizard's pouch (docs/rules/village.md, outcome "
                      f"columns); {board_note(data)}.")
