@@ -14,8 +14,7 @@ Writes into ``results/village/``: ``pairings.csv``, ``game_length.csv``, ``game_
 ``panic_effects.csv``, ``player_vs_automaton.csv``, ``generated_boards.csv``, ``track_lengths.csv``,
 ``balance_points.csv``, ``sensitivity.csv``, ``trajectories.csv``, ``plausibility.csv``, ``balance.json``
 (per mode the verdict and the balance lengths), the board files played (``boards/*.json``) and the report's
-eight figures as PNG. The game count is an argument (``--games``, per run: 200 runs); ``--runs`` reuses a
-report's finished runs.
+eight figures as PNG. The game count is an argument (``--games``, per run: 203 runs).
 """
 
 from __future__ import annotations
@@ -57,15 +56,12 @@ def main(argv=None) -> None:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--board", default=None, help="a board file every run plays instead of the default board")
-    parser.add_argument("--runs", default=None, help="the run folder to play into and resume from (e.g. the "
-                        "report's, results/village/report/runs, whose finished runs of the same seed and games are "
-                        "reused); default: a temporary folder")
     args = parser.parse_args(argv)
     out = results_dir(GAME)
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="village-runs-") as runs:
         d = data.collect(str(out), n_games=args.games, seed=args.seed, n_jobs=args.jobs, progress=False, log=print,
-                         choices=ReportChoices(runs_dir=args.runs or runs, board=args.board))
+                         choices=ReportChoices(runs_dir=runs, board=args.board))
     print(f"{d.runs} runs, {d.games_played:,} games ({time.perf_counter() - started:.0f} s)")
     drawn = [make(d) for make in FIGURES]
     for figure in drawn:
