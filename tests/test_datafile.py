@@ -4,14 +4,20 @@ in the text beside it."""
 
 from __future__ import annotations
 
+import hashlib
 import json
+import re
 import tomllib
+from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 
-from cursedsim.datafile import Lines, error, error_text
+from cursedsim.datafile import DataFormat, Digested, Lines, error, error_text, is_int
 from cursedsim.errors import OptionError
-from cursedsim.games.gifts.deck import DeckError, parse_deck
+from cursedsim.games.gifts.deck import DEFAULT_DECK, DeckError, parse_deck
+from cursedsim.games.village.board import DEFAULT_BOARD, parse_board
+from cursedsim.games.village.cards import DEFAULT_CARDS, parse_cards
 
 TOML = '''\
 schema = 1
@@ -148,3 +154,75 @@ def test_a_deck_of_inline_cards_names_the_card_s_line():
             '  { name = "B", type = "gift", effect = "gift", value = "two", count = 1 },\n]\n')
     with pytest.raises(DeckError, match=r"^<deck>, line 5: card 2 \('B'\) field 'value': must be an integer"):
         parse_deck(text)
+
+
+# ---------------------------------------------------------------- the pipeline: a data file type is a spec
+
+
+class ToyError(OptionError):
+    pass
+
+
+@dataclass(frozen=True)
+class Toy(Digested):
+    SCHEMA = 1
+    name: str
+    reconstructed: bool
+    sizes: tuple[int, ...]
+
+    def content(self) -> dict:
+        return {"sizes": list(self.sizes)}
+
+
+def _toy(data: dict, lines: Lines, source: str, name: str, reconstructed: bool) -> Toy:
+    sizes = []
+    for i, raw in enumerate(data["item"]):
+        item = TOY.entry(lines, source, "item", i, raw, ("id", "size"), ("id", "size"))
+        if not is_int(raw["size"]):
+            raise item.bad("size", f"must be an integer, got {raw['size']!r}")
+        sizes.append(raw["size"])
+    return Toy(name, reconstructed, tuple(sizes))
+
+
+TOY = DataFormat(noun="toy", error=ToyError, default=Path("toy.toml"), schema=1,
+                 top_keys=("schema", "name", "reconstructed", "item"), required_top=("schema", "name", "item"),
+                 arrays={"item": "items"}, build=_toy)
+TOY_TEXT = 'schema = 1\nname = " toy "\n\n[[item]]\nid = "a"\nsize = 2\n\n[[item]]\nid = "b"\nsize = 3\n'
+
+
+def test_a_new_data_file_type_is_a_spec(tmp_path):
+    toy = TOY.parse(TOY_TEXT, source="t.toml")
+    assert (toy.name, toy.reconstructed, toy.sizes) == ("toy", False, (2, 3))
+    assert toy.canonical() == '{"name":"toy","reconstructed":false,"schema":1,"sizes":[2,3]}'
+    assert toy.label == "toy@" + hashlib.sha256(toy.canonical().encode()).hexdigest()[:12]
+    for text, message in (
+            (TOY_TEXT.replace("size = 3", 'size = "3"'), r"t.toml, line 10: item 2 \('b'\) field 'size': must be an"),
+            (TOY_TEXT.replace('id = "b"\n', ""), r"t.toml, line 8: item 2 field 'id': missing$"),
+            (TOY_TEXT.replace("size = 2", "colour = 2"), r"t.toml, line 6: item 1 \('a'\) field 'colour': unknown"),
+            (TOY_TEXT.replace("schema = 1", "schema = 1.0"), r"t.toml, line 1: field 'schema': must be 1, got 1.0$"),
+            (TOY_TEXT.replace("name = ", "nom = "), r"t.toml, line 2: field 'nom': unknown field; valid fields"),
+            ("schema = 1\nname = 'x'\nitem = []\n",
+             r"t.toml, line 3: field 'item': must be a non-empty list of items$"),
+            ("[1]", r"t.json, line 1: toy: must be a table of keys$")):
+        with pytest.raises(ToyError, match="^" + message):
+            TOY.parse(text, json_format=text.startswith("["), source="t.json" if text.startswith("[") else "t.toml")
+    path = tmp_path / "mine.toml"
+    path.write_text(TOY_TEXT, encoding="utf-8")
+    assert TOY.of(str(path)) is TOY.of(str(path)) and TOY.load(path) == toy
+    path.write_text(TOY_TEXT.replace("size = 3", "size = 4"), encoding="utf-8")
+    assert TOY.of(str(path)).sizes == (2, 4)
+    with pytest.raises(ToyError, match="cannot read toy file"):
+        TOY.load(tmp_path / "nope.toml")
+
+
+@pytest.mark.parametrize("parse", [parse_deck, parse_cards, parse_board])
+def test_every_format_checks_the_top_level_alike(parse):
+    """One validation of what every data file has (deck, cards, board): the same messages."""
+    text = {parse_deck: DEFAULT_DECK, parse_cards: DEFAULT_CARDS, parse_board: DEFAULT_BOARD}[parse].read_text()
+    data = tomllib.loads(text)
+    for change, message in (({"schema": 1.0}, "field 'schema': must be 1, got 1.0"),
+                            ({"name": " "}, "field 'name': must be a non-empty string, got ' '"),
+                            ({"reconstructed": "yes"}, "field 'reconstructed': must be true or false, got 'yes'"),
+                            ({"extra": 1}, "field 'extra': unknown field; valid fields: schema, name")):
+        with pytest.raises(OptionError, match=re.escape(message)):
+            parse(json.dumps({**data, **change}), json_format=True)

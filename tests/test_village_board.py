@@ -8,15 +8,17 @@ from __future__ import annotations
 import json
 import re
 import sys
+import tomllib
 from collections import deque
 
 import numpy as np
 import pytest
 
+from cursedsim.datafile import Lines
 from cursedsim.errors import CursedsimError
 from cursedsim.games.village import components as C
 from cursedsim.games.village.board import (CONSTRAINTS, DEFAULT_BOARD, BoardError, board_of, example_faults,
-                                           generate, load_board, parse_board)
+                                           generate, load_board, parse_board, validate)
 
 TEXT = DEFAULT_BOARD.read_text(encoding="utf-8")
 
@@ -533,3 +535,18 @@ def test_the_default_board_plays_its_calibrated_track_lengths():
     assert R.RuleOptions().track_lengths(generate(3)) == ({}, {})
     with pytest.raises(OptionError, match="calibrated.*board"):
         R.RuleOptions(track_calibration="tuned")
+
+
+def test_an_entry_that_is_not_a_table_or_lacks_a_field_names_it():
+    """Before the shared data-file pipeline (cursedsim.datafile) these raised a TypeError."""
+    data = tomllib.loads(TEXT)
+    data["district"][1] = 3
+    with pytest.raises(BoardError, match=r"^b.json, line 1: district 2: must be a table of keys$"):
+        validate(data, Lines("", True), "b.json")
+    data = tomllib.loads(TEXT)
+    del data["road"][2]["a"]
+    text = json.dumps(data, indent=1)
+    line = Lines(text, True).entry("road", 2)
+    with pytest.raises(BoardError, match=rf"^b.json, line {line}: road 3 field 'a': missing$"):
+        parse_board(text, json_format=True, source="b.json")
+    assert line > 1

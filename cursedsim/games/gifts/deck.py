@@ -1,22 +1,19 @@
 """Deck files of Cursed Gifts: load a TOML (or JSON) deck, validate it against the effect vocabulary and
 freeze it as a ``Deck`` with a name, a digest and flat per-copy arrays for the engines.
 
-Every error names the bad field and its line in the file (tomllib and json give no positions, so the
-line is found in the raw text by key) and, where there is a choice, the valid choices.
+The file is read by ``cursedsim.datafile``'s pipeline (``DECK_FILE``); this module gives what is the deck's
+own: its records, the checks of a card line against the effect vocabulary, and the per-copy arrays. Every
+error names the bad field and its line in the file and, where there is a choice, the valid choices.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
-import tomllib
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
-from cursedsim.datafile import Lines, error
+from cursedsim.datafile import DataFormat, Digested, Lines, int64_arrays, is_int
 from cursedsim.errors import OptionError
 from cursedsim.games.gifts import effects as E
 
@@ -52,10 +49,12 @@ class Card:
 
 
 @dataclass(frozen=True)
-class Deck:
+class Deck(Digested):
     """A validated deck: ``name``, whether it is ``reconstructed``, its card kinds in file order, and its
-    ``digest`` (12 hex of the sha256 of the canonical content, for the frames' ``deck`` column)."""
+    ``digest`` (12 hex of the sha256 of the canonical content; ``label``, ``name@digest``, is the frames'
+    ``deck`` column)."""
 
+    SCHEMA = SCHEMA
     name: str
     reconstructed: bool
     cards: tuple[Card, ...]
@@ -65,20 +64,8 @@ class Deck:
     def size(self) -> int:
         return sum(c.count for c in self.cards)
 
-    def canonical(self) -> str:
-        """The content the digest covers, as canonical JSON (the source path and comments excluded)."""
-        return json.dumps({"schema": SCHEMA, "name": self.name, "reconstructed": self.reconstructed,
-                           "cards": [[c.name, c.type, c.value, c.count, sorted(c.flags), c.effect]
-                                     for c in self.cards]}, sort_keys=True, separators=(",", ":"))
-
-    @property
-    def digest(self) -> str:
-        return hashlib.sha256(self.canonical().encode()).hexdigest()[:12]
-
-    @property
-    def label(self) -> str:
-        """``name@digest``: the frames' ``deck`` column."""
-        return f"{self.name}@{self.digest}"
+    def content(self) -> dict:
+        return {"cards": [[c.name, c.type, c.value, c.count, sorted(c.flags), c.effect] for c in self.cards]}
 
     def without(self, name: str) -> Deck:
         """This deck with the card kind ``name`` removed (a study of what one kind is worth); the name
@@ -106,8 +93,8 @@ class Deck:
                 value.append(card.value)
                 flags.append(bits)
                 effect.append(E.EFFECTS[card.effect].code)
-        return {name: np.array(col, np.int64) for name, col in
-                (("kind", kind), ("type", ctype), ("value", value), ("flags", flags), ("effect", effect))}
+        return int64_arrays({"kind": kind, "type": ctype, "value": value, "flags": flags, "effect": effect},
+                            read_only=False)
 
 
 # ---------------------------------------------------------------- loading and validation
@@ -115,104 +102,52 @@ class Deck:
 
 def load_deck(path: str | Path | None = None) -> Deck:
     """The deck in ``path`` (``.toml`` or ``.json``), validated; the default deck when None."""
-    path = Path(DEFAULT_DECK if path is None else path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise DeckError(f"cannot read deck file {str(path)!r}: {exc.strerror or exc}") from None
-    return parse_deck(text, json_format=path.suffix.lower() == ".json", source=str(path))
+    return DECK_FILE.load(path)
 
 
 def deck_of(deck: str = "default", without_card: str = "none") -> Deck:
     """The Deck of the rule options ``deck`` ("default" or a path) and ``without_card`` ("none" or a card
-    kind removed). Loaded once per process and file version: the cache is keyed by the file's path,
-    modification time and size, so a file rewritten since is read again (in workers too)."""
-    path = Path(DEFAULT_DECK if deck == "default" else deck)
-    try:
-        stat = path.stat()
-        version = (stat.st_mtime_ns, stat.st_size)
-    except OSError:
-        version = None   # load_deck names the unreadable file
-    return _deck_version(str(path), version, without_card)
-
-
-@lru_cache(maxsize=32)
-def _deck_version(path: str, version: tuple[int, int] | None, without_card: str) -> Deck:
-    loaded = load_deck(path)
-    return loaded if without_card == "none" else loaded.without(without_card)
-
-
-deck_of.cache_clear = _deck_version.cache_clear   # type: ignore[attr-defined]
+    kind removed). Loaded once per process and file version (``DataFormat.of``)."""
+    return DECK_FILE.of(deck, without_card)
 
 
 def parse_deck(text: str, *, json_format: bool = False, source: str = "<deck>") -> Deck:
     """A deck from the text of a TOML (or JSON) file; raises DeckError naming field and line."""
-    try:
-        data = json.loads(text) if json_format else tomllib.loads(text)
-    except (tomllib.TOMLDecodeError, json.JSONDecodeError) as exc:
-        raise DeckError(f"{source}: not valid {'JSON' if json_format else 'TOML'}: {exc}") from None
-    return validate(data, Lines(text, json_format), source)
-
-
-def _fail(source: str, line: int, where: str, message: str) -> DeckError:
-    return error(DeckError, source, line, where, message)
+    return DECK_FILE.parse(text, json_format=json_format, source=source)
 
 
 def validate(data: dict, lines: Lines, source: str) -> Deck:
     """The Deck ``data`` describes, or a DeckError on its first fault (top level first, then each card)."""
-    if not isinstance(data, dict):
-        raise _fail(source, 1, "deck", "must be a table of keys")
-    for key in data:
-        if key not in TOP_KEYS:
-            raise _fail(source, lines.top(key), f"field {key!r}", f"unknown field; valid fields: {', '.join(TOP_KEYS)}")
-    for key in REQUIRED_TOP:
-        if key not in data:
-            raise _fail(source, 1, f"field {key!r}", "missing")
-    if data["schema"] != SCHEMA or isinstance(data["schema"], bool):
-        raise _fail(source, lines.top("schema"), "field 'schema'", f"must be {SCHEMA}, got {data['schema']!r}")
-    name = data["name"]
-    if not isinstance(name, str) or not name.strip():
-        raise _fail(source, lines.top("name"), "field 'name'", f"must be a non-empty string, got {name!r}")
-    reconstructed = data.get("reconstructed", False)
-    if not isinstance(reconstructed, bool):
-        raise _fail(source, lines.top("reconstructed"), "field 'reconstructed'",
-                    f"must be true or false, got {reconstructed!r}")
+    return DECK_FILE.validate(data, lines, source)
+
+
+def _build(data: dict, lines: Lines, source: str, name: str, reconstructed: bool) -> Deck:
     cards = data["card"]
-    if not isinstance(cards, list) or not cards:
-        raise _fail(source, lines.top("card"), "field 'card'", "must be a non-empty list of cards")
     if len(cards) > MAX_KINDS:
-        raise _fail(source, lines.entry("card", MAX_KINDS), f"card {MAX_KINDS + 1}",
-                    f"a deck holds at most {MAX_KINDS} card kinds ([[card]] lines), this one {len(cards)}")
+        raise DECK_FILE.fail(source, lines.entry("card", MAX_KINDS), f"card {MAX_KINDS + 1}",
+                             f"a deck holds at most {MAX_KINDS} card kinds ([[card]] lines), this one {len(cards)}")
     parsed = tuple(_card(raw, i, lines, source) for i, raw in enumerate(cards))
     seen: dict[str, int] = {}
     for i, card in enumerate(parsed):
         if card.name in seen:
-            raise _fail(source, lines.entry("card", i, "name"), f"card {i + 1} field 'name'",
-                        f"duplicate name {card.name!r} (also card {seen[card.name] + 1})")
+            raise DECK_FILE.fail(source, lines.entry("card", i, "name"), f"card {i + 1} field 'name'",
+                                 f"duplicate name {card.name!r} (also card {seen[card.name] + 1})")
         seen[card.name] = i
     size = sum(c.count for c in parsed)
     if not MIN_COPIES <= size <= MAX_COPIES:
-        raise _fail(source, lines.entry("card", 0), "deck size",
-                    f"the counts add up to {size} cards; a deck holds {MIN_COPIES}-{MAX_COPIES}")
-    return Deck(name=name.strip(), reconstructed=reconstructed, cards=parsed, source=source)
+        raise DECK_FILE.fail(source, lines.entry("card", 0), "deck size",
+                             f"the counts add up to {size} cards; a deck holds {MIN_COPIES}-{MAX_COPIES}")
+    return Deck(name=name, reconstructed=reconstructed, cards=parsed, source=source)
+
+
+def _without(deck: Deck, without_card: str) -> Deck:
+    return deck if without_card == "none" else deck.without(without_card)
 
 
 def _card(raw: object, i: int, lines: Lines, source: str) -> Card:
     """One validated card line (the i-th, 0-based)."""
-    where = f"card {i + 1}"
-    if not isinstance(raw, dict):
-        raise _fail(source, lines.entry("card", i), where, "must be a table of keys")
-    label = f"{where} ({raw['name']!r})" if isinstance(raw.get("name"), str) else where
-
-    def bad(key: str, message: str) -> DeckError:
-        return _fail(source, lines.entry("card", i, key), f"{label} field {key!r}", message)
-
-    for key in raw:
-        if key not in CARD_KEYS:
-            raise bad(key, f"unknown field; valid fields: {', '.join(CARD_KEYS)}")
-    for key in REQUIRED_CARD:
-        if key not in raw:
-            raise _fail(source, lines.entry("card", i), f"{label} field {key!r}", "missing")
+    fields = DECK_FILE.entry(lines, source, "card", i, raw, CARD_KEYS, REQUIRED_CARD, id_key="name")
+    bad = fields.bad
     if not isinstance(raw["name"], str) or not raw["name"].strip():
         raise bad("name", f"must be a non-empty string, got {raw['name']!r}")
     ctype = raw["type"]
@@ -229,7 +164,7 @@ def _card(raw: object, i: int, lines: Lines, source: str) -> Card:
         raise bad("type", f"effect {effect!r} belongs to a {E.TYPE_NAMES[spec.card_type]} card, not a {ctype}")
     for key, low, high in (("value",) + spec.values, ("count", 1, MAX_COUNT)):
         v = raw[key]
-        if isinstance(v, bool) or not isinstance(v, int):
+        if not is_int(v):
             raise bad(key, f"must be an integer, got {v!r}")
         if not low <= v <= high:
             detail = f" for effect {effect!r}" if key == "value" else ""
@@ -252,6 +187,12 @@ def _card(raw: object, i: int, lines: Lines, source: str) -> Card:
         raise bad("note", f"must be a string, got {raw['note']!r}")
     return Card(name=raw["name"].strip(), type=ctype, value=raw["value"], count=raw["count"],
                 flags=tuple(sorted(set(flags), key=list(E.FLAG_BITS).index)), effect=effect)
+
+
+DECK_FILE: DataFormat[Deck] = DataFormat(
+    noun="deck", error=DeckError, default=DEFAULT_DECK, schema=SCHEMA, top_keys=TOP_KEYS,
+    required_top=REQUIRED_TOP, arrays={"card": "cards"}, build=_build, derive=_without, cache_size=32)
+deck_of.cache_clear = DECK_FILE.cache_clear   # type: ignore[attr-defined]
 
 
 # ---------------------------------------------------------------- generated decks

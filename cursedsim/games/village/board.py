@@ -6,14 +6,12 @@ Nothing of the real board is public (the road graph, the districts, house values
 the Cure track's ingredients and the track lengths), so the board is a data file; the default one
 (``data/default_board.toml``) is a reconstruction. Every constraint is named (``CONSTRAINTS``) and
 documented with the sentence it rests on in docs/rules/village_board.md. Every error names the file, the
-bad field and its line (found in the raw text by key: tomllib and json give no positions) and, where
-there is a choice, the valid choices.
+bad field and its line and, where there is a choice, the valid choices. The file is read by
+``cursedsim.datafile``'s pipeline (``BOARD_FILE``).
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import tomllib
 from collections import deque
 from dataclasses import dataclass, replace
@@ -22,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from cursedsim.datafile import Lines, error
+from cursedsim.datafile import DataFormat, Digested, Fields, Lines, error, int64_arrays, is_int
 from cursedsim.errors import OptionError
 from cursedsim.games.village import components as C
 
@@ -128,10 +126,11 @@ class Sides:
 
 
 @dataclass(frozen=True)
-class Board:
+class Board(Digested):
     """A validated village board. ``digest``: 12 hex of the sha256 of the canonical content; ``label``:
     ``name@digest``, the frames' ``board`` column."""
 
+    SCHEMA = SCHEMA
     name: str
     reconstructed: bool
     districts: tuple[District, ...]
@@ -143,26 +142,17 @@ class Board:
     curse: tuple[tuple[str, int, int], ...]             # (monster side, length, start)
     source: str = ""
 
-    def canonical(self) -> str:
-        """The content the digest covers, as canonical JSON (source path, descriptions, notes and comments
-        excluded; order of districts, locations, roads and pastures kept: it numbers the arrays)."""
-        return json.dumps({
-            "schema": SCHEMA, "name": self.name, "reconstructed": self.reconstructed,
+    def content(self) -> dict:
+        """What the digest covers besides schema, name and reconstructed (descriptions and notes excluded;
+        order of districts, locations, roads and pastures kept: it numbers the arrays)."""
+        return {
             "district": [[d.id, d.name] for d in self.districts],
             "location": [[l.id, l.kind, l.district, l.number, l.coins, l.price] for l in self.locations],
             "road": [[r.a, r.b, r.kind] for r in self.roads],
             "pasture": [[p.id, p.sheep, list(p.next_to)] for p in self.pastures],
             "panic": [[s, t.length, t.start, [list(e) for e in t.effects]] for s, t in self.panic],
             "cure": [[s, list(q)] for s, q in self.cure],
-            "curse": [list(c) for c in self.curse]}, sort_keys=True, separators=(",", ":"))
-
-    @cached_property
-    def digest(self) -> str:
-        return hashlib.sha256(self.canonical().encode()).hexdigest()[:12]
-
-    @property
-    def label(self) -> str:
-        return f"{self.name}@{self.digest}"
+            "curse": [list(c) for c in self.curse]}
 
     # ------------------------------------------------------------ lookups
 
@@ -214,14 +204,11 @@ class Board:
         out = dict(self._map_arrays)
         if mode is not None:
             s = self.sides(mode)
-            extra = {"cure_sequence": [C.INGREDIENTS.index(i) for i in s.cure],
-                     "curse_length": [s.curse_length], "curse_start": [s.curse_start],
-                     "panic_length": [s.panic.length], "panic_start": [s.panic.start],
-                     "panic_effect_from": [lvl for _, lvl in s.panic.effects]}
-            for key, value in extra.items():
-                arr = np.array(value, np.int64)
-                arr.setflags(write=False)
-                out[key] = arr
+            out.update(int64_arrays({
+                "cure_sequence": [C.INGREDIENTS.index(i) for i in s.cure],
+                "curse_length": [s.curse_length], "curse_start": [s.curse_start],
+                "panic_length": [s.panic.length], "panic_start": [s.panic.start],
+                "panic_effect_from": [lvl for _, lvl in s.panic.effects]}))
         return out
 
     @cached_property
@@ -278,12 +265,7 @@ class Board:
             lp.extend(k for k, p in enumerate(self.pastures) if self.locations[i].id in p.next_to)
             ls.append(len(lp))
         a["location_pastures_start"], a["location_pastures"] = ls, lp
-        out = {}
-        for key, value in a.items():
-            arr = np.array(value, np.int64)
-            arr.setflags(write=False)
-            out[key] = arr
-        return out
+        return int64_arrays(a)
 
 
 def _neighbours(n: int, edges: list[tuple[int, int, int]]) -> list[list[tuple[int, int]]]:
@@ -321,24 +303,18 @@ SUBTABLES = ("panic", "cure", "curse")
 
 def load_board(path: str | Path | None = None) -> Board:
     """The board in ``path`` (``.toml`` or ``.json``), validated; the default board when None."""
-    path = Path(DEFAULT_BOARD if path is None else path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise BoardError(f"cannot read board file {str(path)!r}: {exc.strerror or exc}") from None
-    return parse_board(text, json_format=path.suffix.lower() == ".json", source=str(path))
+    return BOARD_FILE.load(path)
 
 
 def board_of(board: str = "default") -> Board:
-    """The Board of a ``board`` option ("default" or a path). Loaded once per process and file version: the
-    cache is keyed by the file's path, modification time and size, so a file rewritten since is read again."""
-    path = Path(DEFAULT_BOARD if board == "default" else board)
-    try:
-        stat = path.stat()
-        version = (stat.st_mtime_ns, stat.st_size)
-    except OSError:
-        version = None   # load_board names the unreadable file
-    return _board_version(str(path), version)
+    """The Board of a ``board`` option ("default" or a path). Loaded once per process and file version
+    (``DataFormat.of``)."""
+    return BOARD_FILE.of(board)
+
+
+def parse_board(text: str, *, json_format: bool = False, source: str = "<board>") -> Board:
+    """A board from the text of a TOML (or JSON) file; raises BoardError naming field and line."""
+    return BOARD_FILE.parse(text, json_format=json_format, source=source)
 
 
 #: The calibrated track lengths of the reconstructed default board (data/track_calibration.toml, issue 26).
@@ -401,23 +377,6 @@ def _resized(board: Board, cure: tuple[tuple[str, int], ...], curse: tuple[tuple
                    curse=tuple((side, n, start) for side, (n, start) in new_curse.items()))
 
 
-@lru_cache(maxsize=16)
-def _board_version(path: str, version: tuple[int, int] | None) -> Board:
-    return load_board(path)
-
-
-board_of.cache_clear = _board_version.cache_clear   # type: ignore[attr-defined]
-
-
-def parse_board(text: str, *, json_format: bool = False, source: str = "<board>") -> Board:
-    """A board from the text of a TOML (or JSON) file; raises BoardError naming field and line."""
-    try:
-        data = json.loads(text) if json_format else tomllib.loads(text)
-    except (tomllib.TOMLDecodeError, json.JSONDecodeError) as exc:
-        raise BoardError(f"{source}: not valid {'JSON' if json_format else 'TOML'}: {exc}") from None
-    return validate(data, Lines(text, json_format), source)
-
-
 # ---------------------------------------------------------------- validation
 
 
@@ -425,73 +384,33 @@ def _fail(source: str, line: int, where: str, message: str) -> BoardError:
     return error(BoardError, source, line, where, message)
 
 
-def _is_int(v: object) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-def _keys(raw: object, allowed: tuple[str, ...], required: tuple[str, ...], bad, where_line, label: str):
-    if not isinstance(raw, dict):
-        raise _fail(*where_line(None), f"{label}: must be a table of keys")
-    for key in raw:
-        if key not in allowed:
-            raise bad(key, f"unknown field; valid fields: {', '.join(allowed)}")
-    for key in required:
-        if key not in raw:
-            raise _fail(*where_line(None), f"{label} field {key!r}: missing")
-
-
 def validate(data: object, lines: Lines, source: str) -> Board:
     """The Board ``data`` describes, or a BoardError on its first fault: fields and types first (top level,
     districts, locations, roads, pastures, tracks), then the named constraints (``CONSTRAINTS``)."""
-    if not isinstance(data, dict):
-        raise _fail(source, 1, "board", "must be a table of keys")
-    for key in data:
-        if key not in TOP_KEYS:
-            raise _fail(source, lines.top(key), f"field {key!r}", f"unknown field; valid fields: {', '.join(TOP_KEYS)}")
-    for key in REQUIRED_TOP:
-        if key not in data:
-            raise _fail(source, 1, f"field {key!r}", "missing")
-    if data["schema"] != SCHEMA or not _is_int(data["schema"]):
-        raise _fail(source, lines.top("schema"), "field 'schema'", f"must be {SCHEMA}, got {data['schema']!r}")
-    name = data["name"]
-    if not isinstance(name, str) or not name.strip():
-        raise _fail(source, lines.top("name"), "field 'name'", f"must be a non-empty string, got {name!r}")
-    reconstructed = data.get("reconstructed", False)
-    if not isinstance(reconstructed, bool):
-        raise _fail(source, lines.top("reconstructed"), "field 'reconstructed'",
-                    f"must be true or false, got {reconstructed!r}")
-    for key in ARRAYS:
-        if not isinstance(data[key], list) or not data[key]:
-            raise _fail(source, lines.top(key), f"field {key!r}", f"must be a non-empty list of {key} entries")
+    return BOARD_FILE.validate(data, lines, source)
 
-    def entry_checker(array: str, i: int, raw: object):
-        label = f"{array} {i + 1}"
-        if isinstance(raw, dict) and isinstance(raw.get("id"), str):
-            label += f" ({raw['id']!r})"
 
-        def bad(key: str, message: str) -> BoardError:
-            return _fail(source, lines.entry(array, i, key), f"{label} field {key!r}", message)
+def _build(data: dict, lines: Lines, source: str, name: str, reconstructed: bool) -> Board:
+    def entry(array: str, i: int, raw: object, keys: tuple[str, ...], required: tuple[str, ...]) -> Fields:
+        return BOARD_FILE.entry(lines, source, array, i, raw, keys, required)
 
-        return label, bad, (lambda _k: (source, lines.entry(array, i)))
-
-    def unique_id(array: str, i: int, raw: dict, seen: dict[str, int], bad) -> str:
-        v = raw["id"]
+    def unique_id(array: str, i: int, f: Fields, seen: dict[str, int]) -> str:
+        v = f.raw["id"]
         if not isinstance(v, str) or not v.strip():
-            raise bad("id", f"must be a non-empty string, got {v!r}")
+            raise f.bad("id", f"must be a non-empty string, got {v!r}")
         if v in seen:
-            raise bad("id", f"duplicate id {v!r} (also {array} {seen[v] + 1})")
+            raise f.bad("id", f"duplicate id {v!r} (also {array} {seen[v] + 1})")
         seen[v] = i
         return v
 
     # districts
     districts, dseen = [], {}
     for i, raw in enumerate(data["district"]):
-        label, bad, wl = entry_checker("district", i, raw)
-        _keys(raw, DISTRICT_KEYS, ("id",), bad, wl, label)
-        did = unique_id("district", i, raw, dseen, bad)
+        f = entry("district", i, raw, DISTRICT_KEYS, ("id",))
+        did = unique_id("district", i, f, dseen)
         dname = raw.get("name", did)
         if not isinstance(dname, str):
-            raise bad("name", f"must be a string, got {dname!r}")
+            raise f.bad("name", f"must be a string, got {dname!r}")
         districts.append(District(did, dname))
     if len(districts) < 2:
         raise _fail(source, lines.top("district"), "constraint at_least_two_districts",
@@ -501,9 +420,9 @@ def validate(data: object, lines: Lines, source: str) -> Board:
     # locations
     locations, lseen = [], {}
     for i, raw in enumerate(data["location"]):
-        label, bad, wl = entry_checker("location", i, raw)
-        _keys(raw, LOCATION_KEYS, ("id", "kind", "district"), bad, wl, label)
-        lid = unique_id("location", i, raw, lseen, bad)
+        f = entry("location", i, raw, LOCATION_KEYS, ("id", "kind", "district"))
+        bad = f.bad
+        lid = unique_id("location", i, f, lseen)
         kind = raw["kind"]
         if kind not in LOCATION_KINDS:
             raise bad("kind", f"unknown kind {kind!r}; valid kinds: {', '.join(LOCATION_KINDS)}")
@@ -512,9 +431,8 @@ def validate(data: object, lines: Lines, source: str) -> Board:
         if kind == "house":
             for key in ("number", "coins", "price"):
                 if key not in raw:
-                    raise _fail(source, lines.entry("location", i), f"{label} field {key!r}",
-                                "missing (a house has number, coins and price)")
-                if not _is_int(raw[key]):
+                    raise f.missing(key, "missing (a house has number, coins and price)")
+                if not is_int(raw[key]):
                     raise bad(key, f"must be an integer, got {raw[key]!r}")
             if not 1 <= raw["number"] <= C.HOUSES:
                 raise bad("number", f"constraint twenty_numbered_houses: house numbers are 1-{C.HOUSES} (the d20), "
@@ -554,8 +472,7 @@ def validate(data: object, lines: Lines, source: str) -> Board:
     # roads
     roads, rseen = [], {}
     for i, raw in enumerate(data["road"]):
-        label, bad, wl = entry_checker("road", i, raw)
-        _keys(raw, ROAD_KEYS, ("a", "b"), bad, wl, label)
+        bad = entry("road", i, raw, ROAD_KEYS, ("a", "b")).bad
         for key in ("a", "b"):
             if raw[key] not in lseen:
                 raise bad(key, f"constraint roads_join_known_locations: unknown location {raw[key]!r}; "
@@ -588,10 +505,10 @@ def validate(data: object, lines: Lines, source: str) -> Board:
     # pastures
     pastures, pseen = [], {}
     for i, raw in enumerate(data["pasture"]):
-        label, bad, wl = entry_checker("pasture", i, raw)
-        _keys(raw, PASTURE_KEYS, ("id", "sheep", "next_to"), bad, wl, label)
-        pid = unique_id("pasture", i, raw, pseen, bad)
-        if not _is_int(raw["sheep"]) or raw["sheep"] < 1:
+        f = entry("pasture", i, raw, PASTURE_KEYS, ("id", "sheep", "next_to"))
+        bad = f.bad
+        pid = unique_id("pasture", i, f, pseen)
+        if not is_int(raw["sheep"]) or raw["sheep"] < 1:
             raise bad("sheep", f"constraint pastures_hold_sheep: must be an integer >= 1 (sheep icons), "
                                f"got {raw['sheep']!r}")
         nxt = raw["next_to"]
@@ -611,7 +528,7 @@ def validate(data: object, lines: Lines, source: str) -> Board:
     panic = _panic(data["panic"], lines, source)
     cure = _cure(data["cure"], lines, source)
     curse = _curse(data["curse"], lines, source)
-    board = Board(name=name.strip(), reconstructed=reconstructed, districts=tuple(districts),
+    board = Board(name=name, reconstructed=reconstructed, districts=tuple(districts),
                   locations=tuple(locations), roads=tuple(roads), pastures=tuple(pastures),
                   panic=panic, cure=cure, curse=curse, source=source)
     _check_graph(board, lines, source)
@@ -633,6 +550,11 @@ def _sides(table: str, raw: object, valid: tuple[str, ...], lines: Lines, source
     return raw
 
 
+def _side_fields(table: str, side: str, raw: dict, keys: tuple[str, ...], lines: Lines, source: str) -> Fields:
+    """The keys of one side of the tracks table ``table``, every one required; labelled ``<table>.<side>``."""
+    return Fields(BOARD_FILE, lines, source, (table, side), f"{table}.{side}", raw, keys, keys)
+
+
 def _panic(raw: object, lines: Lines, source: str) -> tuple[tuple[str, PanicTrack], ...]:
     raw = _sides("panic", raw, C.VILLAGE_SIDES, lines, source)
     out = []
@@ -640,17 +562,9 @@ def _panic(raw: object, lines: Lines, source: str) -> tuple[tuple[str, PanicTrac
         t = raw[side]
         effects = C.PANIC_EFFECTS[side]
         allowed = PANIC_KEYS + effects
-
-        def bad(key: str, message: str, side=side) -> BoardError:
-            return _fail(source, lines.side("panic", side, key), f"panic.{side} field {key!r}", message)
-
-        for key in t:
-            if key not in allowed:
-                raise bad(key, f"unknown field; valid fields: {', '.join(allowed)}")
+        bad = _side_fields("panic", side, t, allowed, lines, source).bad
         for key in allowed:
-            if key not in t:
-                raise _fail(source, lines.side("panic", side), f"panic.{side} field {key!r}", "missing")
-            if not _is_int(t[key]):
+            if not is_int(t[key]):
                 raise bad(key, f"must be an integer, got {t[key]!r}")
         if t["start"] != C.PANIC_START:
             raise bad("start", f"constraint panic_track: the Panic tile starts on space \"1\", got {t['start']}")
@@ -675,19 +589,13 @@ def _cure(raw: object, lines: Lines, source: str) -> tuple[tuple[str, tuple[str,
     out = []
     for side in C.WIZARD_SIDES:
         t = raw[side]
-        for key in t:
-            if key not in CURE_KEYS:
-                raise _fail(source, lines.side("cure", side, key), f"cure.{side} field {key!r}",
-                            f"unknown field; valid fields: {', '.join(CURE_KEYS)}")
-        if "sequence" not in t:
-            raise _fail(source, lines.side("cure", side), f"cure.{side} field 'sequence'", "missing")
+        bad = _side_fields("cure", side, t, CURE_KEYS, lines, source).bad
         seq = t["sequence"]
-        line = lines.side("cure", side, "sequence")
         if not isinstance(seq, list):
-            raise _fail(source, line, f"cure.{side} field 'sequence'", f"must be a list of ingredients, got {seq!r}")
+            raise bad("sequence", f"must be a list of ingredients, got {seq!r}")
         if not CURE_MIN <= len(seq) <= CURE_MAX:
-            raise _fail(source, line, f"cure.{side} field 'sequence'",
-                        f"constraint cure_track: {CURE_MIN}-{CURE_MAX} spaces above the start, got {len(seq)}")
+            raise bad("sequence", f"constraint cure_track: {CURE_MIN}-{CURE_MAX} spaces above the start, "
+                                  f"got {len(seq)}")
         for k, item in enumerate(seq):
             if item not in C.INGREDIENTS:
                 raise _fail(source, lines.line("cure", side, "sequence", k),
@@ -703,17 +611,9 @@ def _curse(raw: object, lines: Lines, source: str) -> tuple[tuple[str, int, int]
     out = []
     for side in C.MONSTER_SIDES:
         t = raw[side]
-
-        def bad(key: str, message: str, side=side) -> BoardError:
-            return _fail(source, lines.side("curse", side, key), f"curse.{side} field {key!r}", message)
-
-        for key in t:
-            if key not in CURSE_KEYS:
-                raise bad(key, f"unknown field; valid fields: {', '.join(CURSE_KEYS)}")
+        bad = _side_fields("curse", side, t, CURSE_KEYS, lines, source).bad
         for key in CURSE_KEYS:
-            if key not in t:
-                raise _fail(source, lines.side("curse", side), f"curse.{side} field {key!r}", "missing")
-            if not _is_int(t[key]):
+            if not is_int(t[key]):
                 raise bad(key, f"must be an integer, got {t[key]!r}")
         if not CURSE_MIN <= t["length"] <= CURSE_MAX:
             raise bad("length", f"constraint curse_track: must be in {CURSE_MIN}..{CURSE_MAX}, got {t['length']}")
@@ -774,6 +674,12 @@ def _check_graph(board: Board, lines: Lines, source: str) -> None:
     if crossings > MARKET_MAX_CROSSINGS:
         raise _fail(source, lines.entry("location", board.market, "district"), "constraint market_worth_reaching",
                     f"the Market is {crossings} district crossings from the Laboratory; at most {MARKET_MAX_CROSSINGS}")
+
+
+BOARD_FILE: DataFormat[Board] = DataFormat(
+    noun="board", error=BoardError, default=DEFAULT_BOARD, schema=SCHEMA, top_keys=TOP_KEYS,
+    required_top=REQUIRED_TOP, arrays={key: f"{key} entries" for key in ARRAYS}, build=_build)
+board_of.cache_clear = BOARD_FILE.cache_clear   # type: ignore[attr-defined]
 
 
 # ---------------------------------------------------------------- the rulebook's worked examples

@@ -7,21 +7,19 @@ requirements, coins or card types. ``data/cards.toml`` holds the listed cards wi
 reconstructed (each card names them in ``reconstructed``); docs/rules/village_cards.md gives every
 reading and every choice with the rulebook sentence it rests on.
 
-Every error names the bad field, its line in the file and, where there is a choice, the valid choices.
+The file is read by ``cursedsim.datafile``'s pipeline (``CARDS_FILE``); every error names the bad field,
+its line in the file and, where there is a choice, the valid choices.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import re
-import tomllib
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple
 
-from cursedsim.datafile import Lines, error
+from cursedsim.datafile import DataFormat, Digested, Lines, is_int
 from cursedsim.errors import OptionError
 
 SCHEMA = 1
@@ -247,32 +245,23 @@ class Card:
 
 
 @dataclass(frozen=True)
-class Cards:
-    """A validated cards file: ``name``, ``reconstructed`` flag, the cards in file order, the digest."""
+class Cards(Digested):
+    """A validated cards file: ``name``, ``reconstructed`` flag, the cards in file order; ``digest`` and
+    ``label`` (``name@digest``, the frames' ``cards`` column) cover every field of every card."""
 
+    SCHEMA = SCHEMA
     name: str
     reconstructed: bool
     cards: tuple[Card, ...]
     source: str = ""
 
-    def canonical(self) -> str:
-        """The content the digest covers, as canonical JSON (source path and comments excluded)."""
+    def content(self) -> dict:
         rows = []
         for c in self.cards:
             row = {k: v for k, v in c.__dict__.items() if k != "requirements"}
             row["requirements"] = c.requirements.__dict__
             rows.append(row)
-        return json.dumps({"schema": SCHEMA, "name": self.name, "reconstructed": self.reconstructed,
-                           "cards": rows}, sort_keys=True, separators=(",", ":"))
-
-    @property
-    def digest(self) -> str:
-        return hashlib.sha256(self.canonical().encode()).hexdigest()[:12]
-
-    @property
-    def label(self) -> str:
-        """``name@digest``: the frames' ``cards`` column."""
-        return f"{self.name}@{self.digest}"
+        return {"cards": rows}
 
     def as_data(self) -> dict:
         """The cards as the file's keys (ints back to names): ``parse_cards(json.dumps(c.as_data()),
@@ -468,41 +457,18 @@ MAX_COINS = 25
 
 def load_cards(path: str | Path | None = None) -> Cards:
     """The cards in ``path`` (``.toml`` or ``.json``), validated; the default file when None."""
-    path = Path(DEFAULT_CARDS if path is None else path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise CardsError(f"cannot read cards file {str(path)!r}: {exc.strerror or exc}") from None
-    return parse_cards(text, json_format=path.suffix.lower() == ".json", source=str(path))
+    return CARDS_FILE.load(path)
 
 
 def parse_cards(text: str, *, json_format: bool = False, source: str = "<cards>") -> Cards:
     """Cards from the text of a TOML (or JSON) file; raises CardsError naming field and line."""
-    try:
-        data = json.loads(text) if json_format else tomllib.loads(text)
-    except (tomllib.TOMLDecodeError, json.JSONDecodeError) as exc:
-        raise CardsError(f"{source}: not valid {'JSON' if json_format else 'TOML'}: {exc}") from None
-    return validate(data, Lines(text, json_format), source)
+    return CARDS_FILE.parse(text, json_format=json_format, source=source)
 
 
 def cards_of(cards: str = "default") -> Cards:
-    """The Cards of a ``cards`` option ("default" or a path). Loaded once per process and file version: the
-    cache is keyed by the file's path, modification time and size, so a file rewritten since is read again."""
-    path = Path(DEFAULT_CARDS if cards == "default" else cards)
-    try:
-        stat = path.stat()
-        version = (stat.st_mtime_ns, stat.st_size)
-    except OSError:
-        version = None   # load_cards names the unreadable file
-    return _cards_version(str(path), version)
-
-
-@lru_cache(maxsize=16)
-def _cards_version(path: str, version: tuple[int, int] | None) -> Cards:
-    return load_cards(path)
-
-
-cards_of.cache_clear = _cards_version.cache_clear   # type: ignore[attr-defined]
+    """The Cards of a ``cards`` option ("default" or a path). Loaded once per process and file version
+    (``DataFormat.of``)."""
+    return CARDS_FILE.of(cards)
 
 
 def deck_for(mode: str, *, unlisted: str = "placeholder", sizes: dict[str, int] | None = None,
@@ -512,59 +478,34 @@ def deck_for(mode: str, *, unlisted: str = "placeholder", sizes: dict[str, int] 
     return load_cards(path).deck_for(mode, unlisted=unlisted, sizes=sizes, **kwargs)
 
 
-def _fail(source: str, line: int, where: str, message: str) -> CardsError:
-    return error(CardsError, source, line, where, message)
-
-
 def validate(data: object, lines: Lines, source: str) -> Cards:
     """The Cards ``data`` describes, or a CardsError on its first fault (top level first, then each card)."""
-    if not isinstance(data, dict):
-        raise _fail(source, 1, "cards file", "must be a table of keys")
-    for key in data:
-        if key not in TOP_KEYS:
-            raise _fail(source, lines.top(key), f"field {key!r}", f"unknown field; valid fields: {', '.join(TOP_KEYS)}")
-    for key in REQUIRED_TOP:
-        if key not in data:
-            raise _fail(source, 1, f"field {key!r}", "missing")
-    if data["schema"] != SCHEMA or isinstance(data["schema"], bool):
-        raise _fail(source, lines.top("schema"), "field 'schema'", f"must be {SCHEMA}, got {data['schema']!r}")
-    name = data["name"]
-    if not isinstance(name, str) or not name.strip():
-        raise _fail(source, lines.top("name"), "field 'name'", f"must be a non-empty string, got {name!r}")
-    reconstructed = data.get("reconstructed", False)
-    if not isinstance(reconstructed, bool):
-        raise _fail(source, lines.top("reconstructed"), "field 'reconstructed'",
-                    f"must be true or false, got {reconstructed!r}")
-    raw_cards = data["card"]
-    if not isinstance(raw_cards, list) or not raw_cards:
-        raise _fail(source, lines.top("card"), "field 'card'", "must be a non-empty list of cards")
-    cards = tuple(_card(raw, i, lines, source) for i, raw in enumerate(raw_cards))
+    return CARDS_FILE.validate(data, lines, source)
+
+
+def _build(data: dict, lines: Lines, source: str, name: str, reconstructed: bool) -> Cards:
+    cards = tuple(_card(raw, i, lines, source) for i, raw in enumerate(data["card"]))
     seen: dict[tuple[str, str], int] = {}
     for i, card in enumerate(cards):
         for key in ("id", "name"):
             value = getattr(card, key)
             if (key, value) in seen:
-                raise _fail(source, lines.entry("card", i, key), f"card {i + 1} field {key!r}",
-                            f"duplicate {key} {value!r} (also card {seen[key, value] + 1})")
+                raise CARDS_FILE.fail(source, lines.entry("card", i, key), f"card {i + 1} field {key!r}",
+                                      f"duplicate {key} {value!r} (also card {seen[key, value] + 1})")
             seen[key, value] = i
     for deck in DECKS:
         n = sum(c.deck == deck for c in cards)
         if n > PRINTED_SIZE[deck]:
             last = max(i for i, c in enumerate(cards) if c.deck == deck)
-            raise _fail(source, lines.entry("card", last, "deck"), f"deck {deck!r}",
-                        f"{n} cards; the game has {PRINTED_SIZE[deck]}")
-    return Cards(name=name.strip(), reconstructed=reconstructed, cards=cards, source=source)
+            raise CARDS_FILE.fail(source, lines.entry("card", last, "deck"), f"deck {deck!r}",
+                                  f"{n} cards; the game has {PRINTED_SIZE[deck]}")
+    return Cards(name=name, reconstructed=reconstructed, cards=cards, source=source)
 
 
 def _card(raw: object, i: int, lines: Lines, source: str) -> Card:
     """One validated card (the i-th, 0-based)."""
-    where = f"card {i + 1}"
-    if not isinstance(raw, dict):
-        raise _fail(source, lines.entry("card", i), where, "must be a table of keys")
-    label = f"{where} ({raw['id']!r})" if isinstance(raw.get("id"), str) else where
-
-    def bad(key: str, message: str) -> CardsError:
-        return _fail(source, lines.entry("card", i, key), f"{label} field {key!r}", message)
+    fields = CARDS_FILE.entry(lines, source, "card", i, raw, CARD_KEYS, REQUIRED_CARD)
+    bad = fields.bad
 
     def string(key: str, default: str | None = None, choices: tuple[str, ...] | None = None) -> str:
         v = raw.get(key, default)
@@ -587,18 +528,12 @@ def _card(raw: object, i: int, lines: Lines, source: str) -> Card:
 
     def integer(key: str, low: int, high: int) -> int:
         v = raw.get(key, 0)
-        if isinstance(v, bool) or not isinstance(v, int):
+        if not is_int(v):
             raise bad(key, f"must be an integer, got {v!r}")
         if not low <= v <= high:
             raise bad(key, f"must be in {low}..{high}, got {v}")
         return v
 
-    for key in raw:
-        if key not in CARD_KEYS:
-            raise bad(key, f"unknown field; valid fields: {', '.join(CARD_KEYS)}")
-    for key in REQUIRED_CARD:
-        if key not in raw:
-            raise _fail(source, lines.entry("card", i), f"{label} field {key!r}", "missing")
     deck = string("deck", choices=DECKS)
     card_id = string("id")
     if not re.fullmatch(ID_PATTERN[deck], card_id):
@@ -654,8 +589,7 @@ def _card(raw: object, i: int, lines: Lines, source: str) -> Card:
     if deck in ACTIONS:
         for key in ("action_text", "actions", "villager"):
             if key not in raw:
-                raise _fail(source, lines.entry("card", i), f"{label} field {key!r}",
-                            f"missing (a {deck} card needs it)")
+                raise fields.missing(key, f"missing (a {deck} card needs it)")
         action_text = string("action_text")
         actions = names("actions", ACTIONS[deck])
         if not actions:
@@ -712,6 +646,12 @@ def _effect(raw: dict, key: str, pkey: str, deck: str, bad, *, allow_same: bool)
                                 f"values: {', '.join(choices)}")
             out.append((p.name, choices.index(v)))
     return effect, tuple(out)
+
+
+CARDS_FILE: DataFormat[Cards] = DataFormat(
+    noun="cards", top_label="cards file", error=CardsError, default=DEFAULT_CARDS, schema=SCHEMA,
+    top_keys=TOP_KEYS, required_top=REQUIRED_TOP, arrays={"card": "cards"}, build=_build)
+cards_of.cache_clear = CARDS_FILE.cache_clear   # type: ignore[attr-defined]
 
 
 def effect_table(card: Card, automaton: bool = False) -> tuple[int, ...]:
