@@ -4,8 +4,9 @@ load -> validate -> compile -> digest.
 - **load**: ``DataFormat.load`` reads a TOML (or JSON, by the ``.json`` suffix) file, ``parse`` its text,
   ``of`` an option value ("default" or a path) cached per file version (path, modification time, size);
 - **validate**: ``DataFormat.validate`` checks what every data file has (a table of keys, known and required
-  top-level fields, ``schema``, ``name``, ``reconstructed``, non-empty arrays of entries), then hands the
-  data to the format's ``build``, which checks each table of keys with ``Fields`` and returns the record;
+  top-level fields, ``schema``, ``name``, ``reconstructed``, ``description``, non-empty arrays of entries),
+  then hands the data to the format's ``build``, which checks each table of keys with ``Fields`` and returns
+  the record;
 - **compile**: the record's ``arrays()`` give the engines flat int64 arrays (``int64_arrays``);
 - **digest**: a record is ``Digested``: 12 hex of the sha256 of its canonical JSON, ``label`` ``name@digest``
   (the frames' ``deck`` / ``cards`` / ``board`` column).
@@ -434,7 +435,7 @@ class DataFormat(Generic[R]):
 
     def validate(self, data: object, lines: Lines, source: str) -> R:
         """The record ``data`` describes, or the format's error on its first fault: the top level first
-        (fields, schema, name, reconstructed, the arrays of entries), then ``build``."""
+        (fields, schema, name, reconstructed, description, the arrays of entries), then ``build``."""
         if not isinstance(data, dict):
             raise self.fail(source, 1, self.top_label, "must be a table of keys")
         Fields(self, lines, source, (), "", data, self.top_keys, self.required_top)
@@ -448,6 +449,9 @@ class DataFormat(Generic[R]):
         if not isinstance(reconstructed, bool):
             raise self.fail(source, lines.top("reconstructed"), "field 'reconstructed'",
                             f"must be true or false, got {reconstructed!r}")
+        if not isinstance(data.get("description", ""), str):
+            raise self.fail(source, lines.top("description"), "field 'description'",
+                            f"must be a string, got {data['description']!r}")
         for key, entries in self.arrays.items():
             if not isinstance(data[key], list) or not data[key]:
                 raise self.fail(source, lines.top(key), f"field {key!r}", f"must be a non-empty list of {entries}")

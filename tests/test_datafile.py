@@ -15,9 +15,12 @@ import pytest
 
 from cursedsim.datafile import DataFormat, Digested, Lines, error, error_text, is_int
 from cursedsim.errors import OptionError
+from cursedsim.games.gifts import deck as deck_module
 from cursedsim.games.gifts.deck import DEFAULT_DECK, DeckError, parse_deck
-from cursedsim.games.village.board import DEFAULT_BOARD, parse_board
-from cursedsim.games.village.cards import DEFAULT_CARDS, parse_cards
+from cursedsim.games.village import board as board_module
+from cursedsim.games.village import cards as cards_module
+from cursedsim.games.village.board import DEFAULT_BOARD, BoardError, parse_board
+from cursedsim.games.village.cards import DEFAULT_CARDS, CardsError, parse_cards
 
 TOML = '''\
 schema = 1
@@ -226,3 +229,84 @@ def test_every_format_checks_the_top_level_alike(parse):
                             ({"extra": 1}, "field 'extra': unknown field; valid fields: schema, name")):
         with pytest.raises(OptionError, match=re.escape(message)):
             parse(json.dumps({**data, **change}), json_format=True)
+
+
+# ---------------------------------------------------------------- mutations of the default files
+
+#: What a mutation puts in place of a field: a table and lists (a string or number field given as one once
+#: reached a set or dict lookup: ``TypeError: unhashable type``).
+SHAPES = {"table": {"a": 1}, "empty_table": {}, "empty_list": [], "list": ["x"], "list_of_tables": [{"a": 1}]}
+_FORMATS = {"deck": (deck_module, DeckError, DEFAULT_DECK), "cards": (cards_module, CardsError, DEFAULT_CARDS),
+            "board": (board_module, BoardError, DEFAULT_BOARD)}
+
+
+def _fields(value: object, path: tuple = ()):
+    """The path of every field (key of a table) in ``value``, at any depth, outermost first."""
+    if isinstance(value, dict):
+        for key, sub in value.items():
+            yield (*path, key)
+            yield from _fields(sub, (*path, key))
+    elif isinstance(value, list):
+        for i, sub in enumerate(value):
+            yield from _fields(sub, (*path, i))
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+@pytest.mark.parametrize("fmt", _FORMATS)
+def test_every_field_of_the_default_files_as_a_table_or_list_gives_the_format_s_error(fmt, shape):
+    """Each field of each default file (deck, cards, board) replaced by a table or a list: the file loads
+    (an empty list or table some fields allow) or the format's error names a line, and a string or number
+    field names its own line (a parameter: its table's) and key; never another exception. Found: a deck
+    card's ``effect``, a board location's ``district`` and a road's ``a`` / ``b`` as a table or list raised
+    ``TypeError: unhashable``.
+    The module's ``validate`` (what ``parse_*`` and ``load_*`` run after reading the text), with the lines of
+    the default file's text, keeps a few thousand mutations fast."""
+    module, kind, default = _FORMATS[fmt]
+    text = default.read_text(encoding="utf-8")
+    data, lines = tomllib.loads(text), Lines(text, False)
+    faults = []
+    for path in _fields(data):
+        holder = data
+        for part in path[:-1]:
+            holder = holder[part]
+        key, original = path[-1], holder[path[-1]]
+        holder[key] = json.loads(json.dumps(SHAPES[shape]))
+        try:
+            module.validate(data, lines, "f")
+        except kind as exc:
+            message = str(exc)
+            if not re.match(r"f, line \d+: \S.*: \S", message):
+                faults.append((path, f"no line: {message}"))
+            elif not isinstance(original, (dict, list)) and not (   # a parameter: the line of its table
+                    any(message.startswith(f"f, line {lines.line(*path[:end])}:") for end in (-1, None))
+                    and repr(key) in message):
+                faults.append((path, f"not the field's line and key: {message}"))
+        except Exception as exc:   # noqa: BLE001 - any other exception is the fault under test
+            faults.append((path, f"{type(exc).__name__}: {exc}"))
+        else:
+            if shape == "table" and not isinstance(original, dict):
+                faults.append((path, "accepted a table"))
+        finally:
+            holder[key] = original
+    assert not faults, f"{len(faults)} faults, the first: {faults[:5]}"
+
+
+@pytest.mark.parametrize("fmt, pattern, replacement, message", [
+    ("deck", r'effect = "[^"]*"', "effect = {a = 1}",
+     "line 24: card 1 ('Cursed Gift 1') field 'effect': unknown effect {'a': 1}; known effects: gift, "),
+    ("board", r'district = "[^"]*"', "district = {a = 1}",
+     "line 40: location 1 ('laboratory') field 'district': unknown district {'a': 1}; districts: old_town, "),
+    ("board", r'\{ a = "[^"]*"', "{ a = {a = 1}",
+     "line 73: road 1 field 'a': constraint roads_join_known_locations: unknown location {'a': 1}; "
+     "locations: laboratory, "),
+    ("board", r'b = "[^"]*" \}', 'b = ["x"] }',
+     "line 73: road 1 field 'b': constraint roads_join_known_locations: unknown location ['x']; "
+     "locations: laboratory, "),
+])
+def test_an_id_or_name_given_as_a_table_or_list_names_the_field_its_line_and_the_valid_ones(
+        fmt, pattern, replacement, message):
+    """The inputs that raised ``TypeError: unhashable type``, through the public parser of the TOML text."""
+    module, kind, default = _FORMATS[fmt]
+    text = re.sub(pattern, replacement, default.read_text(encoding="utf-8"), count=1)
+    with pytest.raises(kind, match=re.escape(message)):
+        {"deck": parse_deck, "board": parse_board}[fmt](text)

@@ -154,7 +154,7 @@ def _card(raw: object, i: int, lines: Lines, source: str) -> Card:
     if ctype not in E.TYPE_NAMES:
         raise bad("type", f"unknown type {ctype!r}; valid types: {', '.join(E.TYPE_NAMES)}")
     effect = raw["effect"]
-    if effect not in E.EFFECTS:
+    if not isinstance(effect, str) or effect not in E.EFFECTS:   # a table or list is no key of EFFECTS
         raise bad("effect", f"unknown effect {effect!r}; known effects: {', '.join(E.CARD_EFFECTS)}")
     spec = E.EFFECTS[effect]
     if not spec.on_card:

@@ -426,7 +426,7 @@ def _build(data: dict, lines: Lines, source: str, name: str, reconstructed: bool
         kind = raw["kind"]
         if kind not in LOCATION_KINDS:
             raise bad("kind", f"unknown kind {kind!r}; valid kinds: {', '.join(LOCATION_KINDS)}")
-        if raw["district"] not in dseen:
+        if not isinstance(raw["district"], str) or raw["district"] not in dseen:   # a table or list is no id
             raise bad("district", f"unknown district {raw['district']!r}; districts: {', '.join(dseen)}")
         if kind == "house":
             for key in ("number", "coins", "price"):
@@ -474,7 +474,7 @@ def _build(data: dict, lines: Lines, source: str, name: str, reconstructed: bool
     for i, raw in enumerate(data["road"]):
         bad = entry("road", i, raw, ROAD_KEYS, ("a", "b")).bad
         for key in ("a", "b"):
-            if raw[key] not in lseen:
+            if not isinstance(raw[key], str) or raw[key] not in lseen:   # a table or list is no id
                 raise bad(key, f"constraint roads_join_known_locations: unknown location {raw[key]!r}; "
                                f"locations: {', '.join(lseen)}")
         a, b = raw["a"], raw["b"]
