@@ -25,8 +25,7 @@ the package they are the functions. Import anything else from the modules by nam
 
 from __future__ import annotations
 
-__version__ = "0.1.0"
-
+from cursedsim.version import __version__  # noqa: E402
 from cursedsim.numba_cache import pin_cache_dir  # noqa: E402
 
 pin_cache_dir()  # before any kernel module is imported: see numba_cache.py

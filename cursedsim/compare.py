@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from cursedsim import precision as precise
-from cursedsim import rundir, runner
+from cursedsim import resolve, rundir, runner
 from cursedsim.contenders import Contender, contenders, find_reference, lineup
 from cursedsim.errors import CompareError, RunError, shorten
 from cursedsim.games import Game
@@ -141,7 +141,7 @@ def compare(game: str | Game, policies: Sequence[Any] | None, n_games: int | Non
     dask_address = runner.check_dask_address(dask_address, backend)
     progress = runner.check_progress(progress)
     for name, value, low, high in (("detect", detect, 0, 1), ("alpha", alpha, 1e-12, 0.5), ("power", power, 0.01, 1)):
-        if not runner._is_number(value) or not low <= value < high or value == 0:
+        if not resolve.is_number(value) or not low <= value < high or value == 0:
             raise RunError(f"{name} must be a number in [{low:g}, {high:g}) above 0, got {shorten(value)}")
     if (n_games if precision is None else max_games) < 2:
         raise RunError(f"compare needs at least 2 games (paired intervals), got "

@@ -12,10 +12,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from cursedsim import runner
 from cursedsim.describe import value_text
 from cursedsim.errors import CompareError, OptionError, UnknownPolicyError, shorten
 from cursedsim.games import Game
+from cursedsim.resolve import option_kinds, option_value, resolve_policy
 
 #: Joins the parts of a label: ``smart / seals=5``.
 LABEL_JOIN = " / "
@@ -64,10 +64,10 @@ def check_policy(game: Game, policy: Any, params: Mapping[str, Any] | None, side
     """An UnknownPolicyError unless ``policy`` with ``params`` is a policy of the game (of ``side`` in a
     game of sides) with parameters it has, finite."""
     if side is None:
-        runner.resolve_policy(game, policy, params)
+        resolve_policy(game, policy, params)
     else:
         game.side(side)
-        runner.resolve_policy(game, {side: policy}, {side: params} if params else None)
+        resolve_policy(game, {side: policy}, {side: params} if params else None)
 
 
 def _policy_from_dict(item: Mapping[str, Any], valid: str) -> Contender:
@@ -126,7 +126,7 @@ def option_values(game: Game, vary: Any, fixed: Mapping[str, Any]) -> dict[str, 
     built."""
     if vary is None:
         return {}
-    kinds = runner.option_kinds(game.options_type)
+    kinds = option_kinds(game.options_type)
     names = list(kinds)
     if not isinstance(vary, Mapping):
         raise OptionError(f"vary must map rule options to lists of values, got {shorten(vary)}; "
@@ -140,7 +140,7 @@ def option_values(game: Game, vary: Any, fixed: Mapping[str, Any]) -> dict[str, 
         listed = [values] if isinstance(values, (str, bytes)) or not isinstance(values, Iterable) else list(values)
         if not listed:
             raise OptionError(f"vary lists no value for option {name!r}")
-        plain = [runner._option_value(game, name, value, kinds[name]) for value in listed]
+        plain = [option_value(game, name, value, kinds[name]) for value in listed]
         repeated = [v for i, v in enumerate(plain) if v in plain[:i]]
         if repeated:
             raise OptionError(f"vary lists the value {value_text(repeated[0])} of option {name!r} twice")

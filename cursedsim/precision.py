@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from cursedsim import rundir, runner
+from cursedsim import resolve, rundir, runner
 from cursedsim.errors import RunError, shorten, warn
 from cursedsim.sides import policy_label
 from cursedsim.stats import wilson_interval
@@ -55,7 +55,7 @@ PRECISION_FILE = "precision.json"
 def check_precision(precision: Any) -> float:
     """``precision`` (a 95% half-width as a fraction: 0.001 is 0.1 percentage points) as a float, or a
     RunError unless it is a number in (0, 0.5]."""
-    if not runner._is_number(precision) or not 0 < float(precision) <= 0.5:
+    if not resolve.is_number(precision) or not 0 < float(precision) <= 0.5:
         raise RunError(f"precision must be a number above 0 and at most 0.5 (the 95% half-width as a fraction: "
                        f"0.001 is 0.1 percentage points), got {shorten(precision)}")
     return float(precision)
@@ -63,7 +63,7 @@ def check_precision(precision: Any) -> float:
 
 def check_max_games(max_games: Any, what: str = "max_games") -> int:
     """``max_games`` as an int, or a RunError unless it is a positive integer."""
-    if not runner._is_int(max_games) or not 1 <= max_games <= runner.MAX_GAMES:
+    if not resolve.is_int(max_games) or not 1 <= max_games <= runner.MAX_GAMES:
         raise RunError(f"{what} must be a positive integer (the most games a cell may play), got {shorten(max_games)}")
     return int(max_games)
 
@@ -233,7 +233,7 @@ def precision_directory(out: Any, config: dict[str, Any]):
     guard the run's identity), or a null context without one."""
     if out is None:
         return contextlib.nullcontext(None)
-    from cursedsim import __version__
+    from cursedsim.version import __version__
     return rundir.owned_directory(out, marker=PRECISION_FILE, config={**config, "cursedsim_version": __version__},
                                   kind="precision", same=("game", "seed"))
 

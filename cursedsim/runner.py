@@ -24,7 +24,6 @@ import os
 import re
 import sys
 import time
-import typing
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
@@ -32,10 +31,14 @@ import numpy as np
 import pandas as pd
 
 from cursedsim import events, rundir
-from cursedsim.errors import (CursedsimError, OptionError, RunError, UnknownGameError, UnknownPolicyError, shorten,
-                              warn)
-from cursedsim.games import Game, get_game, list_games
-from cursedsim.sides import policy_label, win_columns
+from cursedsim.errors import CursedsimError, RunError, shorten, warn
+from cursedsim.games import Game
+from cursedsim.resolve import (check_finite, is_int, make_options, option_kinds, policy_label,  # noqa: F401
+                               policy_specs, resolve_game, resolve_players, resolve_policy, resolve_sides,
+                               win_columns)
+from cursedsim.sides import frame_columns
+from cursedsim.streaming import RunSummary
+from cursedsim.version import __version__
 
 BACKENDS = ("loky", "dask", "sequential")
 #: Upper bound of the default chunk: ~0.2 s of kernel time at ~500k games/s.
@@ -65,47 +68,30 @@ _ADDRESS_RE = re.compile(r"^(?:[a-z][a-z0-9+]*://)?[^\s/]+(?:/\S*)?$")
 
 # ---------------------------------------------------------------- validation
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
-
-
-def _is_number(value: Any) -> bool:
-    return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, (bool, np.bool_))
-
-
-def resolve_game(game: str | Game) -> Game:
-    """A Game from a registered name (or a Game passed through)."""
-    if isinstance(game, Game):
-        return game
-    if isinstance(game, str):
-        return get_game(game)
-    raise UnknownGameError(f"game must be a game name, got {shorten(game)}; valid games: {', '.join(list_games())}")
-
-
 def check_n_games(n_games: Any) -> int:
     """``n_games`` as an int, or a RunError unless it is a positive integer (at most 2**63-1)."""
-    if not _is_int(n_games) or not 1 <= n_games <= MAX_GAMES:
+    if not is_int(n_games) or not 1 <= n_games <= MAX_GAMES:
         raise RunError(f"the number of games must be a positive integer (at most 2**63-1), got {shorten(n_games)}")
     return int(n_games)
 
 
 def check_seed(seed: Any) -> int:
     """``seed`` as an int, or a RunError unless it is an integer in 0..2**64-1."""
-    if not _is_int(seed) or not 0 <= seed < 2 ** 64:
+    if not is_int(seed) or not 0 <= seed < 2 ** 64:
         raise RunError(f"seed must be an integer in 0..2**64-1, got {shorten(seed)}")
     return int(seed)
 
 
 def check_n_jobs(n_jobs: Any) -> int:
     """The number of workers ``n_jobs`` stands for (-1: every core), or a RunError."""
-    if not _is_int(n_jobs) or not (1 <= n_jobs <= MAX_JOBS or n_jobs == -1):
+    if not is_int(n_jobs) or not (1 <= n_jobs <= MAX_JOBS or n_jobs == -1):
         raise RunError(f"n_jobs must be a positive integer up to {MAX_JOBS} or -1 (all cores), got {shorten(n_jobs)}")
     return (os.cpu_count() or 1) if n_jobs == -1 else int(n_jobs)
 
 
 def check_first_game(first_game: Any, n_games: int) -> int:
     """``first_game`` as a non-negative int whose run ends below MAX_GAMES, or a RunError."""
-    if not _is_int(first_game) or not 0 <= first_game <= MAX_GAMES - n_games:
+    if not is_int(first_game) or not 0 <= first_game <= MAX_GAMES - n_games:
         raise RunError(f"first_game must be an integer from 0 to {MAX_GAMES - n_games:,} (games first_game.."
                        f"first_game+n_games-1 must exist), got {shorten(first_game)}")
     return int(first_game)
@@ -116,7 +102,7 @@ def check_chunk_size(chunk_size: Any) -> int | None:
     MAX_CHUNK_SIZE)."""
     if chunk_size is None:
         return None
-    if not _is_int(chunk_size) or not 1 <= chunk_size <= MAX_CHUNK_SIZE:
+    if not is_int(chunk_size) or not 1 <= chunk_size <= MAX_CHUNK_SIZE:
         raise RunError(f"chunk_size must be a positive integer up to {MAX_CHUNK_SIZE:,} or None (automatic), "
                        f"got {shorten(chunk_size)}")
     return int(chunk_size)
@@ -164,145 +150,6 @@ def check_dask_address(address: Any, backend: str) -> Any:
         return address
     raise RunError(f"dask_address must be a scheduler address like tcp://HOST:PORT or a distributed.Client, "
                    f"got {type(address).__name__}")
-
-
-def check_finite(value: Any, what: str, error: type[CursedsimError] = RunError) -> float:
-    """``value`` as a float, or ``error`` unless it is a finite number (not a bool)."""
-    if not _is_number(value) or not math.isfinite(float(value)):
-        raise error(f"{what} must be a number (finite), got {shorten(value)}")
-    return float(value)
-
-
-def resolve_players(game: Game, players: Any) -> int:
-    """The player count of a run: ``players``, or the game's default when None."""
-    if players is None:
-        players = game.default_players if game.default_players is not None else game.min_players
-    return game.check_players(players)
-
-
-def resolve_policy(game: Game, policy: Any, params: Mapping[str, Any] | None):
-    """(policy name, parameter vector, overridden parameters as floats) of a run. For a game of sides
-    each of the three is a dict by side, every side in ``game.sides`` order (``resolve_sides``)."""
-    if game.sides:
-        return resolve_sides(game, policy, params)
-    name = game.default_policy if policy is None else policy
-    if not isinstance(name, str) or name not in game.policies:
-        raise UnknownPolicyError(f"unknown policy {shorten(policy)} for {game.name}; valid policies: "
-                                 f"{', '.join(game.policies)}")
-    spec = game.policy(name)
-    vector, overrides = _policy_params(spec, params, f"policy {name!r}")
-    return name, vector, overrides
-
-
-def _policy_params(spec: Any, params: Any, owner: str) -> tuple[np.ndarray, dict[str, float]]:
-    """(parameter vector, overrides as floats) of ``spec`` with ``params``; errors name ``owner``."""
-    if params is None:
-        params = {}
-    if not isinstance(params, Mapping):
-        raise UnknownPolicyError(f"params of {owner} must be a mapping of parameter names to numbers, got "
-                                 f"{shorten(params)}; parameters of {spec.name}: {', '.join(spec.params) or 'none'}")
-    overrides = {}
-    for key, value in params.items():
-        if not isinstance(key, str) or key not in spec.params:
-            raise UnknownPolicyError(f"{owner} has no parameter {shorten(key)}; valid parameters: "
-                                     f"{', '.join(spec.params) or 'none'}")
-        overrides[key] = check_finite(value, f"parameter {key!r} of {owner}", UnknownPolicyError)
-    return spec.param_vector(overrides), overrides
-
-
-def resolve_sides(game: Game, policy: Any, params: Any):
-    """(side -> policy name, side -> parameter vector, side -> overridden parameters) of a run of a game
-    of sides, every side in ``game.sides`` order. ``policy``: None (every side its default), a mapping
-    side -> policy name or the label ``"hunter=tracker,town=coven"``; a side left out plays its default.
-    ``params``: side -> {parameter: value}. Errors name the valid sides, policies and parameters."""
-    from cursedsim.sides import side_mapping
-    policy = side_mapping(game, policy, "give a policy per side")
-    params = {} if params is None else params
-    if not isinstance(params, Mapping):
-        raise UnknownPolicyError(f"params of {game.name} must map sides ({', '.join(game.side_names)}) to "
-                                 f"{{parameter: value}}, got {shorten(params)}")
-    for side in params:
-        game.side(side)   # an error naming the valid sides
-    names, vectors, overrides = {}, {}, {}
-    for side in game.sides:
-        name = policy.get(side.name, side.default_policy)
-        if not isinstance(name, str) or name not in side.policies:
-            side.policy(name)   # an error naming the side's policies
-        spec = side.policy(name)
-        vectors[side.name], changed = _policy_params(spec, params.get(side.name), f"policy {name!r} of side "
-                                                                                   f"{side.name!r}")
-        names[side.name] = name
-        if changed:
-            overrides[side.name] = changed
-    return names, vectors, overrides
-
-
-def policy_specs(game: Game, policy: Any) -> Any:
-    """What a game's ``run_chunk`` and ``replay`` get as ``policy``: the PolicySpec of a resolved policy
-    name, or (a game of sides) side -> PolicySpec in ``game.sides`` order."""
-    if game.sides:
-        return {side.name: side.policy(policy[side.name]) for side in game.sides}
-    return game.policy(policy)
-
-
-def option_kinds(options_type: type) -> dict[str, tuple[type, bool]]:
-    """Option name -> (base type bool, int, float or str; whether None is allowed), from the RuleOptions
-    annotations."""
-    hints = typing.get_type_hints(options_type)
-    kinds = {}
-    for field in dataclasses.fields(options_type):
-        hint = hints.get(field.name, str)
-        args = typing.get_args(hint)
-        optional = type(None) in args
-        base = next((a for a in args if a is not type(None)), hint) if args else hint
-        kinds[field.name] = (base if base in (bool, int, float) else str, optional)
-    return kinds
-
-
-_KIND_NAMES = {bool: "true or false", int: "an integer", float: "a finite number", str: "a string"}
-
-
-def _option_value(game: Game, name: str, value: Any, kind: tuple[type, bool]) -> Any:
-    """``value`` of option ``name`` as the plain Python type its annotation names (numpy scalars
-    converted), or an OptionError."""
-    base, optional = kind
-    if value is None and optional:
-        return None
-    if base is bool and isinstance(value, (bool, np.bool_)):
-        return bool(value)
-    if base is int and _is_int(value):
-        return int(value)
-    if base is float and _is_number(value) and math.isfinite(float(value)):
-        return float(value)
-    if base is str and isinstance(value, str):
-        return str(value)
-    wanted = _KIND_NAMES[base] + (" or None" if optional else "")
-    from cursedsim.describe import option_choices
-    choices = option_choices(game.options_type).get(name)
-    valid = f" (one of {', '.join(str(choice) for choice in choices)})" if choices and base is str else ""
-    raise OptionError(f"option {name!r} of {game.name} takes {wanted}{valid}, got {shorten(value)}")
-
-
-def make_options(game: Game, options: Any = None):
-    """The game's RuleOptions from a dict (or passed through): names checked, numpy scalars accepted as
-    the Python numbers they hold, types checked against the annotations, then the game's own checks."""
-    if options is None or isinstance(options, game.options_type):
-        return game.make_options(options)
-    kinds = option_kinds(game.options_type)
-    if not isinstance(options, Mapping):
-        raise OptionError(f"options must be a mapping of option names to values, got {type(options).__name__}; "
-                          f"valid options: {', '.join(kinds)}")
-    values = {}
-    for name, value in options.items():
-        if not isinstance(name, str) or name not in kinds:
-            raise OptionError(f"unknown option {shorten(name)} for {game.name}; valid options: {', '.join(kinds)}")
-        values[name] = _option_value(game, name, value, kinds[name])
-    try:
-        return game.make_options(values)
-    except CursedsimError:
-        raise
-    except (TypeError, ValueError, OverflowError) as error:
-        raise OptionError(f"options {shorten(values, 200)} are not valid for {game.name}: {error}") from None
 
 
 def default_chunk_size(n_games: int, workers: int) -> int:
@@ -392,7 +239,7 @@ def _constant_column(value: Any, n: int):
     """A column of ``n`` copies of ``value``: bool, smallest int, float64 or categorical."""
     if isinstance(value, (bool, np.bool_)):
         return np.full(n, bool(value), dtype=bool)
-    if _is_int(value):
+    if is_int(value):
         return np.full(n, value, dtype=_int_dtype(int(value)))
     if isinstance(value, (float, np.floating)):
         return np.full(n, value, dtype=np.float64)
@@ -415,7 +262,6 @@ def build_frame(game: Game, outcomes: Mapping[str, np.ndarray], *, seed: int, pl
         "players": np.full(n, players, dtype=np.int8),
     }
     if game.sides:
-        from cursedsim.sides import frame_columns
         sided = frame_columns(game, policy, params or {}, n)
         parameters = {name: sided.pop(name) for name in list(sided) if name.startswith("param_")}
         columns.update(sided)
@@ -678,7 +524,7 @@ def _run_tasks(tasks: Iterator[tuple], backend: str, workers: int, address: Any)
 def _json_value(value: Any) -> Any:
     if isinstance(value, (bool, np.bool_)):
         return bool(value)
-    if _is_int(value):
+    if is_int(value):
         return int(value)
     if isinstance(value, (float, np.floating)):
         return float(value)
@@ -818,7 +664,6 @@ class _Run:
     first_game: int = 0
 
     def config(self) -> dict[str, Any]:
-        from cursedsim import __version__
         from cursedsim.numba_cache import source_digest
         offset = {"first_game": self.first_game} if self.first_game else {}   # run keys of 0.. runs unchanged
         if self.game.run_identity is not None:   # e.g. the deck file's digest (games without one: keys unchanged)
@@ -872,7 +717,6 @@ class _Frame:
 
 
 def _new_summary(run: _Run):
-    from cursedsim.streaming import RunSummary
     return RunSummary(game=run.game.name, seed=run.seed, players=run.players, policy=policy_label(run.policy),
                       option_columns=dict(run.option_columns), params=dict(run.overrides),
                       win_columns=win_columns(run.game),
@@ -1031,7 +875,7 @@ def replay(game: str | Game, seed: int, index: int, *, players: int | None = Non
     format = events.check_format(format)
     game = resolve_game(game)
     seed = check_seed(seed)
-    if not _is_int(index) or not 0 <= index <= MAX_GAMES:
+    if not is_int(index) or not 0 <= index <= MAX_GAMES:
         raise RunError(f"the game index must be a non-negative integer below 2**63, got {shorten(index)}")
     players = resolve_players(game, players)
     policy, param_vector, _ = resolve_policy(game, policy, params)

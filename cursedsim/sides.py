@@ -22,79 +22,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from cursedsim.contenders import parse_policies
 from cursedsim.errors import UnknownPolicyError, shorten
-
-#: Joins the ``side=policy`` parts of a run's label.
-LABEL_JOIN = ","
-
-
-def policy_label(policy: Any) -> str:
-    """A run's policy as one string: the name of a single-side game's policy, or
-    ``hunter=tracker,town=coven`` for a mapping side -> policy name (in the mapping's order)."""
-    if isinstance(policy, Mapping):
-        return LABEL_JOIN.join(f"{side}={name}" for side, name in policy.items())
-    return str(policy)
-
-
-def parse_label(game: Any, text: str) -> dict[str, str]:
-    """``"hunter=tracker,town=coven"`` (a frame's ``policy`` label) as ``{"hunter": "tracker", ...}``;
-    an UnknownPolicyError naming the sides when ``text`` is not of that form (a bare policy name), except
-    in a game whose one policy plays every side (``Game.one_policy_all_sides``): there ``"leader"`` is
-    ``{"focus": "leader", "field": "leader"}``."""
-    if getattr(game, "one_policy_all_sides", False) and is_bare_policy(game, text):
-        return {side: text.strip() for side in game.side_names}
-    pairs = {}
-    for part in text.split(LABEL_JOIN):
-        side, sep, name = part.partition("=")
-        if not sep or not side.strip() or not name.strip():
-            raise UnknownPolicyError(
-                f"{game.name} has sides ({', '.join(game.side_names)}): give a policy per side, as a mapping "
-                f"{{side: policy}} or 'side=policy,...' (e.g. {example(game)}), got {shorten(text)}")
-        if side.strip() in pairs:
-            raise UnknownPolicyError(f"side {side.strip()!r} is given twice in {shorten(text)}")
-        pairs[side.strip()] = name.strip()
-    return pairs
-
-
-def is_bare_policy(game: Any, text: str) -> bool:
-    """Whether ``text`` names one policy (``leader`` or ``leader:heal_at=3``) rather than ``side=policy``
-    pairs: it is not empty, has no ``,`` and nothing before its first ``=`` is a side's name."""
-    text = text.strip()
-    return bool(text) and LABEL_JOIN not in text and text.partition("=")[0].strip() not in game.side_names
-
-
-def side_mapping(game: Any, policy: Any, what: str) -> dict[str, Any]:
-    """``policy`` (None, a mapping side -> policy, or a label ``"hunter=tracker"``) as a dict whose keys are
-    sides of ``game``; an UnknownPolicyError naming the sides otherwise (``what``: what was expected)."""
-    if policy is None:
-        return {}
-    if isinstance(policy, str):
-        policy = parse_label(game, policy)
-    if not isinstance(policy, Mapping):
-        raise UnknownPolicyError(f"{game.name} has sides ({', '.join(game.side_names)}): {what}, e.g. "
-                                 f"{{'{game.sides[0].name}': ...}} or '{example(game)}', got {shorten(policy)}")
-    for side in policy:
-        game.side(side)   # an error naming the valid sides
-    return dict(policy)
-
-
-def example(game: Any) -> str:
-    """``hunter=<default>,town=<default>``: the label of the sides' defaults, for messages."""
-    return policy_label({side.name: side.default_policy for side in game.sides})
-
-
-def win_columns(game: Any) -> dict[str, str]:
-    """Side name -> its win column (empty for a single-side game)."""
-    return {side.name: side.win_column for side in game.sides}
-
-
-def summary_args(game: Any, side: str | None = None) -> dict[str, Any]:
-    """The keyword arguments of ``stats.summarize`` (and ``RunSummary.summarize``) for ``game``: the win
-    column of ``side`` (a game of sides without one: its first side's) and, for a game of sides, every
-    side's win column (``<side>_wins``, ``<side>_win_rate``, ``<side>_ci_low``, ``<side>_ci_high``)."""
-    if not game.sides:
-        return {"win": "win"}
-    return {"win": game.win_column(side or game.sides[0].name), "sides": win_columns(game)}
+from cursedsim.resolve import (LABEL_JOIN, example, is_bare_policy, parse_label, policy_label,  # noqa: F401
+                               resolve_policy, side_mapping, summary_args, win_columns)
 
 
 def frame_columns(game: Any, names: Mapping[str, str], overrides: Mapping[str, Mapping[str, float]],
@@ -171,8 +102,6 @@ def resolve_varying(game: Any, side: Any = None, others: Any = None, params: Any
     side left out plays its default) and ``params`` more of their parameters (``{side: {name: value}}``).
     A single-side game takes none of them."""
     policy = others
-    from cursedsim.contenders import parse_policies
-    from cursedsim.runner import resolve_policy
     if not game.sides:
         if side is not None or policy is not None or params is not None:
             raise UnknownPolicyError(f"{game.name} has no sides (one policy plays every seat): leave out side and "

@@ -47,7 +47,7 @@ def infer_sides(frame: pd.DataFrame) -> tuple[str, dict[str, str]]:
     column, the first one as ``win``; a CursedsimError says what to pass when there is none."""
     if "game" in frame.columns and frame["game"].nunique() == 1:
         from cursedsim.games import GAME_MODULES, get_game
-        from cursedsim.sides import summary_args
+        from cursedsim.resolve import summary_args
         name = str(frame["game"].iloc[0])
         if name in GAME_MODULES and get_game(name).sides:
             args = summary_args(get_game(name))

@@ -277,7 +277,7 @@ def sweep(game: str | Game, *, players: Any = None, policies: Any = None, option
         runner._warm_up(game, seed, first.players, runner.make_options(game, dict(first.options)), policy, vector,
                         verbose=True)
 
-    from cursedsim import __version__
+    from cursedsim.version import __version__
     to_precision = {} if precision is None else {"precision": precision, "max_games": max_games}
     directory = contextlib.nullcontext() if out is None else rundir.owned_directory(
         out, marker=SWEEP_FILE, config={"game": game.name, "n_games": n_games, "seed": seed, **to_precision,

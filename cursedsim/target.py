@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from cursedsim import rundir, runner
+from cursedsim import resolve, rundir, runner
 from cursedsim.errors import CursedsimError, OptionError, RunError, UnknownPolicyError, shorten
 from cursedsim.files import write_via
 from cursedsim.games import Game
@@ -135,7 +135,7 @@ def default_values(game: Game, varied: Varied, options: Mapping[str, Any] | None
         default = next(f.default for f in dataclasses.fields(game.options_type) if f.name == varied.name)
     else:
         default = game.policy(varied.policy, side).params[varied.name]
-    if not runner._is_number(default) or round(default) == 0:
+    if not resolve.is_number(default) or round(default) == 0:
         raise CursedsimError(f"{varied.label} has no range to try by default (default {default!r}, no bounds); give "
                              f"the values, e.g. 0-10")
     ends = sorted((0, int(round(2 * default))))
@@ -152,7 +152,7 @@ def check_values(game: Game, varied: Varied, values: Any, options: Mapping[str, 
     checked: list = []
     for value in values:
         if varied.kind == "option":
-            if not runner._is_int(value):
+            if not resolve.is_int(value):
                 raise OptionError(f"option {varied.name!r} is an integer option; candidate {shorten(value)} is not an "
                                   "integer")
             runner.make_options(game, {**options, varied.name: int(value)})   # its own error names the range
@@ -418,7 +418,7 @@ def target(game: str | Game, win_rate: float, *, vary: str, players: Any = None,
     are kept under ``out/cells/<mode>/``, and ``settings["modes"]`` holds the pairing each mode played.
     """
     game = runner.resolve_game(game)
-    if not runner._is_number(win_rate) or not 0 <= win_rate <= 1:
+    if not resolve.is_number(win_rate) or not 0 <= win_rate <= 1:
         raise RunError(f"win_rate is a fraction in 0-1 (15% is 0.15), got {shorten(win_rate)}")
     win_rate = float(win_rate)
     options = {} if options is None else dict(_mapping(options, "options", OptionError))
@@ -440,7 +440,7 @@ def target(game: str | Game, win_rate: float, *, vary: str, players: Any = None,
               else check_values(game, varied, values, options, params))
     player_list = _players(game, players)
     for name, value, low, high in (("tolerance", tolerance, 0, 1), ("confidence", confidence, 0, 1)):
-        if not runner._is_number(value) or not low <= value < high or (name == "confidence" and value == 0):
+        if not resolve.is_number(value) or not low <= value < high or (name == "confidence" and value == 0):
             raise RunError(f"{name} must be a number in {'[0, 1)' if name == 'tolerance' else '(0, 1)'}, got "
                            f"{shorten(value)}")
     start_games = runner.check_n_games(start_games)
@@ -463,7 +463,7 @@ def target(game: str | Game, win_rate: float, *, vary: str, players: Any = None,
                 "policy": varied.policy, "options": options, "params": params, "values": values,
                 "players": player_list, "seed": seed, "tolerance": tolerance, "confidence": confidence,
                 "schedule": counts, "z": z, "draws": DRAWS, **varying.settings()}
-    from cursedsim import __version__
+    from cursedsim.version import __version__
     identity = {"game": game.name, "seed": seed, "policy": varied.policy, "vary": varied.label,
                 "options": runner._json_value(options), "params": runner._json_value(params),
                 **runner._json_value(varying.settings())}

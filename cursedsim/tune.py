@@ -39,7 +39,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from cursedsim import runner
+from cursedsim import resolve, runner
 from cursedsim.compare import Contender, compare, contenders
 from cursedsim.contenders import check_policy
 from cursedsim.sides import resolve_varying, summary_args
@@ -310,7 +310,7 @@ def _plain(value: Any) -> Any:
 # ---------------------------------------------------------------- tune
 
 def _positive(value: Any, what: str) -> int:
-    if not runner._is_int(value) or value < 1:
+    if not resolve.is_int(value) or value < 1:
         raise RunError(f"{what} must be a positive integer, got {value!r}")
     return int(value)
 

@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 import click
 
-from cursedsim import __version__
+from cursedsim.version import __version__
 from cursedsim.cli.plugin_option import plugin_option
 from cursedsim.errors import CursedsimError, clip
 

@@ -367,7 +367,7 @@ def grid_dir(out: str | None, marker: str, config: dict[str, Any], kind: str) ->
     if out is None:
         yield None
         return
-    from cursedsim import __version__
+    from cursedsim.version import __version__
     from cursedsim.rundir import owned_directory
     with owned_directory(out, marker=marker, config={**config, "cursedsim_version": __version__}, kind=kind,
                          same=tuple(config)) as directory:

@@ -348,7 +348,7 @@ class Runs:
                  progress: bool | None = None, log: Callable[[str], Any] | None = None,
                  choices: ReportChoices | None = None, total: int | None = None,
                  settings: Mapping[str, Any] | None = None, kernel_only: bool = True) -> None:
-        from cursedsim import __version__
+        from cursedsim.version import __version__
         from cursedsim.numba_cache import source_digest
         choices = choices or ReportChoices()
         self.game = game
