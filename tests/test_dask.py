@@ -103,7 +103,7 @@ def test_the_command_line_plays_on_an_existing_scheduler(coin, scheduler, capsys
 
 
 def test_an_unreachable_scheduler_is_one_line(coin, capsys, monkeypatch):
-    monkeypatch.setattr(runner, "DASK_TIMEOUT", 2)
+    monkeypatch.setattr(runner.execute, "DASK_TIMEOUT", 2)
     started = time.monotonic()
     with pytest.raises(RunError, match="cannot reach the Dask scheduler at tcp://127.0.0.1:9"):
         cursedsim.simulate("coin", 2000, chunk_size=500, backend="dask", dask_address="tcp://127.0.0.1:9",

@@ -167,8 +167,8 @@ def test_frame_is_identical_for_any_jobs_and_chunk_size(coin):
 
 def test_chunks_finishing_out_of_order_are_assembled_in_index_order(coin, monkeypatch):
     reference = cursedsim.simulate("coin", 5000, seed=3, chunk_size=5000, progress=False)
-    in_order = runner._sequential
-    monkeypatch.setattr(runner, "_sequential", lambda tasks: reversed(list(in_order(tasks))))
+    in_order = runner.execute._sequential
+    monkeypatch.setattr(runner.execute, "_sequential", lambda tasks: reversed(list(in_order(tasks))))
     shuffled = cursedsim.simulate("coin", 5000, seed=3, chunk_size=1000, progress=False)
     pd.testing.assert_frame_equal(shuffled, reference)
 

@@ -202,7 +202,7 @@ def test_out_keeps_every_round_and_a_rerun_plays_nothing(coin, tmp_path, monkeyp
     def no_games(*args, **kwargs):
         raise AssertionError("a game was played again")
 
-    monkeypatch.setattr(runner, "_play_chunk", no_games)
+    monkeypatch.setattr(runner.execute, "_play_chunk", no_games)
     again = target("coin", 0.151, out=out, **args)
     pd.testing.assert_frame_equal(first.candidates, again.candidates)
     # another target reuses the rounds it shares with the first search; a different seed is refused

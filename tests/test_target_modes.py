@@ -109,7 +109,7 @@ def test_modes_do_not_depend_on_jobs_and_resume_per_mode(moded, tmp_path, monkey
     def no_games(*args, **kwargs):
         raise AssertionError("a game was played again")
 
-    monkeypatch.setattr(runner, "_play_chunk", no_games)
+    monkeypatch.setattr(runner.execute, "_play_chunk", no_games)
     again = target("duel", 0.5, modes="siege", out=out, **FAST)   # one mode of the two: every round kept
     pd.testing.assert_frame_equal(again.candidates,
                                   first.candidates[first.candidates["mode"] == "siege"].reset_index(drop=True))
