@@ -16,7 +16,7 @@ import time
 from cursedsim import rng
 from cursedsim.search.ismcts import Budget, choose
 from cursedsim.step.api import step_spec
-from cursedsim.step.play import SEARCH_STREAM
+from cursedsim.search.play import SEARCH_STREAM
 
 #: Per game: the players and the sides fixed to built-in policies (the searcher is every other agent).
 SETTINGS = {

@@ -30,6 +30,8 @@ from cursedsim.numba_cache import pin_cache_dir  # noqa: E402
 
 pin_cache_dir()  # before any kernel module is imported: see numba_cache.py
 
+import cursedsim.compose  # noqa: E402, F401  (the composition root: plugins and search into the registry)
+
 from cursedsim.games import get_game, list_games  # noqa: E402
 from cursedsim.runner import replay, simulate  # noqa: E402
 from cursedsim.compare import compare  # noqa: E402

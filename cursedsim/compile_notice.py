@@ -3,7 +3,8 @@ spends tens of seconds in numba before the first game, and a silent wait reads a
 
 A compile is noticed when playing the first game takes longer than ``NOTICE_AFTER`` seconds: a
 spinner on stderr then names the game and policy, the seconds so far and an estimate (the last compile
-of that game on this machine, recorded next to numba's cache; ``DEFAULT_ESTIMATE`` before the first).
+of that game on this machine, recorded next to numba's cache; before the first, the ``compile_estimate``
+of the game's record, else ``DEFAULT_ESTIMATE``).
 Loading a cached kernel takes well under a second and shows nothing.
 """
 
@@ -17,13 +18,15 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+from cursedsim.errors import UnknownGameError
+from cursedsim.games import get_game
+
 #: Seconds of silence before the notice appears.
 NOTICE_AFTER = 1.0
-#: The estimate before this machine has compiled a game once (2 cores, numba 0.6x: 20-40 s).
+#: The estimate before this machine has compiled a game once (2 cores, numba 0.6x: 20-40 s), for a game
+#: whose record gives none (``Game.compile_estimate``: a game's cold first simulate on one core in
+#: results/benchmarks/compile.json).
 DEFAULT_ESTIMATE = 30.0
-#: The first estimate of the games of sides: their cold first simulate on one core in
-#: results/benchmarks/compile.json (Verflucht! and Cursed!?, 11 and 16 s there, keep DEFAULT_ESTIMATE).
-FIRST_ESTIMATE = {"covens": 25.0, "gifts": 32.0, "village": 49.0}
 #: Where the last compile time per game is kept (in the numba cache root, so it goes with the cache).
 RECORD_NAME = "compile_seconds.json"
 
@@ -34,13 +37,16 @@ def _record_path() -> Path:
 
 
 def estimate(game: str) -> float:
-    """Seconds the last compile of ``game``'s kernels took here, else its ``FIRST_ESTIMATE`` or
+    """Seconds the last compile of ``game``'s kernels took here, else its record's ``compile_estimate`` or
     ``DEFAULT_ESTIMATE``."""
     with contextlib.suppress(OSError, ValueError, TypeError, KeyError):
         seconds = float(json.loads(_record_path().read_text())[game])
         if 0 < seconds < 3600:
             return seconds
-    return FIRST_ESTIMATE.get(game, DEFAULT_ESTIMATE)
+    first = None
+    with contextlib.suppress(UnknownGameError):
+        first = get_game(game).compile_estimate
+    return DEFAULT_ESTIMATE if first is None else float(first)
 
 
 def record(game: str, seconds: float) -> None:
@@ -109,4 +115,4 @@ def compiling(game: str, policy: str, enabled: bool = True) -> Iterator[None]:
             record(game, seconds)
 
 
-__all__ = ["DEFAULT_ESTIMATE", "FIRST_ESTIMATE", "NOTICE_AFTER", "compiling", "estimate", "record"]
+__all__ = ["DEFAULT_ESTIMATE", "NOTICE_AFTER", "compiling", "estimate", "record"]

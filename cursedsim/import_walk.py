@@ -90,4 +90,47 @@ def reached(start: Iterable[Path], stop: Iterable[Path] = (), at_import: bool = 
     return seen
 
 
-__all__ = ["PACKAGE_DIR", "imports", "imports_numba", "module_file", "reached"]
+def circles(paths: Iterable[Path] | None = None, at_import: bool = False) -> list[list[Path]]:
+    """The import circles among ``paths`` (default: every package ``.py`` file): the strongly connected
+    components of more than one file of the graph ``path -> imports(path, at_import)``, each sorted, in the
+    order of their first file. Without ``at_import`` an import inside a function counts: it is an arrow
+    between the two modules all the same."""
+    files = sorted(PACKAGE_DIR.rglob("*.py")) if paths is None else sorted(set(paths))
+    graph = {path: sorted(imports(path, at_import) & set(files) - {path}) for path in files}
+    index: dict[Path, int] = {}
+    low: dict[Path, int] = {}
+    stack: list[Path] = []
+    found = []
+    for root in files:   # Tarjan's algorithm, iterative (no recursion limit on a deep import chain)
+        if root in index:
+            continue
+        work = [(root, 0)]
+        while work:
+            path, edge = work.pop()
+            if edge == 0:
+                index[path] = low[path] = len(index)
+                stack.append(path)
+            if edge < len(graph[path]):
+                work.append((path, edge + 1))
+                target = graph[path][edge]
+                if target not in index:
+                    work.append((target, 0))
+                elif target in stack:
+                    low[path] = min(low[path], index[target])
+                continue
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[path])
+            if low[path] == index[path]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    component.append(member)
+                    if member == path:
+                        break
+                if len(component) > 1:
+                    found.append(sorted(component))
+    return sorted(found)
+
+
+__all__ = ["PACKAGE_DIR", "circles", "imports", "imports_numba", "module_file", "reached"]

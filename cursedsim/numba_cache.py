@@ -84,8 +84,11 @@ SHARED_SOURCES = ("games/*.py", "rng.py", "bits.py", "datafile.py", "kernel_rebu
 
 def kernel_sources(game: str | None = None) -> list[Path]:
     """The Python files the kernels depend on, in a fixed order: all of ``KERNEL_SOURCES``, or for one
-    game its own package and the ``SHARED_SOURCES``."""
-    names = KERNEL_SOURCES if game is None else (f"games/{game}",) + SHARED_SOURCES
+    game its own package and the ``SHARED_SOURCES``. ``game``: the game's cache identity
+    (``Game.cache_identity``, its package directory such as ``games/cursed``) or its name, which stands
+    for ``games/<name>``."""
+    package = None if game is None else game if "/" in game else f"games/{game}"
+    names = KERNEL_SOURCES if package is None else (package,) + SHARED_SOURCES
     paths = []
     for name in names:
         target = PACKAGE_DIR / name
@@ -99,7 +102,8 @@ def kernel_sources(game: str | None = None) -> list[Path]:
 
 
 def source_digest(game: str | None = None, compiled_only: bool = False, at_import: bool = False) -> str:
-    """A short hash of the kernel sources (names and contents): of every game, or of one game;
+    """A short hash of the kernel sources (names and contents): of every game, or of one game (its name or
+    cache identity, as ``kernel_sources``);
     ``compiled_only``: without the ``NOT_COMPILED`` modules (a kernel run's identity); otherwise with them
     and the ``SEARCH_SOURCES`` (the identity of a run whose policies search or play the reference engine).
     Read from the disk now, or ``at_import`` from the snapshot taken when cursedsim was imported."""

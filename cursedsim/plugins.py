@@ -7,9 +7,9 @@ Two ways in, both loading a plugin once per process:
   importable from ``sys.path`` or the current directory, a path to a ``.py`` file, or either followed
   by ``:function``, a function called without arguments once the module is imported.
 - The entry-point group ``cursedsim.policies``: every installed distribution that declares an entry
-  point there is loaded when the game registry is first used (``load_entry_points``, called by
-  ``games.get_game``). ``CURSEDSIM_NO_PLUGINS=1`` skips them all, ``CURSEDSIM_NO_PLUGINS=a,b`` the
-  entry points (or distributions) named ``a`` and ``b``.
+  point there is loaded when the game registry is first used (``load_entry_points``, which the
+  composition root ``cursedsim.compose`` has ``games.get_game`` call). ``CURSEDSIM_NO_PLUGINS=1`` skips
+  them all, ``CURSEDSIM_NO_PLUGINS=a,b`` the entry points (or distributions) named ``a`` and ``b``.
 
 Worker processes get a plugin's policies inside the pickled game (``runner._play_chunk``): functions
 and classes of an importable module travel by name and the worker imports the module. So a plugin file
@@ -269,8 +269,9 @@ def _distribution(ep: importlib.metadata.EntryPoint) -> str:
 
 def load_entry_points() -> list[Plugin]:
     """Load every entry-point plugin not disabled by ``CURSEDSIM_NO_PLUGINS`` and not loaded yet in this
-    process (the game registry calls this on every use; after the first it returns at once). A plugin
-    that fails is a PluginError naming it and how to run without it; the next call tries it again."""
+    process (the game registry calls this on every use, installed by ``cursedsim.compose``; after the first
+    it returns at once). A plugin that fails is a PluginError naming it and how to run without it; the
+    next call tries it again."""
     global _entry_points_state
     if _entry_points_state:
         return []

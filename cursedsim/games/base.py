@@ -160,8 +160,24 @@ class Game:
     #: that stands for that side in the mode's standard pairing, in the order tools list the modes
     #: (``target(..., modes=...)``, the report). Empty: the game has no modes.
     modes: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    # What the layers above the game find here, by name only (the registry imports none of it):
+    #: The dotted module of the game's step API, whose ``STEP`` is its ``StepSpec`` (``step.api.step_spec``);
+    #: None: the game has no step API (no search policy, no adapters).
+    step_module: str | None = None
+    #: The dotted package of the game's balance report, whose ``REPORT`` is its ``GameReport``
+    #: (``report.registry.report_for``); None: the game has no report.
+    report_module: str | None = None
+    #: Seconds the first compile of the game's kernels is expected to take on a machine that has not
+    #: compiled it yet (``compile_notice.estimate``); None: ``compile_notice.DEFAULT_ESTIMATE``.
+    compile_estimate: float | None = None
+    #: The directory, relative to the ``cursedsim`` package, whose sources (with the shared ones) key the
+    #: game's numba cache and its run identity (``numba_cache.kernel_sources``, ``source_digest``); empty:
+    #: ``games/<name>``, which is also the name numba's cache groups carry.
+    cache_identity: str = ""
 
     def __post_init__(self):
+        if not self.cache_identity:
+            object.__setattr__(self, "cache_identity", f"games/{self.name}")
         object.__setattr__(self, "sides", tuple(self.sides))
         self._check_sides()
         self._check_modes()

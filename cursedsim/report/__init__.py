@@ -13,7 +13,7 @@ and the drawing helpers), ``content`` (number formats, settings, method and rule
 ``writer`` (jinja2 templates in ``templates/``, atomic writes), ``command`` (the ``cursedsim report``
 click command). Each game's report is a package beside them (``verflucht/``, ``cursed/``: its plan
 and tables, its figures with their readings, its summary, recommendations and settings), found through
-``registry.REPORTS``.
+``registry.REPORTS`` (read from each game's record, ``Game.report_module``).
 Importing this package stays light: the heavy modules load when a report is made.
 """
 

@@ -29,6 +29,7 @@ import pandas as pd
 
 from cursedsim.errors import CursedsimError, RunError
 from cursedsim.files import write_atomic
+from cursedsim.games import list_games
 from cursedsim.report.progress import ReportProgress
 
 #: Folder of a report's run directories (per-game Parquet chunks; not committed).
@@ -251,9 +252,10 @@ def report_board(game: Any, board: Any) -> str | None:
 
 def _decked_reports() -> list[str]:
     """The games whose report takes a deck file (their rule options have a ``deck``)."""
-    from cursedsim.report.registry import REPORTS
     from cursedsim.runner import option_kinds, resolve_game
-    return [name for name in REPORTS if "deck" in option_kinds(resolve_game(name).options_type)]
+    records = [resolve_game(name) for name in list_games()]
+    return [game.name for game in records
+            if game.report_module is not None and "deck" in option_kinds(game.options_type)]
 
 
 def _side_entries(game: Any, entries: Sequence[str], side: str | None) -> list[str]:

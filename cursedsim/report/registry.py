@@ -2,7 +2,8 @@
 
 A game's report is a package ``cursedsim/report/<game>/`` (``data.py``: its plan and ``collect``;
 ``figures.py``: its figures; ``content.py``: summary, settings and table notes) whose ``__init__``
-defines ``REPORT``. ``REPORTS`` names those packages; they are imported only when their report is made.
+defines ``REPORT``. The game's ``Game`` record names that package (``report_module``); it is imported only
+when its report is made. ``REPORTS`` (game -> package, in the registry's order) is read from the records.
 """
 
 from __future__ import annotations
@@ -13,18 +14,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from cursedsim.errors import UnknownGameError
+from cursedsim.games import get_game, list_games
 from cursedsim.report.data import ReportData, ReportError
 from cursedsim.report.figures import ReportFigure
-
-#: Games with a balance report: game name -> the package defining its ``REPORT``.
-REPORTS: dict[str, str] = {
-    "verflucht": "cursedsim.report.verflucht",
-    "cursed": "cursedsim.report.cursed",
-    "covens": "cursedsim.report.covens",
-    "gifts": "cursedsim.report.gifts",
-    "village": "cursedsim.report.village",
-}
-
 
 class UnknownReportGameError(ReportError, UnknownGameError):
     """A report asked for a game that does not exist: a ReportError and an UnknownGameError."""
@@ -62,23 +54,34 @@ class GameReport:
     ceiling: Callable[[], Any] | None = None
 
 
+def _reports() -> dict[str, str]:
+    """Game name -> the package defining its ``REPORT``, for every registered game whose record names one."""
+    return {name: module for name in list_games() if (module := get_game(name).report_module) is not None}
+
+
+def __getattr__(name: str) -> Any:
+    if name == "REPORTS":   # read from the records on each use, so a game registered later is in
+        return _reports()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 def report_games() -> tuple[str, ...]:
     """The games that have a balance report."""
-    return tuple(REPORTS)
+    return tuple(_reports())
 
 
 def report_for(game: Any) -> GameReport:
     """The report of ``game`` (a name, alias or Game); a ReportError naming the games that have one
     for an unknown game or a game without a report."""
     from cursedsim.runner import resolve_game
-    valid = ", ".join(REPORTS)
     try:
-        name = resolve_game(game).name
+        record = resolve_game(game)
     except UnknownGameError as error:
-        raise UnknownReportGameError(f"{error}; reports exist for: {valid}") from None
-    if name not in REPORTS:
-        raise ReportError(f"there is no balance report for {name!r} yet; reports exist for: {valid}")
-    return importlib.import_module(REPORTS[name]).REPORT
+        raise UnknownReportGameError(f"{error}; reports exist for: {', '.join(_reports())}") from None
+    if record.report_module is None:
+        raise ReportError(f"there is no balance report for {record.name!r} yet; reports exist for: "
+                          f"{', '.join(_reports())}")
+    return importlib.import_module(record.report_module).REPORT
 
 
 __all__ = ["REPORTS", "GameReport", "UnknownReportGameError", "report_for", "report_games"]

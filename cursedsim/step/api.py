@@ -15,6 +15,7 @@ deal and its actions, and ``determinise`` is how a searcher samples what it cann
 from __future__ import annotations
 
 import abc
+import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from cursedsim.errors import CursedsimError
+from cursedsim.games import get_game
 
 #: ``actor()`` once the game is over.
 TERMINAL = -1
@@ -131,22 +133,13 @@ class StepSpec:
     default_rollout: Mapping[str | None, str] = field(default_factory=dict)
 
 
-_MODULES = {
-    "verflucht": "cursedsim.games.verflucht.step",
-    "cursed": "cursedsim.games.cursed.step",
-    "covens": "cursedsim.games.covens.step",
-    "gifts": "cursedsim.games.gifts.step",
-    "village": "cursedsim.games.village.step",
-}
-
-
 def step_spec(game: str) -> StepSpec:
-    """The StepSpec of a registered game (its ``step.py``'s ``STEP``)."""
-    import importlib
-
-    from cursedsim.games import get_game
-    get_game(game)   # an UnknownGameError naming the valid games
-    return importlib.import_module(_MODULES[game]).STEP
+    """The StepSpec of a registered game (the ``STEP`` of its record's ``step_module``); an
+    UnknownGameError naming the valid games, or a CursedsimError for a game without a step API."""
+    record = get_game(game)
+    if record.step_module is None:
+        raise CursedsimError(f"{record.name} has no step API (its Game record names no step_module)")
+    return importlib.import_module(record.step_module).STEP
 
 
 def check_action(state: StepState, action: Any) -> int:

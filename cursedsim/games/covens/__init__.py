@@ -109,4 +109,9 @@ GAME = Game(
     description="team game of hidden cards: one Witch Hunter against 3-5 towns hiding witches",
     measures=(Measure("rounds", "mean rounds"), Measure("witches_captured", "mean witches captured")),
     sides=(HUNTER, TOWN),
+    step_module="cursedsim.games.covens.step",
+    report_module="cursedsim.report.covens",
+    # compile_estimate: its cold first simulate on one core, results/benchmarks/compile.json
+    compile_estimate=25.0,
+    cache_identity="games/covens",
 )

@@ -127,4 +127,9 @@ GAME = Game(
     description="solo: fight monsters blackjack-style with weapons drawn from the deck that is your life",
     measures=(Measure("souls", "mean souls ± SE", se=True), Measure("rounds", "mean rounds"),
               Measure("damage_taken", "mean damage taken")),
+    step_module="cursedsim.games.cursed.step",
+    report_module="cursedsim.report.cursed",
+    # compile_estimate: None, compile_notice.DEFAULT_ESTIMATE (cold first simulate: results/benchmarks/compile.json)
+    compile_estimate=None,
+    cache_identity="games/cursed",
 )

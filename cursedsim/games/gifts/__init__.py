@@ -128,4 +128,9 @@ GAME = Game(
     code_columns=("winner_seat", "elimination_order", "focus_dealt", "focus_seat"),
     one_policy_all_sides=True,
     run_identity=run_identity,
+    step_module="cursedsim.games.gifts.step",
+    report_module="cursedsim.report.gifts",
+    # compile_estimate: its cold first simulate on one core, results/benchmarks/compile.json
+    compile_estimate=32.0,
+    cache_identity="games/gifts",
 )

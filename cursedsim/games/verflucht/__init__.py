@@ -89,4 +89,9 @@ GAME = Game(
     measures=(Measure("score", "mean score (won) ± SE", won_only=True, se=True),   # lower is better
               Measure("turns", "mean turns")),
     description="co-op: banish Creatures with Items before they attack; Seals shuffle attackers back",
+    step_module="cursedsim.games.verflucht.step",
+    report_module="cursedsim.report.verflucht",
+    # compile_estimate: None, compile_notice.DEFAULT_ESTIMATE (cold first simulate: results/benchmarks/compile.json)
+    compile_estimate=None,
+    cache_identity="games/verflucht",
 )

@@ -157,4 +157,9 @@ GAME = Game(
                 "--policy wizard=planner plays the solo game against the Rabid Monster, both automata "
                 "(the default) the 0-player game",
     modes=MODE_PAIRINGS,
+    step_module="cursedsim.games.village.step",
+    report_module="cursedsim.report.village",
+    # compile_estimate: its cold first simulate on one core, results/benchmarks/compile.json
+    compile_estimate=49.0,
+    cache_identity="games/village",
 )

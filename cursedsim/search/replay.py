@@ -7,12 +7,12 @@ import importlib
 from typing import Any
 
 from cursedsim.games.base import Game
+from cursedsim.search.play import play_game
 
 
 def replay_events(game: Game, seed: int, index: int, players: int, options: Any, policy: Any,
                   params: Any) -> list[dict[str, Any]]:
-    """The events of game ``index`` of the run ``seed`` as the step API plays it (``step.play``)."""
-    from cursedsim.step.play import play_game
+    """The events of game ``index`` of the run ``seed`` as the step API plays it (``search.play``)."""
     events = play_game(game, seed, index, players, options, policy, params, log=True).events()
     if not game.sides:   # a single-side engine labels its set-up with the policy it was given: the step API
         for event in events:

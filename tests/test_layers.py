@@ -1,0 +1,113 @@
+"""The registry, the step API and search point one way (docs/architecture.md, "Layers"), read from the
+sources by ``import_walk`` (no import): no import circle spans them, none of them imports a layer above
+it, and a game's name is written in one table, the registry's, and in the game's own packages only."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from cursedsim.games import GAME_MODULES, get_game, list_games
+from cursedsim.import_walk import PACKAGE_DIR, circles, imports
+from cursedsim.numba_cache import cache_group, source_digest
+
+#: The game registry, the step API, search, and the two modules that compose them (plugins' entry points
+#: and ``attach``): no import circle may include one of these files.
+COMPOSED = ("games/__init__.py", "games/base.py", "step/", "search/", "plugins.py", "compose.py")
+#: Which layers each of them may not import (directly; an import inside a function counts).
+NOT_ABOVE = {
+    "games/__init__.py": ("step/", "search/", "plugins.py", "compose.py", "report/", "cli/"),
+    "games/base.py": ("games/__init__.py", "step/", "search/", "plugins.py", "compose.py", "report/", "cli/"),
+    "step/": ("search/", "plugins.py", "compose.py", "report/", "cli/"),
+    "search/": ("compose.py", "report/", "cli/"),
+}
+#: Module-level tables that name games outside the registry and the games' own packages, each with why it
+#: may: (file, assigned name) -> reason.
+KNOWN_TABLES = {
+    ("tune.py", "DEFAULT_SPACES"): "the tuning search spaces per (game, policy): research defaults of issue 27 "
+                                   "point 2's tune.py, which is to read them from the game",
+}
+
+
+def _relative(path: Path) -> str:
+    return str(path.relative_to(PACKAGE_DIR))
+
+
+def _in(relative: str, prefixes) -> bool:
+    return any(relative == prefix or (prefix.endswith("/") and relative.startswith(prefix)) for prefix in prefixes)
+
+
+def test_no_import_circle_spans_the_registry_step_and_search():
+    found = [[_relative(path) for path in circle] for circle in circles()]
+    spanning = [circle for circle in found if any(_in(member, COMPOSED) for member in circle)]
+    assert spanning == [], f"import circles through the registry, step or search: {spanning}"
+
+
+@pytest.mark.parametrize("layer", sorted(NOT_ABOVE))
+def test_the_registry_step_and_search_import_no_layer_above_them(layer):
+    files = [PACKAGE_DIR / layer] if not layer.endswith("/") else sorted((PACKAGE_DIR / layer).rglob("*.py"))
+    upward = sorted({(_relative(path), _relative(target)) for path in files for target in imports(path)
+                     if _in(_relative(target), NOT_ABOVE[layer])})
+    assert upward == []
+
+
+def _own_package(relative: str) -> str | None:
+    """The game whose own package holds ``relative`` (games/<name>/..., report/<name>/...), or None."""
+    parts = Path(relative).parts
+    return parts[1] if len(parts) > 2 and parts[0] in ("games", "report") else None
+
+
+def _names_a_game(value: str, games: list[str]) -> str | None:
+    for game in games:
+        if value == game or any(value.startswith(f"cursedsim.{layer}.{game}") for layer in ("games", "report")) \
+                or value.startswith(f"games/{game}"):
+            return game
+    return None
+
+
+def test_a_games_name_is_written_in_the_registry_and_its_own_packages_only():
+    """No module-level table outside ``games/__init__.py`` and a game's own packages (``games/<name>/``,
+    ``report/<name>/``) holds a game's name, its module or its package directory."""
+    games = list_games()
+    found = []
+    for path in sorted(PACKAGE_DIR.rglob("*.py")):
+        relative = _relative(path)
+        if relative == "games/__init__.py":
+            continue
+        for node in ast.parse(path.read_bytes()).body:
+            if not isinstance(node, (ast.Assign, ast.AnnAssign)):
+                continue
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names = [target.id for target in targets if isinstance(target, ast.Name)]
+            if any((relative, name) in KNOWN_TABLES for name in names):
+                continue
+            for constant in ast.walk(node):
+                if isinstance(constant, ast.Constant) and isinstance(constant.value, str):
+                    game = _names_a_game(constant.value, games)
+                    if game is not None and game != _own_package(relative):
+                        found.append(f"{relative}:{node.lineno} {', '.join(names)}: {constant.value!r}")
+    assert found == []
+
+
+def test_the_known_tables_still_exist():
+    for (relative, name), _ in KNOWN_TABLES.items():
+        tree = ast.parse((PACKAGE_DIR / relative).read_bytes())
+        assigned = {target.id for node in tree.body if isinstance(node, (ast.Assign, ast.AnnAssign))
+                    for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
+                    if isinstance(target, ast.Name)}
+        assert name in assigned, f"{relative} no longer defines {name}: drop it from KNOWN_TABLES"
+
+
+@pytest.mark.parametrize("name", list(GAME_MODULES))
+def test_each_record_names_what_the_layers_above_need(name):
+    """The record of each game: its step API and report modules (as strings: nothing imported by the
+    registry), its cache identity, whose sources key the same cache group and run identity as its name."""
+    game = get_game(name)
+    assert game.step_module == f"{GAME_MODULES[name]}.step"
+    assert game.report_module is not None and game.report_module.startswith("cursedsim.report.")
+    assert game.compile_estimate is None or game.compile_estimate > 0
+    assert cache_group(PACKAGE_DIR / game.cache_identity / "kernel.py")[0] == name
+    assert source_digest(game.cache_identity) == source_digest(name)
+    assert source_digest(game.cache_identity, compiled_only=True) == source_digest(name, compiled_only=True)
