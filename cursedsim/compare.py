@@ -6,7 +6,6 @@ with a much narrower interval than independent runs of the same size would give.
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import os
 from collections.abc import Mapping, Sequence
@@ -17,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from cursedsim import precision as precise
-from cursedsim import resolve, rundir, runner
+from cursedsim import research, resolve, runner
 from cursedsim.contenders import Contender, contenders, find_reference, lineup
 from cursedsim.errors import CompareError, RunError, shorten
 from cursedsim.games import Game
@@ -134,20 +133,16 @@ def compare(game: str | Game, policies: Sequence[Any] | None, n_games: int | Non
     played = {side.label: runner.make_options(game, {**base_fields, **side.options}) for side in sides}
     n_games, precision, max_games = precise.check_games_or_precision(
         n_games, precision, max_games, "per contender", "of every paired difference")
-    seed = runner.check_seed(seed)
-    runner.check_n_jobs(n_jobs)
-    backend = runner.check_backend(backend)
-    runner.check_chunk_size(chunk_size)
-    dask_address = runner.check_dask_address(dask_address, backend)
-    progress = runner.check_progress(progress)
+    execution = research.check_execution(seed, n_jobs, backend, chunk_size, progress, dask_address)
+    seed = execution.seed
     for name, value, low, high in (("detect", detect, 0, 1), ("alpha", alpha, 1e-12, 0.5), ("power", power, 0.01, 1)):
         if not resolve.is_number(value) or not low <= value < high or value == 0:
             raise RunError(f"{name} must be a number in [{low:g}, {high:g}) above 0, got {shorten(value)}")
     if (n_games if precision is None else max_games) < 2:
         raise RunError(f"compare needs at least 2 games (paired intervals), got "
                        f"{n_games if precision is None else f'max_games {max_games}'}")
+    out = research.check_out(out)
     if out is not None:
-        out = rundir.check_out(out)
         _check_dir_names(sides)
     if precision is None:   # with precision: before every batch
         runner.check_memory(game, n_games, copies=len(sides), what=f"the frames of {len(sides)} contenders")
@@ -156,8 +151,8 @@ def compare(game: str | Game, policies: Sequence[Any] | None, n_games: int | Non
     same = tuple(config) + (() if precision is None else ("precision",))
     if precision is not None:
         config.update(precision=precision, max_games=max_games)
-    directory = contextlib.nullcontext() if out is None else rundir.owned_directory(
-        out, marker=COMPARE_FILE, config=config, kind="compare", same=same, adopt=_adopt_compare_dir)
+    directory = research.directory(out, marker=COMPARE_FILE, config=config, kind="compare", same=same,
+                                   adopt=_adopt_compare_dir)
     score = next((measure.column for measure in game.measures if measure.won_only), None)
     compared = list(itertools.combinations(sides, 2) if ref is None else
                     [(side, ref) for side in sides if side is not ref])
@@ -174,9 +169,10 @@ def compare(game: str | Game, policies: Sequence[Any] | None, n_games: int | Non
             part = simulate(
                 game, stop - start, players=players, policy=varying.policy(side.policy),
                 params=varying.params(side.params),
-                options=played[side.label], seed=seed, n_jobs=n_jobs, backend=backend, chunk_size=chunk_size,
-                out=side_out if precision is None else precise.batch_dir(side_out, start, stop), progress=progress,
-                dask_address=dask_address, first_game=start)
+                options=played[side.label], seed=seed, n_jobs=n_jobs, backend=execution.backend,
+                chunk_size=chunk_size,
+                out=side_out if precision is None else precise.batch_dir(side_out, start, stop),
+                progress=execution.progress, dask_address=execution.dask_address, first_game=start)
             frames[side.label] = part if start == 0 else runner.concat_frames([frames[side.label], part])
         table = pd.DataFrame([pair_row(a.label, b.label, frames[a.label], frames[b.label], has_score=score is not None,
                                        score=score or "score", detect=detect, alpha=alpha, power=power,
@@ -194,7 +190,7 @@ def compare(game: str | Game, policies: Sequence[Any] | None, n_games: int | Non
             label = f"compare {game.name} p={players}"
             first = precise.first_total(precision, max_games, precise.paired_games(1.0, precision))
             batches = precise.play_batches(play, precision, max_games, first, label,
-                                           precise.status_printer(label, precision, progress))
+                                           precise.status_printer(label, precision, execution.progress))
             n_games, reached = batches[-1].stop, batches[-1].half_width <= precision
     table = result["table"]
     table.insert(table.columns.get_loc("p_value") + 1, "p_holm", holm(table["p_value"]))

@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from cursedsim import resolve, rundir, runner
+from cursedsim import research, resolve, rundir, runner
 from cursedsim.errors import RunError, shorten, warn
 from cursedsim.sides import policy_label
 from cursedsim.stats import wilson_interval
@@ -262,13 +262,10 @@ def simulate_to_precision(game: Any, precision: float, *, players: int | None = 
     max_games = check_max_games(max_games)
     if pilot is not None:
         pilot = check_max_games(pilot, "pilot")
-    seed = runner.check_seed(seed)
-    runner.check_n_jobs(n_jobs)
-    backend = runner.check_backend(backend)
-    runner.check_chunk_size(chunk_size)
-    progress = runner.check_progress(progress)
+    execution = research.check_execution(seed, n_jobs, backend, chunk_size, progress, dask_address)
+    seed, backend, progress, dask_address = (execution.seed, execution.backend, execution.progress,
+                                             execution.dask_address)
     summary_only = runner.check_flag(summary_only, "summary_only")
-    dask_address = runner.check_dask_address(dask_address, backend)
     players = runner.resolve_players(game, players)
     policy, _, overrides = runner.resolve_policy(game, policy, params)
     win = game.win_column(side if side is not None or not game.sides else game.sides[0].name)

@@ -10,7 +10,6 @@ every cell plays batches until its win rate's 95% half-width is that narrow (``p
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import itertools
 import json
@@ -25,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from cursedsim import precision as precise
-from cursedsim import rundir, runner
+from cursedsim import research, runner
 from cursedsim.errors import CursedsimError, OptionError, UnknownPolicyError, shorten
 from cursedsim.files import write_via
 from cursedsim.contenders import check_policy
@@ -251,18 +250,13 @@ def sweep(game: str | Game, *, players: Any = None, policies: Any = None, option
     game = runner.resolve_game(game)
     n_games, precision, max_games = precise.check_games_or_precision(n_games, precision, max_games, "per cell",
                                                                      "each cell plays to")
-    seed = runner.check_seed(seed)
-    workers = runner.check_n_jobs(n_jobs)
-    backend = runner.check_backend(backend)
-    runner.check_chunk_size(chunk_size)
-    progress = runner.check_progress(progress)
+    execution = research.check_execution(seed, n_jobs, backend, chunk_size, progress, dask_address)
+    seed, progress = execution.seed, execution.progress
     summary_only = runner.check_flag(summary_only, "summary_only")
-    dask_address = runner.check_dask_address(dask_address, backend)
     varying = resolve_varying(game, side, others)
     cells = expand_grid(game, players=players, policies=policies, options=options, params=params, side=varying.side)
     param_names = list(dict.fromkeys(name for cell in cells for name in cell.params))
-    if out is not None:
-        out = rundir.check_out(out)
+    out = research.check_out(out)
     if not summary_only and precision is None:   # one cell's frame at a time (checked per batch with precision)
         runner.check_memory(game, n_games, what=f"a cell's frame of {game.name}")
 
@@ -279,12 +273,11 @@ def sweep(game: str | Game, *, players: Any = None, policies: Any = None, option
 
     from cursedsim.version import __version__
     to_precision = {} if precision is None else {"precision": precision, "max_games": max_games}
-    directory = contextlib.nullcontext() if out is None else rundir.owned_directory(
+    directory = research.directory(
         out, marker=SWEEP_FILE, config={"game": game.name, "n_games": n_games, "seed": seed, **to_precision,
                                         **runner._json_value(varying.settings()), "cursedsim_version": __version__},
         kind="sweep", same=("game", "n_games", "seed", "precision", "side", "fixed", "fixed_params"))
-    one_cluster = backend == "dask" and dask_address is None and len(cells) > 1   # one cluster for the whole sweep
-    cluster = runner.dask_client(workers) if one_cluster else contextlib.nullcontext(dask_address)
+    cluster = research.cluster(execution, shared=len(cells) > 1)   # one cluster for the whole sweep
     bar = None
     rows = []
     with directory, cluster as client:
@@ -298,7 +291,8 @@ def sweep(game: str | Game, *, players: Any = None, policies: Any = None, option
                 if bar is not None:
                     bar.update(task, description=name)
                 settings = dict(players=cell.players, policy=varying.policy(cell.policy), options=dict(cell.options),
-                                params=varying.params(cell.params), seed=seed, n_jobs=n_jobs, backend=backend,
+                                params=varying.params(cell.params), seed=seed, n_jobs=n_jobs,
+                                backend=execution.backend,
                                 chunk_size=chunk_size, progress=False, dask_address=client, summary_only=summary_only,
                                 out=None if out is None else os.path.join(out, CELLS_DIR, cell_dir_name(cell)))
                 if precision is None:

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from cursedsim import resolve, rundir, runner
+from cursedsim import research, resolve, runner
 from cursedsim.errors import CursedsimError, OptionError, RunError, UnknownPolicyError, shorten
 from cursedsim.files import write_via
 from cursedsim.games import Game
@@ -448,14 +448,9 @@ def target(game: str | Game, win_rate: float, *, vary: str, players: Any = None,
     if start_games < 100 or max_games < start_games:
         raise RunError(f"start_games must be at least 100 and at most max_games, got {start_games:,} and "
                        f"{max_games:,}")
-    seed = runner.check_seed(seed)
-    workers = runner.check_n_jobs(n_jobs)
-    backend = runner.check_backend(backend)
-    runner.check_chunk_size(chunk_size)
-    progress = runner.check_progress(progress)
-    dask_address = runner.check_dask_address(dask_address, backend)
-    if out is not None:
-        out = rundir.check_out(out)
+    execution = research.check_execution(seed, n_jobs, backend, chunk_size, progress, dask_address)
+    seed, backend, progress = execution.seed, execution.backend, execution.progress
+    out = research.check_out(out)
 
     counts = schedule(start_games, max_games)
     z = critical_z(confidence, len(values), len(counts))
@@ -474,11 +469,9 @@ def target(game: str | Game, win_rate: float, *, vary: str, players: Any = None,
                              for s in game.sides} for t in tracks}
         settings.update(policy=None, fixed=unnamed, modes=pairings)
         identity.update(policy=None, by_mode=True, fixed=unnamed)
-    directory = contextlib.nullcontext() if out is None else rundir.owned_directory(
-        out, marker=TARGET_FILE, config={**identity, "cursedsim_version": __version__}, kind="target",
-        same=tuple(identity))
-    one_cluster = backend == "dask" and dask_address is None
-    cluster = runner.dask_client(workers) if one_cluster else contextlib.nullcontext(dask_address)
+    directory = research.directory(out, marker=TARGET_FILE, config={**identity, "cursedsim_version": __version__},
+                                   kind="target", same=tuple(identity))
+    cluster = research.cluster(execution)
     rows: list[dict] = []
     chosen: list[dict] = []
     with directory, cluster as client:

@@ -126,3 +126,21 @@ def test_a_local_cluster_run_prints_nothing_on_stderr(tmp_path):
     assert done.returncode == 0, done.stderr
     assert done.stderr == "" and "20,000" in done.stdout
     assert wait_until_gone(tag, 15) == []
+
+
+def test_a_sweep_starts_one_local_cluster_for_all_its_cells(coin, monkeypatch):
+    """backend="dask" without a scheduler: the sweep plays every cell on one LocalCluster of its own
+    (``research.cluster``), started once and closed at the end, and gives the in-process table."""
+    started = []
+    real = runner.dask_client
+
+    def counting(workers, address=None):
+        started.append(workers)
+        return real(workers, address)
+
+    monkeypatch.setattr(runner, "dask_client", counting)
+    expected = cursedsim.sweep("coin", players=[1, 2], n_games=3000, seed=4, progress=False)
+    table = cursedsim.sweep("coin", players=[1, 2], n_games=3000, seed=4, backend="dask", n_jobs=2,
+                            chunk_size=1000, progress=False)
+    pd.testing.assert_frame_equal(table, expected)
+    assert started == [2]
