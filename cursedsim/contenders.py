@@ -15,7 +15,7 @@ from typing import Any
 from cursedsim.describe import value_text
 from cursedsim.errors import CompareError, OptionError, UnknownPolicyError, shorten
 from cursedsim.games import Game
-from cursedsim.resolve import option_kinds, option_value, resolve_policy
+from cursedsim.resolve import option_kind, option_kinds, option_value, resolve_policy
 
 #: Joins the parts of a label: ``smart / seals=5``.
 LABEL_JOIN = " / "
@@ -127,20 +127,18 @@ def option_values(game: Game, vary: Any, fixed: Mapping[str, Any]) -> dict[str, 
     if vary is None:
         return {}
     kinds = option_kinds(game.options_type)
-    names = list(kinds)
     if not isinstance(vary, Mapping):
         raise OptionError(f"vary must map rule options to lists of values, got {shorten(vary)}; "
-                          f"valid options: {', '.join(names)}")
+                          f"valid options: {', '.join(kinds)}")
     grid = {}
     for name, values in vary.items():
-        if not isinstance(name, str) or name not in names:
-            raise OptionError(f"unknown option {shorten(name)} for {game.name}; valid options: {', '.join(names)}")
+        kind = option_kind(game, name, kinds)
         if name in fixed:
             raise OptionError(f"option {name!r} is given both as fixed (options) and varied (vary); give it once")
         listed = [values] if isinstance(values, (str, bytes)) or not isinstance(values, Iterable) else list(values)
         if not listed:
             raise OptionError(f"vary lists no value for option {name!r}")
-        plain = [option_value(game, name, value, kinds[name]) for value in listed]
+        plain = [option_value(game, name, value, kind) for value in listed]
         repeated = [v for i, v in enumerate(plain) if v in plain[:i]]
         if repeated:
             raise OptionError(f"vary lists the value {value_text(repeated[0])} of option {name!r} twice")

@@ -141,6 +141,13 @@ def option_kinds(options_type: type) -> dict[str, tuple[type, bool]]:
 _KIND_NAMES = {bool: "true or false", int: "an integer", float: "a finite number", str: "a string"}
 
 
+def option_kind(game: Game, name: Any, kinds: Mapping[str, tuple[type, bool]]) -> tuple[type, bool]:
+    """``kinds[name]`` (``option_kinds``), or an OptionError naming the game's options."""
+    if not isinstance(name, str) or name not in kinds:
+        raise OptionError(f"unknown option {shorten(name)} for {game.name}; valid options: {', '.join(kinds)}")
+    return kinds[name]
+
+
 def option_value(game: Game, name: str, value: Any, kind: tuple[type, bool]) -> Any:
     """``value`` of option ``name`` as the plain Python type its annotation names (numpy scalars
     converted), or an OptionError."""
@@ -170,11 +177,7 @@ def make_options(game: Game, options: Any = None):
     if not isinstance(options, Mapping):
         raise OptionError(f"options must be a mapping of option names to values, got {type(options).__name__}; "
                           f"valid options: {', '.join(kinds)}")
-    values = {}
-    for name, value in options.items():
-        if not isinstance(name, str) or name not in kinds:
-            raise OptionError(f"unknown option {shorten(name)} for {game.name}; valid options: {', '.join(kinds)}")
-        values[name] = option_value(game, name, value, kinds[name])
+    values = {name: option_value(game, name, value, option_kind(game, name, kinds)) for name, value in options.items()}
     try:
         return game.make_options(values)
     except CursedsimError:
@@ -259,5 +262,5 @@ def summary_args(game: Any, side: str | None = None) -> dict[str, Any]:
 
 
 __all__ = ["LABEL_JOIN", "check_finite", "example", "is_bare_policy", "is_int", "is_number", "make_options",
-           "option_kinds", "option_value", "parse_label", "policy_label", "policy_specs", "resolve_game",
+           "option_kind", "option_kinds", "option_value", "parse_label", "policy_label", "policy_specs", "resolve_game",
            "resolve_players", "resolve_policy", "resolve_sides", "side_mapping", "summary_args", "win_columns"]

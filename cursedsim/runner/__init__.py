@@ -33,7 +33,8 @@ from cursedsim.errors import RunError, shorten, warn
 from cursedsim.games import Game
 from cursedsim.resolve import (check_finite, is_int, make_options, option_kinds, policy_label,  # noqa: F401
                                policy_specs, resolve_game, resolve_players, resolve_policy, resolve_sides)
-from cursedsim.runner.collect import _check_chunk, _Frame, _new_summary, _Summary, build_frame, concat_frames  # noqa: F401
+from cursedsim.runner.collect import (_check_chunk, _Frame, _new_summary, _Summary, build_frame,  # noqa: F401
+                                      concat_frames)
 from cursedsim.runner.execute import (DASK_TIMEOUT, WORKER_RETRIES, _play_chunk, _progress_bar,  # noqa: F401
                                       _run_tasks, _sequential, _want_progress, _warm_up, dask_client)
 from cursedsim.runner.plan import (BACKENDS, MAX_CHUNK_SIZE, MAX_DEFAULT_CHUNK, MAX_GAMES, MAX_JOBS,  # noqa: F401
