@@ -25,10 +25,11 @@ the package they are the functions. Import anything else from the modules by nam
 
 from __future__ import annotations
 
-from cursedsim.version import __version__  # noqa: E402
 from cursedsim.numba_cache import pin_cache_dir  # noqa: E402
 
 pin_cache_dir()  # before any kernel module is imported: see numba_cache.py
+
+from cursedsim.version import __version__  # noqa: E402
 
 import cursedsim.compose  # noqa: E402, F401  (the composition root: plugins and search into the registry)
 
