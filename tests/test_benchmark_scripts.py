@@ -31,3 +31,11 @@ def test_clairvoyant_benchmarks_solve_games():
     assert "games_per_s" in text
     text = _run("bench_clairvoyant_verflucht.py", "--games", "2", "--budget", "30", "--players", "3", "--dry-run")
     assert "'3p'" in text and "exact_share" in text
+
+
+def test_step_clone_benchmark_times_copies(tmp_path):
+    out = tmp_path / "step_clone.json"
+    _run("bench_step_clone.py", "--games", "verflucht", "cursed", "--budget", "0", "--out", str(out))
+    games = json.loads(out.read_text())["before"]["games"]
+    assert set(games) == {"verflucht", "cursed"}
+    assert all(len(g["states"]) >= 3 and g["states"][-1]["k"] > 0 for g in games.values())

@@ -157,3 +157,51 @@ def test_play_out_equals_step_by_step(policy):
     mixed = STEP.new_state(12, 0, 2)
     mixed.play_out({0: ("baseline", None), 1: ("smart", {"slack": 1.0})})   # the step-by-step loop
     assert mixed.is_terminal()
+
+
+def _same(array_state, logged, players, where):
+    assert array_state.actor() == logged.actor() and array_state.legal_actions() == logged.legal_actions(), where
+    for agent in range(players):
+        assert array_state.information(agent) == logged.information(agent), (where, agent)
+        assert (array_state.observation(agent) == logged.observation(agent)).all(), (where, agent)
+    if logged.is_terminal():
+        assert array_state.outcome() == logged.outcome(), where
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_array_state_steps_as_the_logged_reference_state(seed):
+    """The state over the kernel's arrays (log=False) and the reference engine's (log=True) agree at every
+    step: actor, legal actions, every seat's information and observation, outcome, and the same
+    determinisations (hands and face-down order), through actions, built-in policies, fast play-outs
+    and copies, under every player count and non-default options."""
+    from cursedsim.games.verflucht.step import ArrayState, VerfluchtState
+    rnd = random.Random(seed)
+    for index in range(30):
+        players = 1 + index % 5
+        options = {"partial_items_before_seal": rnd.random() < 0.5, "voluntary_seal": rnd.random() < 0.7,
+                   "drawer_last_turn": rnd.random() < 0.7, "seals": rnd.randint(0, 5)}
+        fast, logged = STEP.new_state(9, index, players, options), STEP.new_state(9, index, players, options, log=True)
+        assert isinstance(fast, ArrayState) and isinstance(logged, VerfluchtState)
+        while not logged.is_terminal():
+            x = rnd.random()
+            if x < 0.1:
+                agent, draw = rnd.randrange(players), rnd.randrange(1000)
+                fast, logged = fast.determinise(agent, draw), logged.determinise(agent, draw)
+                assert [sorted(h) for h in fast.table.hands] == [sorted(h) for h in logged.table.hands]
+                assert fast.table.face_down == logged.table.face_down
+            elif x < 0.15:
+                name = rnd.choice(["random", "baseline", "smart"])
+                ended = [s.clone() for s in (fast, logged)]
+                for s in ended:
+                    s.play_out({q: (name, None) for q in range(players)})
+                _same(*ended, players, (index, "play_out", name))
+            elif x < 0.55:
+                action = rnd.choice(logged.legal_actions())
+                fast.apply(action)
+                logged.apply(action)
+            else:
+                name = rnd.choice(["random", "baseline", "smart"])
+                assert fast.apply_policy(name) == logged.apply_policy(name)
+            if rnd.random() < 0.2:
+                fast, logged = fast.clone(), logged.clone()
+            _same(fast, logged, players, index)
