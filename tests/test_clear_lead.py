@@ -1,11 +1,11 @@
-"""The clear-lead rule every compiled ``rollout`` decides by (``search/clear_lead.py``): the base choice
+"""The clear-lead rule every compiled ``rollout`` decides by (``games/clear_lead.py``): the base choice
 stays without a clear lead, and stopping hopeless candidates early never changes a decision."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from cursedsim.search import clear_lead
+from cursedsim.games import clear_lead
 
 
 def counts(values, size=8):

@@ -111,3 +111,40 @@ def test_each_record_names_what_the_layers_above_need(name):
     assert cache_group(PACKAGE_DIR / game.cache_identity / "kernel.py")[0] == name
     assert source_digest(game.cache_identity) == source_digest(name)
     assert source_digest(game.cache_identity, compiled_only=True) == source_digest(name, compiled_only=True)
+
+
+# ---------------------------------------------------------------- the whole package's layers (issue 27 point 6)
+
+def test_every_module_has_a_layer():
+    from cursedsim.layers import layer_of, modules
+    assert [str(p) for p in modules() if layer_of(p) is None] == []
+
+
+def test_no_import_points_to_a_layer_above():
+    from cursedsim.layers import upward_imports
+    assert upward_imports() == []
+
+
+def test_no_import_circle_joins_two_layers():
+    from cursedsim.layers import layer_of
+    joined = [[_relative(p) for p in circle] for circle in circles() if len({layer_of(p) for p in circle}) > 1]
+    assert joined == []
+
+
+def test_the_architecture_page_prints_the_layers_in_order():
+    """docs/architecture.md's "Layers" block is the table ``python -m cursedsim.layers`` prints, top first,
+    layer names and what each holds (the counts may drift with the code)."""
+    from cursedsim.layers import LAYERS
+    page = (PACKAGE_DIR.parent / "docs" / "architecture.md").read_text(encoding="utf-8")
+    block = page.split("## Layers", 1)[1].split("```", 2)[1]
+    shown = [line.split()[0] for line in block.strip().splitlines()[1:]]
+    assert shown == [name for name, _, _ in reversed(LAYERS)]
+    for name, about, _ in LAYERS:
+        assert about in " ".join(block.split()), name
+
+
+def test_a_path_takes_its_longest_layer_prefix():
+    from cursedsim.layers import layer_of
+    assert layer_of("games/verflucht/step.py") == "step" and layer_of("games/verflucht/kernel.py") == "games"
+    assert layer_of("step/api.py") == "step" and layer_of("games/clear_lead.py") == "games"
+    assert layer_of("cli/app.py") == "interface" and layer_of("nowhere.py") is None

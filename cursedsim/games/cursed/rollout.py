@@ -7,7 +7,7 @@ lowest weapon it may go on), and PLAY of each Backpack weapon (one per unique ca
 (``candidates``). Each candidate plays ``n`` playouts to the end of the game: the fight replayed from its
 start with the decisions taken so far, the candidate taken, the rest of the fight by the base policy and
 the later fights by the ``finish`` policy (the base itself when -1). A candidate replaces the base
-choice only with a clear lead (``search/clear_lead.py``: a sign test at ``margin`` standard errors).
+choice only with a clear lead (``games/clear_lead.py``: a sign test at ``margin`` standard errors).
 Not searched: the attack choices, the Soul Crystal and the items between fights (the base policy's).
 
 What a playout may know: every zone is public but the draw pile's order. At the candidate (``resume.branch``)
@@ -38,7 +38,7 @@ from cursedsim.games.cursed.state import (
     STARTING_ITEM_RANDOM, STOP, USE, best_weapon, kind_bit, lowest_of,
 )
 from cursedsim.rng import STREAM_DECK, STREAM_POLICY, seed_tuple
-from cursedsim.search import clear_lead
+from cursedsim.games import clear_lead
 
 #: Candidates per decision, at most (the ``cap`` parameter may lower it).
 MAX_CANDIDATES = 16

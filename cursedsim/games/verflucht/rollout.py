@@ -10,7 +10,7 @@ What a playout may know (docs/search.md, "rollout"): never the order of the face
 playout draws from the face-down *set* (everything not in a hand, the display or the discard pile,
 laid out in code order) with a stream of its own keyed by (seed, game, decision, playout), the same for
 every candidate of the decision (common random numbers). A candidate replaces the base policy's choice only
-when it won clearly more often (``search/clear_lead.py``: a sign test at ``margin`` standard errors). With ``information="private"`` the other
+when it won clearly more often (``games/clear_lead.py``: a sign test at ``margin`` standard errors). With ``information="private"`` the other
 players' Items are redrawn too: each keeps their hand size and the Items the candidate makes them spend
 (said aloud in the plan), the rest comes at random from the Items the decider cannot see.
 """
@@ -30,7 +30,7 @@ from cursedsim.games.verflucht.state import (
     RNG_DECK, RNG_POLICY, SCORE, SEALS_LEFT,
 )
 from cursedsim.rng import below_t, rollout_stream, seed_tuple
-from cursedsim.search import clear_lead
+from cursedsim.games import clear_lead
 
 #: Candidates per decision, at most (the ``cap`` parameter may lower it).
 MAX_CANDIDATES = 16

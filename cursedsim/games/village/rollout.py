@@ -6,7 +6,7 @@ the candidates are the base policy's own choice first, then every other legal op
 kernel lists them (ascending codes), up to ``cap``. For each candidate ``n`` playouts run from the
 decision to the end of the game: the candidate is taken, then the searching side plays its base policy
 and the other side its own policy of the run (automaton or player). A candidate replaces the base
-policy's choice only with a clear lead in playouts won by the decider (``search/clear_lead.py``: more
+policy's choice only with a clear lead in playouts won by the decider (``games/clear_lead.py``: more
 than ``margin`` square roots of the playouts the two ended differently; among those the most wins, ties
 to the earlier), and candidates that can no longer reach one are not played further.
 
@@ -36,7 +36,7 @@ from cursedsim.games.village import kernel as K
 from cursedsim.games.village import policy_specs as P
 from cursedsim.games.village import rules as R
 from cursedsim.games.village import state as S
-from cursedsim.search import clear_lead
+from cursedsim.games import clear_lead
 
 #: Candidates per decision, at most (the ``cap`` parameter may lower it).
 MAX_CANDIDATES = 64
