@@ -306,12 +306,13 @@ def collect(out: str, *, n_games: int, seed: int, n_jobs: int, progress: bool | 
     log(f"trajectories: {len(plan.pairings)} x {count:,} games replayed")
     for mode, w, m in plan.pairings:
         pair = {rules.WIZARD: by_label[w], rules.MONSTER: by_label[m]}
+        policy = {side: p.policy for side, p in pair.items()}
+        params = {side: p.params_at(2) for side, p in pair.items() if p.params_at(2)} or None
 
-        def replay(index: int, pair=pair) -> list[dict]:
+        def replay(index: int, policy=policy, params=params) -> list[dict]:
             from cursedsim.runner import replay as replay_game
-            params = {side: p.params_at(2) for side, p in pair.items() if p.params_at(2)}
-            return replay_game(plan.game, seed, index, policy={side: p.policy for side, p in pair.items()},
-                               params=params or None, options=on_board or None, format="events")
+            return replay_game(plan.game, seed, index, policy=policy, params=params, options=on_board or None,
+                               format="events")
         rows["trajectories"] += trajectories.collect(replay, frames[(w, m)], mode, count)
         rows["plausibility"].append(reduce.plausibility_row(frames[(w, m)], mode, w, m))
 

@@ -25,7 +25,7 @@ def game_rounds(events: list[Mapping[str, Any]]) -> tuple[list[dict[str, int]], 
     turns = int(end["turn"])
     rounds = []
     for r in range((turns + 1) // 2 + 1):
-        state = starts.get(2 * r + 1, end["state"]) if 2 * r + 1 <= turns else end["state"]
+        state = starts.get(2 * r + 1, end["state"])   # no turn r+1 began: the game was over
         rounds.append({m: int(state[m]) for m in MEASURES})
     return rounds, turns, None if end["unfinished"] else end["winner"]
 
