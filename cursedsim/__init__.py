@@ -20,7 +20,7 @@ Public API::
 
 The functions ``compare``, ``sweep``, ``target``, ``tune`` and ``report`` share their names with their modules; as attributes of
 the package they are the functions. Import anything else from the modules by name
-(``from cursedsim.tune import DEFAULT_SPACES``).
+(``from cursedsim.tune import parse_space``).
 """
 
 from __future__ import annotations

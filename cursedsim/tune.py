@@ -50,61 +50,6 @@ from cursedsim.games import Game
 TAG_CANDIDATES = 0x63616E64   # "cand"
 TAG_HOLDOUT = 0x686F6C64      # "hold"
 
-#: Default search spaces: (low, high) with two ints = integers low..high, with a float = a uniform real;
-#: a list = one of its values. Parameters left out keep their defaults.
-def _village_spaces() -> dict[str, dict[str, tuple[int, int]]]:
-    """The village player policies' search spaces: every parameter over its ``PARAMS`` range."""
-    from cursedsim.games.village import monster_policies, wizard_policies
-    tables = {"planner": wizard_policies.PARAMS["planner"], "glutton": monster_policies.PARAMS["glutton"]}
-    return {policy: {name: (int(low), int(high)) for name, _, low, high, _ in rows} for policy, rows in tables.items()}
-
-
-DEFAULT_SPACES: dict[tuple[str, str], dict[str, Any]] = {
-    # Verflucht! smart: every threshold is compared with integer sums, so integers cover the family. The
-    # ranges come from a one-at-a-time scan around the defaults (sweep, 100,000 games, 1 and 5 players,
-    # seed 7): slack above 4 and threat_bonus above 3 only lose (at 5 players slack 8 wins 6.3% against
-    # 13.3%); the other ranges are wide because their best values move with the player count.
-    ("verflucht", "smart"): {
-        "slack": (0, 4),
-        "crowd_bonus": (0, 12),
-        "threat_bonus": (0, 3),
-        "late_cards": (0, 12),
-        "late_bonus": (0, 12),
-        "multi_items": [0, 1],
-        "big_hand_first": [0, 1],
-        "banish_multi": [0, 1],
-    },
-    # Cursed!?: a one-at-a-time scan (sweep, 100,000 games, seed 7) around the defaults. threshold's k
-    # peaks sharply at 2 (k=1: 18.5%, 2: 25.4%, 3: 20.1%), counting's margin at -0.25 (-0.5: 23.2%,
-    # 0: 23.5%); the item parameters move the win rate by tenths of a point inside these ranges and
-    # lose beyond them. frenzy_power and whetstone_gap act only with item_timing="before_draw" and
-    # keep their defaults.
-    ("cursed", "threshold"): {
-        "k": (1, 3),
-        "turkey_pile": (0, 10),
-        "scroll_power": (6, 11),
-        "shield_due": (0, 3),
-        "smoke_due": (1, 5),
-        "scroll_due": (2, 6),
-    },
-    ("cursed", "counting"): {
-        "margin": (-0.6, 0.1),
-        "turkey_pile": (0, 10),
-        "scroll_power": (6, 11),
-        "shield_due": (0, 3),
-        "smoke_due": (1, 5),
-        "scroll_due": (2, 6),
-    },    # Cursed Gifts (any side): the parameters' whole meaningful ranges, not a scan: a gauge eliminates at 10,
-    # so healing starts at a total of 1-9; the reconstructed deck's plain gifts are 1-5 points; a hand
-    # rarely holds more than 2 ripostes.
-    **{("gifts", name): {"heal_at": (1, 9), "riposte_min": (1, 5), "heal_first": [0, 1], "keep": (0, 2)}
-       for name in ("leader", "weakest_link", "spread", "defensive")},
-    # So, You've Been Cursed.: each player policy's parameters over their documented ranges (integers: both
-    # policies score in integer arithmetic), from wizard_policies.PARAMS and monster_policies.PARAMS.
-    **{("village", name): space for name, space in _village_spaces().items()},
-}
-
-
 # ---------------------------------------------------------------- seeds
 
 def derive_seed(seed: int, tag: int) -> int:
@@ -162,10 +107,10 @@ def _is_number(value: Any) -> bool:
 
 
 def default_space(game: Game, policy: str, side: str | None = None) -> dict[str, Any] | None:
-    """The default search space of ``policy`` (of ``side`` in a game of sides): ``DEFAULT_SPACES`` under
-    ``(game, side, policy)`` or ``(game, policy)``; None without one."""
-    return DEFAULT_SPACES.get((game.name, side, policy) if side is not None else (game.name, policy),
-                              DEFAULT_SPACES.get((game.name, policy)))
+    """The default search space of ``policy`` (of ``side`` in a game of sides): its ``PolicySpec``'s
+    ``tune_space``, None without one."""
+    space = game.policy(policy, side).tune_space
+    return None if space is None else dict(space)
 
 
 def parse_space(game: Game, policy: str, space: Mapping[str, Any] | None, side: str | None = None) -> list[Dimension]:
@@ -370,7 +315,7 @@ def tune(game: str | Game, policy: str = "smart", *, players: int | None, option
     then evaluate the winner against ``reference`` on held-out games (see the module docstring for the
     method and how every seed is derived).
 
-    space: ``{parameter: (low, high) | [values] | value}`` (None: ``DEFAULT_SPACES``). candidates: how
+    space: ``{parameter: (low, high) | [values] | value}`` (None: the policy's ``tune_space``). candidates: how
     many parameter sets enter (the defaults among them with ``include_default``). start_games: games per
     candidate in the first round, doubled every round. local: the share of random candidates drawn near
     the defaults (a few parameters redrawn) rather than anywhere in the space. final_games: held-out
@@ -513,6 +458,6 @@ def tune_summary(results: list[TuneResult]) -> dict[str, Any]:
             "players": {str(result.players): result.to_dict() for result in results}}
 
 
-__all__ = ["DEFAULT_SPACES", "Dimension", "TuneResult", "check_disjoint_seeds", "default_space", "derive_seed",
+__all__ = ["Dimension", "TuneResult", "check_disjoint_seeds", "default_space", "derive_seed",
            "draw_candidates",
            "halving_rounds", "parse_space", "tune", "tune_summary"]

@@ -1,7 +1,7 @@
 """Do Cursed!?'s threshold and counting policies improve with tuned parameters, and which of the two is
 best once both are tuned?
 
-``cursedsim.tune`` searches each policy's default space (``tune.DEFAULT_SPACES``: the stopping
+``cursedsim.tune`` searches each policy's default space (its ``PolicySpec.tune_space``: the stopping
 parameter k or margin and the item-use thresholds) by successive halving on common random numbers
 (games 0..n-1 of ``--seed``), then plays the winner, the reference ``threshold`` with its defaults and
 the policy's own defaults on ``--final-games`` held-out games (a derived seed that shares no random

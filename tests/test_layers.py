@@ -23,14 +23,6 @@ NOT_ABOVE = {
     "step/": ("search/", "plugins.py", "compose.py", "report/", "cli/"),
     "search/": ("compose.py", "report/", "cli/"),
 }
-#: Module-level tables that name games outside the registry and the games' own packages, each with why it
-#: may: (file, assigned name) -> reason.
-KNOWN_TABLES = {
-    ("tune.py", "DEFAULT_SPACES"): "the tuning search spaces per (game, policy): research defaults of issue 27 "
-                                   "point 2's tune.py, which is to read them from the game",
-}
-
-
 def _relative(path: Path) -> str:
     return str(path.relative_to(PACKAGE_DIR))
 
@@ -81,23 +73,12 @@ def test_a_games_name_is_written_in_the_registry_and_its_own_packages_only():
                 continue
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             names = [target.id for target in targets if isinstance(target, ast.Name)]
-            if any((relative, name) in KNOWN_TABLES for name in names):
-                continue
             for constant in ast.walk(node):
                 if isinstance(constant, ast.Constant) and isinstance(constant.value, str):
                     game = _names_a_game(constant.value, games)
                     if game is not None and game != _own_package(relative):
                         found.append(f"{relative}:{node.lineno} {', '.join(names)}: {constant.value!r}")
     assert found == []
-
-
-def test_the_known_tables_still_exist():
-    for (relative, name), _ in KNOWN_TABLES.items():
-        tree = ast.parse((PACKAGE_DIR / relative).read_bytes())
-        assigned = {target.id for node in tree.body if isinstance(node, (ast.Assign, ast.AnnAssign))
-                    for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
-                    if isinstance(target, ast.Name)}
-        assert name in assigned, f"{relative} no longer defines {name}: drop it from KNOWN_TABLES"
 
 
 @pytest.mark.parametrize("name", list(GAME_MODULES))

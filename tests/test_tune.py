@@ -11,7 +11,7 @@ import pytest
 import cursedsim
 from cursedsim import rng
 from cursedsim.errors import CursedsimError, RunError, UnknownPolicyError
-from cursedsim.tune import (DEFAULT_SPACES, TAG_HOLDOUT, check_disjoint_seeds, derive_seed, draw_candidates,
+from cursedsim.tune import (TAG_HOLDOUT, check_disjoint_seeds, derive_seed, draw_candidates,
                             halving_rounds, parse_space, tune, tune_summary)
 
 from research_games import BEST_BOOST, DIAL, register_dial
@@ -186,8 +186,8 @@ def test_local_candidates_change_a_few_parameters_of_the_defaults(verflucht):
 
 
 def test_default_space_of_verflucht_smart_covers_its_parameters(verflucht):
-    space = DEFAULT_SPACES[("verflucht", "smart")]
     spec = verflucht.policy("smart")
+    space = spec.tune_space
     assert set(space) == set(spec.params)
     for dim in parse_space(verflucht, "smart", None):
         default = spec.params[dim.name]

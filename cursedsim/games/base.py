@@ -15,7 +15,8 @@ from cursedsim.errors import CursedsimError, OptionError, PlayersError, UnknownP
 
 @dataclass(frozen=True)
 class PolicySpec:
-    """A policy: its kernel id, one-paragraph description and named numeric parameters.
+    """A policy: its kernel id, one-paragraph description, named numeric parameters and the space
+    ``tune`` searches them in.
 
     Built-in policies have only these. A user policy carries its implementation in ``impl``: for
     ``engine="kernel"`` a game-specific object holding the compiled kernel that calls the user's numba
@@ -30,6 +31,10 @@ class PolicySpec:
     param_docs: Mapping[str, str] = field(default_factory=dict)
     engine: str = "kernel"
     impl: Any = None
+    #: The default search space ``tune`` draws candidates from: ``{parameter: (low, high) | [values]}``
+    #: ((low, high) of two ints: integers; with a float: a uniform real); parameters left out keep their
+    #: defaults. None: no default space (``tune`` then needs one given).
+    tune_space: Mapping[str, Any] | None = None
 
     def param_vector(self, overrides: Mapping[str, float] | None = None) -> np.ndarray:
         """The float64 parameter vector the kernel takes, defaults overridden by ``overrides``."""

@@ -29,6 +29,12 @@ def _params(heal_at: float, riposte_min: float, heal_first: float, keep: float) 
     return {"heal_at": heal_at, "riposte_min": riposte_min, "heal_first": heal_first, "keep": keep}
 
 
+#: ``tune``'s default space of the four heuristics (any side): the parameters' whole meaningful ranges, not a
+#: scan: a gauge eliminates at 10, so healing starts at a total of 1-9; the reconstructed deck's plain gifts
+#: are 1-5 points; a hand rarely holds more than 2 ripostes.
+TUNE_SPACE = {"heal_at": (1, 9), "riposte_min": (1, 5), "heal_first": [0, 1], "keep": (0, 2)}
+
+
 POLICIES = {
     "random": PolicySpec("random", RANDOM, "Uniform legal action at every decision (its seat's own stream)."),
     "leader": PolicySpec(
@@ -36,23 +42,23 @@ POLICIES = {
         "The rulebook's advice: every attack goes to the opponent with the fullest gauge; gives its biggest "
         "gift, raises that player's biggest gift; heals from heal_at; answers what would eliminate it or "
         "adds riposte_min or more.",
-        params=_params(7.0, 1.0, 0.0, 0.0), param_docs=dict(PARAM_DOCS)),
+        params=_params(7.0, 1.0, 0.0, 0.0), param_docs=dict(PARAM_DOCS), tune_space=TUNE_SPACE),
     "weakest_link": PolicySpec(
         "weakest_link", WEAKEST_LINK,
         "As leader, but attacks the opponent with the fewest cards in hand (least able to answer), ties to "
         "the fullest gauge.",
-        params=_params(7.0, 1.0, 0.0, 0.0), param_docs=dict(PARAM_DOCS)),
+        params=_params(7.0, 1.0, 0.0, 0.0), param_docs=dict(PARAM_DOCS), tune_space=TUNE_SPACE),
     "spread": PolicySpec(
         "spread", SPREAD,
         "As leader, but attacks the opponent with the emptiest gauge (spreads the gifts, against the "
         "rulebook's advice).",
-        params=_params(7.0, 1.0, 0.0, 0.0), param_docs=dict(PARAM_DOCS)),
+        params=_params(7.0, 1.0, 0.0, 0.0), param_docs=dict(PARAM_DOCS), tune_space=TUNE_SPACE),
     "defensive": PolicySpec(
         "defensive", DEFENSIVE,
         "Heals first from a low gauge (heal_at 4), answers only gifts of 3 or more (or one that would "
         "eliminate it) and keeps its last riposte for a card that would eliminate it; otherwise attacks as "
         "leader.",
-        params=_params(4.0, 3.0, 1.0, 1.0), param_docs=dict(PARAM_DOCS)),
+        params=_params(4.0, 3.0, 1.0, 1.0), param_docs=dict(PARAM_DOCS), tune_space=TUNE_SPACE),
 }
 
 #: The search, beside the heuristics: a policy of both sides of the runner (``ALL_POLICIES``), played by

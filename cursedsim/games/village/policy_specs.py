@@ -22,8 +22,11 @@ def _params(table) -> tuple[dict[str, float], dict[str, str]]:
 
 
 def _spec(name: str, policy_id: int, doc: str, table=()) -> PolicySpec:
+    """A policy with its ``PARAMS`` rows; ``tune`` searches each parameter over its documented range
+    (integers: both player policies score in integer arithmetic)."""
     defaults, docs = _params(table)
-    return PolicySpec(name, policy_id, doc, params=defaults, param_docs=docs)
+    space = {name: (int(low), int(high)) for name, _, low, high, _ in table} or None
+    return PolicySpec(name, policy_id, doc, params=defaults, param_docs=docs, tune_space=space)
 
 
 WIZARD_POLICIES = {
