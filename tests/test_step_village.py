@@ -314,3 +314,70 @@ def test_the_logged_events_are_the_runners_replay():
     text = cursedsim.replay("village", seed, index, policy={"wizard": "planner", "monster": "glutton"})
     from cursedsim.games.village import turnlog
     assert turnlog.text(state.events()) == text
+
+
+class _FullReplay(S.VillageState):
+    """The copies of before (issue 27 point 3): the whole history kept and replayed on a new deal."""
+
+    def _turn_begins(self):
+        kept = self.history
+        super()._turn_begins()
+        self.history = kept
+
+    def _fresh(self):
+        return type(self)(self.recipe, None, self._policies)
+
+
+def _same_state(copied, replayed, where):
+    assert copied.actor() == replayed.actor() and copied.legal_actions() == replayed.legal_actions(), where
+    assert [copied.action_name(a) for a in copied.legal_actions()] == \
+        [replayed.action_name(a) for a in replayed.legal_actions()], where
+    for agent in (W, M):
+        assert copied.information(agent) == replayed.information(agent), (where, agent)
+        assert np.array_equal(copied.observation(agent), replayed.observation(agent)), (where, agent)
+    assert copied.returns() == replayed.returns() and copied.casting() == replayed.casting(), where
+    if replayed.is_terminal():
+        assert copied.outcome() == replayed.outcome(), where
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_copies_from_the_turn_start_play_as_the_whole_history_replayed(seed):
+    """A state copied from its turn's start (``TurnStart``: the table copied, the turn so far replayed) and
+    one copied by replaying its whole history agree at every step: actor, legal actions and their names,
+    both agents' information and observation, returns, outcome, the built-in policies' answers and the
+    determinisations, through actions, policies, play-outs, copies and determinisations, in every mode
+    (both sides agents, each solo game, a player side fixed, the 0-player game) and non-default options."""
+    rnd = random.Random(seed)
+    fixes = [None, {"monster": "rabid"}, {"wizard": "possessed"}, {"monster": ("glutton", GLUTTON)},
+             {"wizard": "random"}, {"wizard": "possessed", "monster": "rabid"}]
+    players = {W: ("random", "planner"), M: ("random", "glutton")}
+    for index in range(4):
+        fixed, options = fixes[(index + seed) % len(fixes)], rnd.choice([{}, OPTIONS_A, OPTIONS_B, OPTIONS_C])
+        copied = STEP.new_state(seed, index, 2, options, fixed=fixed)
+        replayed = _FullReplay(copied.recipe)
+        _same_state(copied, replayed, (index, 0))
+        steps = 0
+        while not replayed.is_terminal():
+            x = rnd.random()
+            if x < 0.08:
+                agent, draw = rnd.choice(copied.acting_agents()), rnd.randrange(1000)
+                copied, replayed = copied.determinise(agent, draw), replayed.determinise(agent, draw)
+            elif x < 0.11:
+                ended = [s.clone() for s in (copied, replayed)]
+                for s in ended:
+                    s.play_out({a: (players[a][1], None) for a in (W, M)})
+                _same_state(*ended, (index, steps, "play_out"))
+            elif x < 0.55:
+                action = rnd.choice(replayed.legal_actions())
+                copied.apply(action)
+                replayed.apply(action)
+            else:
+                name = rnd.choice(players[replayed.actor()])
+                assert copied.apply_policy(name) == replayed.apply_policy(name), (index, steps)
+            if rnd.random() < 0.3:
+                copied = copied.clone()
+            if rnd.random() < 0.05:
+                replayed = replayed.clone()
+            steps += 1
+            _same_state(copied, replayed, (index, steps))
+        assert isinstance(copied, S.VillageState) and len(copied.history) <= len(replayed.history)

@@ -1,6 +1,14 @@
 """So, You've Been Cursed. stepped one decision at a time (``cursedsim.step``) on the reference engine
 (``reference.py``, its players' turns in ``wizard_player.py`` / ``monster_player.py``).
 
+How it steps and copies: the engine plays whole turns (``Table.step``) on a greenlet that hands out each
+decision of an agent side (``step/driven.py``). At the start of every turn the state keeps a copy of the
+table (``TurnStart``) and empties its ``history``, which then holds only what was done since (actions,
+built-in policies, determinisations). ``clone()`` copies that table once more and replays the turn so far
+on it: O(state + the turn under way), whatever the game's length (issue 27 point 3; it replayed the whole
+game before). The choices made in the finished turns (part of ``information``) are a chain the copies
+share. ``log=True`` steps the same way (its copies copy the events too).
+
 Agents: the two sides, always numbered by side: agent 0 is the ``wizard``, agent 1 the ``monster``
 (``STEP.agents`` and ``agent_sides`` are ``("wizard", "monster")``, ``side_of(agent)`` names it). Only
 the sides that are *players* and not ``fixed`` ever act (``acting_agents()``); the mode follows from the
@@ -33,7 +41,9 @@ unrevealed Town Guard tiles, and re-seeds every stream except the agent's own po
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -217,33 +227,113 @@ def _shuffle(cards: list, stream: rng.Stream) -> None:
     REF.shuffle_in_place(cards, stream)
 
 
+# ---------------------------------------------------------------- turn starts, copied
+
+#: Table attributes a copy shares: never changed during play (the board, options, cards) or set anew.
+_SHARED = frozenset({"board", "options", "arrays", "origin", "cure_seq", "panic_from", "streams", "controllers",
+                     "on_choice"})
+
+
+def copy_table(t: REF.Table, controllers: dict) -> REF.Table:
+    """An independent copy of the table ``t`` (between two turns) played by ``controllers``: its lists and
+    dicts copied one level down (the stomach's slots two), its streams copied, the board and cards shared
+    (nothing changes them). O(state): no history is replayed."""
+    c = copy.copy(t)
+    for name, value in vars(t).items():
+        if name in _SHARED:
+            continue
+        if isinstance(value, list):
+            setattr(c, name, [list(x) if isinstance(x, list) else x for x in value])
+        elif isinstance(value, (dict, set)):
+            setattr(c, name, type(value)(value))
+    c.streams = [_stream_copy(s) for s in t.streams]
+    c.controllers = controllers
+    c.on_choice = None
+    return c
+
+
+def _stream_copy(stream: rng.Stream) -> rng.Stream:
+    c = object.__new__(rng.Stream)
+    c.s = list(stream.s)
+    return c
+
+
+@dataclass(frozen=True)
+class TurnStart:
+    """The game as it stood when the turn under way began: a table nobody plays on (each copy of the state
+    resumes on a copy of it), the choices made before it (a chain ``(earlier, turn's choices)``, shared by
+    every copy) and the Spell being cast then."""
+
+    table: REF.Table
+    past: tuple
+    cast: tuple | None
+
+
+def _flatten(chain: tuple) -> list:
+    """The choices of a chain ``(earlier, turn's choices)``, oldest first."""
+    turns = []
+    while chain:
+        chain, turn = chain
+        turns.append(turn)
+    return [entry for turn in reversed(turns) for entry in turn]
+
+
 # ---------------------------------------------------------------- the state
 
 class VillageState(DrivenState):
-    """A village game on the reference engine, stepped at each decision of an agent side."""
+    """A village game on the reference engine, stepped at each decision of an agent side. Each turn's start
+    is kept (``TurnStart``) and ``history`` holds only what was done since it, so a copy resumes a copy of
+    that table and replays the turn so far: O(state + turn), whatever the game's length."""
 
-    def __init__(self, recipe: Mapping[str, Any]):
-        self._policies: dict = {}
-        self._log: list[tuple] = []          # every choice made: (side, decision, code or card id)
+    def __init__(self, recipe: Mapping[str, Any], start: TurnStart | None = None, policies: dict | None = None):
+        self._policies: dict = {} if policies is None else policies
+        self._start = start                  # the turn under way's start (set by _play)
+        self._past: tuple = ()               # the choices of the turns before this one (a shared chain)
+        self._log: list[tuple] = []          # this turn's choices: (side, decision, code or card id)
         self._cast: tuple | None = None      # (hand position, card) of the Spell being cast
         self._cards = K.cards_of(recipe["options"].cards)
         super().__init__(recipe)
 
     # ------------------------------------------------------------ the engine
 
-    def _play(self, ask: Callable[[Request], int]) -> None:
-        r = self.recipe
-        controllers = {}
+    def _controllers(self, ask: Callable[[Request], int]) -> dict:
+        """Side -> the controller of each player side: the agents' ask the driver, the fixed play inside."""
+        r, controllers = self.recipe, {}
         for side in R.SIDES:
             if side in r["agents"]:
                 controllers[side] = _Agent(self, side, ask)
             elif r["fixed"][side][0] != R.AUTOMATON_POLICIES[side]:
                 controllers[side] = self.policy(side, *r["fixed"][side])
-        t = _Table.deal(r["seed"], r["index"], r["options"], mode=r["mode"], controllers=controllers, log=r["log"])
+        return controllers
+
+    def _play(self, ask: Callable[[Request], int]) -> None:
+        r = self.recipe
+        controllers = self._controllers(ask)
+        resumed = self._start is not None
+        if resumed:
+            t = copy_table(self._start.table, controllers)
+            self._past, self._cast = self._start.past, self._start.cast
+        else:
+            t = _Table.deal(r["seed"], r["index"], r["options"], mode=r["mode"], controllers=controllers,
+                            log=r["log"])
         t.on_choice = self._seen
         self.table = t
         while not t.over:
+            if not resumed:
+                self._turn_begins()
+            resumed = False
             t.step()
+
+    def _turn_begins(self) -> None:
+        """Keep the start of the turn about to be played; what was done before it leaves ``history``."""
+        if self._log:
+            self._past, self._log = (self._past, tuple(self._log)), []
+        self._start = TurnStart(copy_table(self.table, {}), self._past, self._cast)
+        self.history = []
+
+    def _fresh(self) -> VillageState:
+        """The same game at the start of the turn under way (``clone`` replays ``history`` on it)."""
+        return type(self)(self.recipe, self._start, self._policies)
 
     def policy(self, side: str, name: str, params: Mapping[str, float] | None = None):
         """The reference policy object ``name`` of player side ``side`` with ``params`` over its defaults
@@ -369,7 +459,7 @@ class VillageState(DrivenState):
         if self._request is not None:
             decider, decision = self._request.context
             now = (decider, decision, tuple(self._request.legal) if decider == side else None)
-        return repr((side, self._public(), self._own(side), tuple(self._log), now))
+        return repr((side, self._public(), self._own(side), tuple(_flatten(self._past) + self._log), now))
 
     def observation(self, agent: int) -> np.ndarray:
         return observe(self, R.SIDES[agent])
