@@ -1,8 +1,9 @@
-"""The steps every research tool (``compare``, ``sweep``, ``target``, ``precision``) takes the same way
-around its own cells: check how its runs are played (``check_execution``), check ``out``
+"""The steps every research tool (``compare``, ``sweep``, ``target``, ``precision``, ``tune``) takes the
+same way around its own cells: check how its runs are played (``check_execution``), check ``out``
 (``check_out``), hold its directory (``directory``: locked, marked, refused when another search owns
-it) and, with Dask, one cluster for all its runs (``cluster``). What differs between the tools (their
-cells, how they play them, their table) stays in their modules.
+it), with Dask one cluster for all its runs (``cluster``), and one progress bar over all of them
+(``progress``: the first compile reported before it). What differs between the tools (their cells, how
+they play them, their table) stays in their modules.
 """
 
 from __future__ import annotations
@@ -69,4 +70,41 @@ def cluster(execution: Execution, shared: bool = True) -> Iterator[Any]:
         yield execution.dask_address
 
 
-__all__ = ["Execution", "check_execution", "check_out", "cluster", "directory"]
+class Progress:
+    """A tool's progress over all its runs: ``describe`` names the run now, ``advance`` counts its games;
+    silent (both do nothing) when no bar is shown."""
+
+    def __init__(self, total: int | None, description: str, show: bool) -> None:
+        self.shown = show
+        self._bar, self._task = runner._progress_bar(total, description) if show else (None, None)
+
+    def describe(self, text: str) -> None:
+        if self._bar is not None:
+            self._bar.update(self._task, description=text)
+
+    def advance(self, games: int) -> None:
+        if self._bar is not None:
+            self._bar.advance(self._task, games)
+
+
+@contextlib.contextmanager
+def progress(setting: bool | None, total: int, description: str, *, counted: bool = True,
+             warm_up: Callable[[], Any] | None = None) -> Iterator[Progress]:
+    """One bar over a tool's ``total`` games when ``setting`` asks for it (None: on a terminal, for long
+    runs), after ``warm_up`` (playing one game of the first run, so that a long first compile is reported
+    on its own line, not hidden behind the bar); ``counted=False``: a bar without an end (the total is
+    unknown, as a search to a precision)."""
+    show = runner._want_progress(setting, total)
+    if show and warm_up is not None:
+        warm_up()
+    bar = Progress(total if counted else None, description, show)
+    if bar._bar is not None:
+        bar._bar.start()
+    try:
+        yield bar
+    finally:
+        if bar._bar is not None:
+            bar._bar.stop()
+
+
+__all__ = ["Execution", "Progress", "check_execution", "check_out", "cluster", "directory", "progress"]

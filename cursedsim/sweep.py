@@ -264,9 +264,9 @@ def sweep(game: str | Game, *, players: Any = None, policies: Any = None, option
     worst = None if precision is None else precise.grid_games(precise.wilson_games(0.5, precision))
     cell_games = n_games if precision is None else min(max_games, worst)
     total = cell_games * len(cells)
-    show = runner._want_progress(progress, total)
-    if show:   # a long first compile is reported here, not hidden behind the bar
-        first = cells[0]
+    first = cells[0]
+
+    def warm_up() -> None:
         policy, vector, _ = runner.resolve_policy(game, varying.policy(first.policy), varying.params(first.params))
         runner._warm_up(game, seed, first.players, runner.make_options(game, dict(first.options)), policy, vector,
                         verbose=True)
@@ -278,54 +278,44 @@ def sweep(game: str | Game, *, players: Any = None, policies: Any = None, option
                                         **runner._json_value(varying.settings()), "cursedsim_version": __version__},
         kind="sweep", same=("game", "n_games", "seed", "precision", "side", "fixed", "fixed_params"))
     cluster = research.cluster(execution, shared=len(cells) > 1)   # one cluster for the whole sweep
-    bar = None
     rows = []
-    with directory, cluster as client:
-        if show:
-            bar, task = runner._progress_bar(None if precision is not None else total,
-                                             f"sweep {game.name}: {len(cells)} cells")
-            bar.start()
-        try:
-            for k, cell in enumerate(cells):
-                name = f"sweep {game.name} {k + 1}/{len(cells)}: {cell.policy} p={cell.players}"
-                if bar is not None:
-                    bar.update(task, description=name)
-                settings = dict(players=cell.players, policy=varying.policy(cell.policy), options=dict(cell.options),
-                                params=varying.params(cell.params), seed=seed, n_jobs=n_jobs,
-                                backend=execution.backend,
-                                chunk_size=chunk_size, progress=False, dask_address=client, summary_only=summary_only,
-                                out=None if out is None else os.path.join(out, CELLS_DIR, cell_dir_name(cell)))
-                if precision is None:
-                    result = runner.simulate(game, n_games, **settings)
-                    played = n_games
-                else:
-                    run = precise.simulate_to_precision(
-                        game, precision, max_games=max_games, side=varying.side,
-                        label=precise.cell_label(game.name, cell.players, cell.policy, {**cell.options, **cell.params}),
-                        on_batch=None if bar is None else _bar_status(bar, task, name, precision), **settings)
-                    result, played = run.result, run.batches[-1].stop - run.batches[-1].start
-                rows.append(_cell_row(game, cell, result, seed, param_names, varying))
-                if precision is not None:
-                    rows[-1]["precision_reached"] = run.reached
-                del result
-                if bar is not None:
-                    bar.advance(task, played)
-        finally:
-            if bar is not None:
-                bar.stop()
+    with directory, cluster as client, research.progress(progress, total, f"sweep {game.name}: {len(cells)} cells",
+                                                         counted=precision is None, warm_up=warm_up) as bar:
+        for k, cell in enumerate(cells):
+            name = f"sweep {game.name} {k + 1}/{len(cells)}: {cell.policy} p={cell.players}"
+            bar.describe(name)
+            settings = dict(players=cell.players, policy=varying.policy(cell.policy), options=dict(cell.options),
+                            params=varying.params(cell.params), seed=seed, n_jobs=n_jobs,
+                            backend=execution.backend,
+                            chunk_size=chunk_size, progress=False, dask_address=client, summary_only=summary_only,
+                            out=None if out is None else os.path.join(out, CELLS_DIR, cell_dir_name(cell)))
+            if precision is None:
+                result = runner.simulate(game, n_games, **settings)
+                played = n_games
+            else:
+                run = precise.simulate_to_precision(
+                    game, precision, max_games=max_games, side=varying.side,
+                    label=precise.cell_label(game.name, cell.players, cell.policy, {**cell.options, **cell.params}),
+                    on_batch=_bar_status(bar, name, precision) if bar.shown else None, **settings)
+                result, played = run.result, run.batches[-1].stop - run.batches[-1].start
+            rows.append(_cell_row(game, cell, result, seed, param_names, varying))
+            if precision is not None:
+                rows[-1]["precision_reached"] = run.reached
+            del result
+            bar.advance(played)
         table = pd.DataFrame(rows)
         if out is not None:
             write_via(os.path.join(out, TABLE_FILE), lambda tmp: table.to_csv(tmp, index=False))
     return table
 
 
-def _bar_status(bar: Any, task: Any, name: str, precision: float):
+def _bar_status(bar: research.Progress, name: str, precision: float):
     """An ``on_batch`` for a cell: the bar counts the batch's games and names the half-width so far
     against the target."""
     def on_batch(batch: precise.Batch, stop: int) -> None:
-        bar.advance(task, batch.stop - batch.start)
-        bar.update(task, description=f"{name}: ±{100 * batch.half_width:.3g} pts (target {100 * precision:.3g}) "
-                                     f"after {batch.stop:,} games")
+        bar.advance(batch.stop - batch.start)
+        bar.describe(f"{name}: ±{100 * batch.half_width:.3g} pts (target {100 * precision:.3g}) "
+                     f"after {batch.stop:,} games")
     return on_batch
 
 

@@ -39,7 +39,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from cursedsim import resolve, runner
+from cursedsim import research, resolve, runner
 from cursedsim.compare import Contender, compare, contenders
 from cursedsim.contenders import check_policy
 from cursedsim.sides import resolve_varying, summary_args
@@ -281,9 +281,7 @@ def check_settings(game: Game, policy: str, *, candidates: Any, start_games: Any
     final_games = runner.check_n_games(final_games)
     if final_games < 2:
         raise RunError(f"final_games must be at least 2 (paired intervals), got {final_games}")
-    seed = runner.check_seed(seed)
-    runner.check_n_jobs(n_jobs)
-    runner.check_backend(backend)
+    seed = research.check_execution(seed, n_jobs, backend, None, None, None).seed
     holdout_seed = derive_seed(seed, TAG_HOLDOUT) if holdout_seed is None else runner.check_seed(holdout_seed)
     rounds = halving_rounds(candidates, start_games)
     search_max = rounds[-1][1] if rounds else 0
@@ -310,7 +308,8 @@ def tune(game: str | Game, policy: str = "smart", *, players: int | None, option
          space: Mapping[str, Any] | None = None, candidates: int = 32, start_games: int = 20_000,
          final_games: int = 200_000, reference: Any = "baseline", seed: int = 0, holdout_seed: int | None = None,
          n_jobs: int = 1, backend: str = "loky", include_default: bool = True, local: float = 0.5,
-         progress: bool | None = None, side: str | None = None, others: Any = None) -> TuneResult:
+         progress: bool | None = None, side: str | None = None, others: Any = None, chunk_size: int | None = None,
+         dask_address: Any = None) -> TuneResult:
     """Search ``policy``'s parameters for the highest win rate at ``players`` by successive halving,
     then evaluate the winner against ``reference`` on held-out games (see the module docstring for the
     method and how every seed is derived).
@@ -319,7 +318,8 @@ def tune(game: str | Game, policy: str = "smart", *, players: int | None, option
     many parameter sets enter (the defaults among them with ``include_default``). start_games: games per
     candidate in the first round, doubled every round. local: the share of random candidates drawn near
     the defaults (a few parameters redrawn) rather than anywhere in the space. final_games: held-out
-    games per policy.
+    games per policy. n_jobs, backend, chunk_size, dask_address: how every run is played, as ``simulate``
+    takes them (with backend "dask" and no address, one local cluster for the whole search).
     reference: the policy to beat (a name, ``"name:param=value,..."`` or a dict as ``compare`` takes).
 
     A game of sides: ``policy`` and ``reference`` are policies of ``side`` (None: the one side ``others``
@@ -338,7 +338,7 @@ def tune(game: str | Game, policy: str = "smart", *, players: int | None, option
         game, spec.name, candidates=candidates, start_games=start_games, final_games=final_games, reference=reference,
         seed=seed, holdout_seed=holdout_seed, n_jobs=n_jobs, backend=backend, local=local, side=varying.side)
     include_default = runner.check_flag(include_default, "include_default")
-    progress = runner.check_progress(progress)
+    execution = research.check_execution(seed, n_jobs, backend, chunk_size, progress, dask_address)
 
     pool = draw_candidates(spec.params, dims, candidates,
                            np.random.default_rng(np.random.SeedSequence([seed, TAG_CANDIDATES])), include_default,
@@ -350,35 +350,31 @@ def tune(game: str | Game, policy: str = "smart", *, players: int | None, option
     n_final = 3 if with_default else 2
     total = sum(alive * n for alive, n in rounds) + n_final * final_games
 
-    show = runner._want_progress(progress, total)
-    if show:
+    def warm_up() -> None:
         names, vectors, _ = runner.resolve_policy(game, varying.policy(spec.name), varying.params(pool[0]))
         runner._warm_up(game, seed, players, options_obj, names, vectors, verbose=True)
-    bar = None
-    if show:
-        bar, task = runner._progress_bar(total, f"tune {game.name} {spec.name} p={players}")
-        bar.start()
+
+    runs = dict(n_jobs=n_jobs, backend=execution.backend, chunk_size=execution.chunk_size, progress=False)
+    title = f"tune {game.name} {spec.name} p={players}"
     history_rows = []
     alive = list(range(len(pool)))
-    try:
+    with research.cluster(execution) as client, \
+            research.progress(execution.progress, total, title, warm_up=warm_up) as bar:
+        runs["dask_address"] = client
         for r, (count, n) in enumerate(rounds):
             scores = []
             for k, cand in enumerate(alive):
-                if bar is not None:
-                    bar.update(task, description=f"tune {game.name} {spec.name} p={players}: round {r + 1}/"
-                                                 f"{len(rounds)}, candidate {k + 1}/{count}")
+                bar.describe(f"{title}: round {r + 1}/{len(rounds)}, candidate {k + 1}/{count}")
                 played = runner.simulate(game, n, players=players, policy=varying.policy(spec.name),
                                          options=options_obj, params=varying.params(pool[cand]), seed=seed,
-                                         n_jobs=n_jobs, backend=backend, progress=False,
-                                         summary_only=True)   # streamed: bounded memory, summarize's numbers
+                                         summary_only=True, **runs)   # streamed: bounded memory, summarize's numbers
                 row = played.summarize((), **summary_args(game, varying.side)).iloc[0].to_dict()
                 row["n"], row["wins"] = int(row["n"]), int(row["wins"])
                 del played
                 history_rows.append({"round": r, "candidate": cand, "n_games": n,
                                      **{f"param_{name}": value for name, value in pool[cand].items()}, **row})
                 scores.append((-int(row["wins"]), cand))
-                if bar is not None:
-                    bar.advance(task, n)
+                bar.advance(n)
             ranked = [cand for _, cand in sorted(scores)]
             keep = set(ranked[:math.ceil(len(ranked) / 2)])
             for row in history_rows[-len(alive):]:
@@ -388,19 +384,14 @@ def tune(game: str | Game, policy: str = "smart", *, players: int | None, option
         winner = alive[0]
         params = dict(pool[winner])
 
-        if bar is not None:
-            bar.update(task, description=f"tune {game.name} {spec.name} p={players}: held-out games")
+        bar.describe(f"{title}: held-out games")
         final = [Contender(f"{spec.name} (tuned)", spec.name, params), ref]
         if with_default:
             final.append(Contender(f"{spec.name} (default)", spec.name, {}))
         result = compare(game, final, final_games, players=players, options=options_obj, seed=holdout_seed,
-                         n_jobs=n_jobs, backend=backend, progress=False, pairs="all", side=varying.side,
-                         others=varying.others() if varying.side is not None else None)
-        if bar is not None:
-            bar.advance(task, n_final * final_games)
-    finally:
-        if bar is not None:
-            bar.stop()
+                         pairs="all", side=varying.side,
+                         others=varying.others() if varying.side is not None else None, **runs)
+        bar.advance(n_final * final_games)
 
     holdout = _holdout_frame(result, final, ref)
     pairs = result.pairs

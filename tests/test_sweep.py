@@ -226,3 +226,20 @@ def test_a_sweep_row_averages_amounts_not_codes():
 def test_code_columns_must_be_outcome_columns():
     with pytest.raises(CursedsimError, match="code column 'nope' is not an outcome column"):
         dataclasses.replace(COIN, code_columns=("nope",))
+
+
+def test_one_bar_over_the_whole_sweep_after_a_warm_up(coin, capsys, monkeypatch):
+    """The shared progress step: the first cell's game is played once before the bar (its compile on its
+    own line), then one bar counts every cell's games and names the last cell."""
+    from cursedsim.runner import execute
+    monkeypatch.setenv("COLUMNS", "200")   # the bar on one line
+    warmed = []
+    real = execute._warm_up
+    monkeypatch.setattr(execute, "_warm_up", lambda *a, **k: warmed.append(a[2]) or real(*a, **k))
+    monkeypatch.setattr(cursedsim.runner, "_warm_up", execute._warm_up)
+    sweep("coin", n_games=1000, players=[1, 2], progress=True)
+    err = capsys.readouterr().err
+    assert warmed == [1]
+    assert "2000/2000" in err and "sweep coin 2/2: plain p=2" in err
+    sweep("coin", n_games=1000, players=[1, 2], progress=False)
+    assert capsys.readouterr().err == "" and warmed == [1]

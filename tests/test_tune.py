@@ -232,3 +232,14 @@ def test_tune_on_verflucht(verflucht):
     assert result.holdout["role"].tolist() == ["tuned", "reference", "default"]
     assert result.reference == "baseline" and result.options["seals"] == 4
     assert math.isfinite(result.difference["diff"]) and result.difference["n"] == 4_000
+
+
+def test_one_bar_over_the_search_and_the_held_out_games(dial, capsys, monkeypatch):
+    """tune's progress (the research tools' shared step): one bar whose total is every round's games and
+    the held-out games, ending on the held-out stage."""
+    monkeypatch.setenv("COLUMNS", "200")   # the bar on one line
+    tune("dial", "dial", players=1, space={"boost": (0, 3)}, candidates=4, start_games=100, final_games=200,
+         reference="fixed", seed=5, progress=True)
+    err = capsys.readouterr().err
+    total = 4 * 100 + 2 * 200 + 3 * 200
+    assert f"{total}/{total}" in err and "tune dial dial p=1: held-out games" in err
