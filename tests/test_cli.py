@@ -365,3 +365,19 @@ def test_compile_plays_every_kernel_policy_of_a_game_and_reports_its_seconds(coi
 
 def test_compile_of_an_unknown_game_names_the_valid_ones(coin, capsys):
     assert_one_line_error(*run(capsys, "compile", "nope"), "unknown game 'nope'", "valid games:", "coin")
+
+
+def test_tune_takes_the_run_flags_of_every_research_command(coin, capsys, tmp_path):
+    """tune is on the shared run flags (--backend, --scheduler, --jobs, --seed, --games): a backend plays
+    the same search, and a scheduler without Dask's backend is refused by name."""
+    args = ("tune", "coin", "--space", "bonus=0:3", "--candidates", "2", "--games", "200", "--final-games", "200",
+            "--reference", "greedy", "--no-progress")
+    found = []
+    for backend in ("sequential", "loky"):
+        target = tmp_path / f"{backend}.json"
+        status, out, err = run(capsys, *args, "--backend", backend, "--out", str(target))
+        assert status == 0, err
+        found.append({k: v for k, v in json.loads(target.read_text()).items() if k != "elapsed_s"})
+    assert found[0] == found[1]
+    status, out, err = run(capsys, *args, "--backend", "loky", "--scheduler", "tcp://127.0.0.1:1")
+    assert_one_line_error(status, out, err, "--scheduler plays on a Dask cluster")

@@ -11,7 +11,8 @@ from typing import Any
 import click
 
 from cursedsim.cli.app import command
-from cursedsim.cli.grid import CliError, GridArgs, grid_options, parse_grid, single_options, split_pair
+from cursedsim.cli.grid import (CliError, GridArgs, RunArgs, check_run, grid_client, grid_options, parse_grid,
+                                run_options, single_options, split_pair)
 from cursedsim.cli.sides import side_option
 from cursedsim.cli.tables import diff_cell, p_value_cell, print_table, rate_cell
 from cursedsim.files import write_via
@@ -54,18 +55,16 @@ def parse_space_texts(texts: tuple[str, ...]) -> dict[str, Any]:
 @click.option("--space", "space_texts", metavar="NAME=LOW:HIGH|A,B", multiple=True,
               help="Search range (or choices) of a parameter, replacing its default range. Repeatable.")
 @click.option("--candidates", type=int, default=32, show_default=True, help="Parameter sets entering the search.")
-@click.option("--games", "start_games", type=int, default=20_000, show_default=True,
-              help="Games per candidate in the first round (doubled every round).")
 @click.option("--final-games", type=int, default=200_000, show_default=True, help="Held-out games per policy.")
 @click.option("--reference", default=None, help="The policy the tuned one must beat (default: baseline; a game of sides: "
                                                 "the tuned side's default policy).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the search (held-out seed derived).")
 @click.option("--holdout-seed", type=int, default=None, help="Seed of the held-out games (default: derived).")
-@click.option("--jobs", "n_jobs", type=int, default=1, show_default=True, help="Worker processes (-1: all cores).")
-@click.option("--out", type=click.Path(dir_okay=False), default=None, help="JSON file: tuned parameters and results.")
-@click.option("--no-progress", is_flag=True, help="No progress bar.")
-def tune_command(game, policy_texts, side, space_texts, candidates, start_games, final_games, reference, seed,
-                 holdout_seed, n_jobs, out, no_progress, grid: GridArgs):
+@click.option("--out", type=click.Path(dir_okay=False), default=None,
+              help="JSON file: tuned parameters and results.")   # run_options' RunArgs carries it
+@run_options(games="Games per candidate in the first round (doubled every round).", games_default=20_000,
+             seed="Seed of the search (held-out seed derived).")
+def tune_command(game, policy_texts, side, space_texts, candidates, final_games, reference, holdout_seed,
+                 grid: GridArgs, run: RunArgs):
     """Tune a policy family of GAME by successive halving on common random numbers, then check the winner
     against --reference on held-out games; one search per player count."""
     from rich.table import Table
@@ -92,16 +91,20 @@ def tune_command(game, policy_texts, side, space_texts, candidates, start_games,
         space = dict(default_space(game_obj, spec.name, side) or {})
         space.update(parse_space_texts(space_texts))
     parse_space(game_obj, spec.name, space, side)   # every setting checked before the first search
-    check_settings(game_obj, spec.name, candidates=candidates, start_games=start_games, final_games=final_games,
-                   reference=reference, seed=seed, holdout_seed=holdout_seed, n_jobs=n_jobs, side=side)
+    run = check_run(run, check_out=False)   # --out is a file here, checked below
+    out = run.out
+    check_settings(game_obj, spec.name, candidates=candidates, start_games=run.n_games, final_games=final_games,
+                   reference=reference, seed=run.seed, holdout_seed=holdout_seed, n_jobs=run.n_jobs,
+                   backend=run.backend, side=side)
     if out is not None:   # before the search, so that its result is never lost
         out = check_output_file(out, "--out")
     results = []
-    for p in cells_grid.players:
-        results.append(tune(game_obj, spec.name, players=p, options=options, space=space, candidates=candidates,
-                            start_games=start_games, final_games=final_games, reference=reference, seed=seed,
-                            holdout_seed=holdout_seed, n_jobs=n_jobs, progress=False if no_progress else None,
-                            **sided))
+    with grid_client(run, len(cells_grid.players)) as client:   # one Dask cluster for every player count
+        for p in cells_grid.players:
+            results.append(tune(game_obj, spec.name, players=p, options=options, space=space, candidates=candidates,
+                                start_games=run.n_games, final_games=final_games, reference=reference, seed=run.seed,
+                                holdout_seed=holdout_seed, n_jobs=run.n_jobs, backend=run.backend,
+                                dask_address=client, progress=run.progress, **sided))
 
     first = results[0]
     p_ref, p_default = holm_columns(results)
