@@ -143,8 +143,8 @@ def test_determinise_keeps_a_card_the_agent_knows():
             mugger, kind = state.table.to_move()
             if kind == S.D_TAKE:
                 victim = state.table.target
-                state.apply(state.legal_actions()[0])
-                taken = state.history[-1][1] - S.A_PICK
+                taken = state.legal_actions()[0] - S.A_PICK
+                state.apply(S.A_PICK + taken)
                 for k in range(6):
                     d = state.determinise(victim, k)
                     assert d.information(victim) == state.information(victim)
@@ -161,3 +161,77 @@ def test_determinise_keeps_a_card_the_agent_knows():
 def test_agents_and_their_sides():
     assert STEP.agents(3, None) == ("seat 0", "seat 1", "seat 2")
     assert STEP.agent_sides(3, {"focus_seat": "1"}) == ("field", "focus", "field")
+
+
+def _same(fast, logged, players, where):
+    assert fast.actor() == logged.actor() and fast.legal_actions() == logged.legal_actions(), where
+    names = [[s.action_name(a) for a in s.legal_actions()] for s in (fast, logged)]
+    assert names[0] == names[1], where
+    for agent in range(players):
+        assert fast.information(agent) == logged.information(agent), (where, agent)
+        assert (fast.observation(agent) == logged.observation(agent)).all(), (where, agent)
+    assert fast.returns() == logged.returns(), where
+    if logged.is_terminal():
+        assert fast.outcome() == logged.outcome(), where
+
+
+SIDE_BY_SIDE_OPTIONS = [None, {"mugging_take": "chosen", "mugging_cost": "if_taken", "riposte_chains": True},
+                        {"eliminated_cards": "random_positions", "eliminated_hand": "gifts_only", "cacarma": "return",
+                         "cacarma_vs_inevitable": True, "bonus_is_the_gift": False, "focus_seat": "1"},
+                        {"max_turns": 14, "riposte_chains": True, "mugging_take": "chosen"}]
+
+
+def chain_deck(tmp_path) -> str:
+    """The default deck plus 8 expansion ripostes that answer Defenses, so riposte chains happen."""
+    from cursedsim.games.gifts.deck import DEFAULT_DECK
+    path = tmp_path / "chains.toml"
+    path.write_text(DEFAULT_DECK.read_text(encoding="utf-8") + (
+        '\n[[card]]\nname = "Phoque you"\ntype = "defense"\nvalue = 0\ncount = 8\nflags = ["RIPOSTE"]\n'
+        'effect = "cancel_defense"\n'), encoding="utf-8")
+    return str(path)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_array_state_steps_as_the_logged_reference_state(seed, tmp_path):
+    """The state over the kernel's arrays (log=False) and the reference engine's (log=True) agree at every
+    step: actor, legal actions and their names, every seat's information and observation, returns and
+    outcome, the same determinisations (hands and pile order, in and between card steps), through actions,
+    built-in policies, play-outs and copies, under 2-6 players and non-default options (a deck with
+    riposte chains among them)."""
+    from cursedsim.games.gifts.step import ArrayState, GiftsState
+    rnd = random.Random(seed)
+    chains = {"riposte_chains": True, "mugging_take": "chosen", "cacarma_vs_inevitable": True,
+              "deck": chain_deck(tmp_path)}
+    for index in range(12):
+        players = 2 + (index + seed) % 5
+        options = (SIDE_BY_SIDE_OPTIONS + [chains] * 2)[(index + seed) % (len(SIDE_BY_SIDE_OPTIONS) + 2)]
+        fixed = {"field": rnd.choice(["leader", "random"])} if index % 5 == 4 else None
+        fast = STEP.new_state(seed, index, players, options, fixed=fixed)
+        logged = STEP.new_state(seed, index, players, options, fixed=fixed, log=True)
+        assert isinstance(fast, ArrayState) and isinstance(logged, GiftsState)
+        _same(fast, logged, players, index)
+        while not logged.is_terminal():
+            x = rnd.random()
+            if x < 0.08:
+                agent, draw = rnd.choice([logged.actor(), rnd.randrange(players)]), rnd.randrange(1000)
+                fast, logged = fast.determinise(agent, draw), logged.determinise(agent, draw)
+                assert fast.table.hands == logged.table.hands and fast.table.pile == logged.table.pile, index
+            elif x < 0.12:
+                name = rnd.choice(["random", "leader", "spread", "defensive", "weakest_link"])
+                ended = [s.clone() for s in (fast, logged)]
+                for s in ended:
+                    s.play_out({q: (name, None) for q in range(players)})
+                _same(*ended, players, (index, "play_out", name))
+            elif x < 0.55:   # a card rather than the end of the turn, mostly: longer card steps
+                legal = logged.legal_actions()
+                cards = [a for a in legal if a < S.A_SEAT]
+                action = rnd.choice(cards if cards and rnd.random() < 0.6 else legal)
+                fast.apply(action)
+                logged.apply(action)
+            else:
+                name = rnd.choice(["random", "leader", "spread", "defensive", "weakest_link"])
+                params = {"heal_at": 4.0, "keep": 0.0} if name == "defensive" and rnd.random() < 0.5 else None
+                assert fast.apply_policy(name, params) == logged.apply_policy(name, params)
+            if rnd.random() < 0.2:
+                fast, logged = fast.clone(), logged.clone()
+            _same(fast, logged, players, index)

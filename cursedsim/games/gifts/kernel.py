@@ -41,6 +41,9 @@ Resumable (issue 29): a game under way is its arrays plus the phase record in ``
 ``ST_SEAT``, and for an answer awaited in the middle of a card step ``ST_STEP``, ``ST_SCARD``,
 ``ST_SKEY``). ``advance`` halts at the main decisions and first answers of the seats in its stop mask
 and resumes with a decision given from outside, so copying a game is copying ``st`` and ``bits``. The
+step API (``step.py``) sets ``ST_HOOK``: every decision inside a card step then takes the next action of
+a script in ``st`` or, the script spent, raises ``Question`` with the arrays standing at that decision,
+and the hidden cards' moves are logged (``EV_*``); runs and playouts leave it 0 (a test per draw). The
 phase machine costs ~5-10% of the straight turn loop it replaced (4 players, built-in policies, measured
 side by side); every golden fingerprint is unchanged.
 """
@@ -117,9 +120,48 @@ ACT_ANSWER = 2
 NO_ACTION = -1
 W = S.W
 OPT = S.ST_OPTS
+#: The hidden cards' moves logged under ST_HOOK (state.py), each (code, a, b): a draw (seat, card), a
+#: reshuffle (the cards of the new pile follow as EV_CARD), an elimination (seat; the cards put into the
+#: pile follow as EV_CARD), a Mugging take (seat + MAX_PLAYERS * victim, card), a refunded cost (seat, card).
+EV_DRAW = 1
+EV_RESHUFFLE = 2
+EV_ELIM = 3
+EV_CARD = 4
+EV_TAKE = 5
+EV_REFUND = 6
+
+
+class Question(Exception):
+    """Raised under ST_HOOK when a decision inside a card step finds its script spent: the arrays hold
+    the game at that decision (state.py ``ST_QKIND``, ``ST_QSEAT``, the legal list ``ST_LEGAL[:ST_QN]``)."""
 
 
 # ---------------------------------------------------------------- plumbing
+
+
+@njit(cache=True, inline="always")
+def log_event(st, code, a, b):
+    """Append an event to the step API's log (only under ST_HOOK; state.py)."""
+    n = st[S.ST_NEV]
+    if n < S.MAX_EVENTS:
+        st[S.ST_EVENTS + 3 * n] = code
+        st[S.ST_EVENTS + 3 * n + 1] = a
+        st[S.ST_EVENTS + 3 * n + 2] = b
+        st[S.ST_NEV] = n + 1
+
+
+@njit(cache=True, _nrt=False)
+def scripted(st, kind, seat, nl):
+    """The step API's answer to a decision inside a card step: the script's next action, or (spent) the
+    question noted and ``Question`` raised (state.py ST_HOOK)."""
+    i = st[S.ST_ISCRIPT]
+    if i < st[S.ST_NSCRIPT]:
+        st[S.ST_ISCRIPT] = i + 1
+        return st[S.ST_SCRIPT + i]
+    st[S.ST_QKIND] = kind
+    st[S.ST_QSEAT] = seat
+    st[S.ST_QN] = nl
+    raise Question()
 
 
 @njit(cache=True, inline="always")
@@ -181,6 +223,10 @@ def refill_pile(G):
     st[S.ST_NPILE] = st[S.ST_NDISC]
     st[S.ST_NDISC] = 0
     shuffle_pile(G)
+    if st[S.ST_HOOK]:
+        log_event(st, np.int64(EV_RESHUFFLE), np.int64(0), np.int64(0))
+        for i in range(st[S.ST_NPILE]):
+            log_event(st, np.int64(EV_CARD), st[S.ST_PILE + i], np.int64(0))
 
 
 @njit(cache=True, inline="always")
@@ -195,6 +241,8 @@ def draw_card(G, seat):
     st[S.ST_NPILE] -= 1
     c = st[S.ST_PILE + st[S.ST_NPILE]]
     put_in_hand(G, seat, c)
+    if st[S.ST_HOOK]:
+        log_event(st, np.int64(EV_DRAW), seat, c)
     return c
 
 
@@ -222,9 +270,12 @@ def checked(st, kind, a, nl):
 
 @njit(cache=True, inline="always")
 def ask(G, kind, seat, nl):
-    """The seat's policy decides among the legal list ``st[ST_LEGAL:][:nl]``; an illegal choice is
-    recorded and replaced."""
-    return checked(G[1], kind, pol.decide(np.int64(kind), seat, np.int64(nl), G), nl)
+    """The seat's policy decides among the legal list ``st[ST_LEGAL:][:nl]`` (under ST_HOOK: the step
+    API's script); an illegal choice is recorded and replaced."""
+    st = G[1]
+    if st[S.ST_HOOK]:
+        return checked(st, kind, scripted(st, np.int64(kind), np.int64(seat), np.int64(nl)), nl)
+    return checked(st, kind, pol.decide(np.int64(kind), seat, np.int64(nl), G), nl)
 
 
 @njit(cache=True, inline="always")
@@ -357,6 +408,13 @@ def eliminate(G, seat):
             st[S.ST_NPILE] = n + 1
     if shuffle:
         shuffle_pile(G)
+    if st[S.ST_HOOK]:
+        log_event(st, np.int64(EV_ELIM), np.int64(seat), np.int64(0))
+        for w in range(W):
+            m = bits[sc, w]
+            while m != ZERO:
+                log_event(st, np.int64(EV_CARD), np.int64(w * 64 + lowest(m)), np.int64(0))
+                m &= m - ONE
     left = 0
     last = -1
     for s in range(st[S.ST_PLAYERS]):
@@ -517,6 +575,8 @@ def choose_target(G, seat, need):
     if forced >= 0:   # given from outside with the main decision
         st[S.ST_FTARGET] = -1
         a = S.A_SEAT + forced
+    elif st[S.ST_HOOK]:
+        a = scripted(st, np.int64(S.D_TARGET), np.int64(seat), np.int64(nl))
     else:
         a = pol.decide_target(seat, nl, G)
     for i in range(nl):
@@ -656,8 +716,12 @@ def mugging_ends(G, seat, card, target, cost, result):
             to_discard(st, cost)
         else:
             put_in_hand(G, seat, cost)
+            if st[S.ST_HOOK]:
+                log_event(st, np.int64(EV_REFUND), np.int64(seat), np.int64(cost))
     if taken >= 0:
         put_in_hand(G, seat, taken)
+        if st[S.ST_HOOK]:
+            log_event(st, np.int64(EV_TAKE), np.int64(seat + R.MAX_PLAYERS * target), np.int64(taken))
     to_discard(st, card)
 
 

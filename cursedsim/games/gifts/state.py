@@ -152,4 +152,19 @@ ST_EXTRA = ST_CHAIN + MAX_COPIES
 ST_HEALED = ST_EXTRA + MAX_COPIES
 MAX_ENTRY_CARDS = 16
 ST_ECARDS = ST_HEALED + MAX_COPIES      # + key * MAX_ENTRY_CARDS: the entry's cards in landing order
-N_ST = ST_ECARDS + MAX_COPIES * MAX_ENTRY_CARDS
+# the step API's record (step.py ``ArrayState``; 0 in runs and playouts, which never read it): with
+# ST_HOOK set, every decision inside a card step takes the next action of the script, and when the
+# script is spent the kernel notes the question (kind, seat, legal list length) and raises
+# ``kernel.Question``; the hidden cards' moves are logged as events (kernel.EV_*: code, a, b).
+ST_HOOK = ST_ECARDS + MAX_COPIES * MAX_ENTRY_CARDS
+ST_QKIND = ST_HOOK + 1
+ST_QSEAT = ST_HOOK + 2
+ST_QN = ST_HOOK + 3
+ST_NSCRIPT = ST_HOOK + 4
+ST_ISCRIPT = ST_HOOK + 5
+ST_NEV = ST_HOOK + 6
+MAX_SCRIPT = 64
+ST_SCRIPT = ST_HOOK + 8
+MAX_EVENTS = 2 * MAX_COPIES + 64
+ST_EVENTS = ST_SCRIPT + MAX_SCRIPT      # + 3 * i: event i
+N_ST = ST_EVENTS + 3 * MAX_EVENTS
