@@ -78,7 +78,7 @@ def random_playout(state, seed):
     kinds = set()
     steps = 0
     while not state.is_terminal():
-        kinds.add(state._request.context[0])
+        kinds.add(state._context()[0])
         state.apply(chooser.choice(state.legal_actions()))
         steps += 1
         assert steps < 5000
@@ -92,7 +92,7 @@ def test_every_question_of_the_engine_is_a_decision():
             state = STEP.new_state(5, index, 1, options)
             chooser = random.Random(index)
             while not state.is_terminal():
-                kinds.add(state._request.context[0])
+                kinds.add(state._context()[0])
                 action = chooser.choice(state.legal_actions())
                 actions.add(action)
                 assert not state.action_name(action).startswith("unknown")
@@ -206,3 +206,66 @@ def test_a_logged_state_keeps_the_reference_turn_log():
         state.play_out({0: ("counting", None)})
         expected = reference.play(6, index, options, CountingPolicy(), log=True, label="step")
         assert state.table.log == list(expected.log) and len(expected.log) > 5
+
+
+def _same(fast, logged, where):
+    """The two states agree on everything the step API shows."""
+    assert fast.actor() == logged.actor() and fast.legal_actions() == logged.legal_actions(), where
+    assert fast.information(0) == logged.information(0), where
+    assert (fast.observation(0) == logged.observation(0)).all(), where
+    names = [logged.action_name(a) for a in logged.legal_actions()]
+    assert [fast.action_name(a) for a in fast.legal_actions()] == names, where
+    assert fast.returns() == logged.returns(), where
+    if logged.is_terminal():
+        assert fast.outcome() == logged.outcome(), where
+
+
+def _policy_action(state, name, params=None):
+    """The built-in policy's action, or its error (optimal_fight asked at an attack it did not choose)."""
+    try:
+        return state.apply_policy(name, params)
+    except RuntimeError as error:
+        return str(error)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_array_state_steps_as_the_logged_reference_state(seed):
+    """The state over the kernel's arrays (log=False) and the reference engine's (log=True) agree at every
+    step: actor, legal actions and their names, information, observation, returns, outcome, the pile's
+    order after the same determinisations; through random actions, every built-in policy (optimal_fight's
+    planned attack kept per state), play-outs and copies, under every option set."""
+    from cursedsim.games.cursed.step import ArrayState, CursedState
+    rnd = random.Random(seed)
+    names = ["random", "threshold", "no_items", "counting", "optimal_fight"]
+    asked = [(name, None) for name in names]
+    asked += [("threshold", {"k": 4, "turkey_pile": 8}), ("counting", {"margin": 0.5})]
+    for index in range(12):
+        options = OPTION_SETS[(index + seed) % len(OPTION_SETS)]
+        fast = STEP.new_state(31 + seed, index, 1, options)
+        logged = STEP.new_state(31 + seed, index, 1, options, log=True)
+        assert isinstance(fast, ArrayState) and isinstance(logged, CursedState)
+        steps = 0
+        while not logged.is_terminal():
+            x = rnd.random()
+            if x < 0.12:
+                draw = rnd.randrange(1000)
+                fast, logged = fast.determinise(0, draw), logged.determinise(0, draw)
+                assert fast.table.pile == logged.table.pile, (index, steps)
+            elif x < 0.15:
+                name = rnd.choice(names[:4])
+                ended = [s.clone() for s in (fast, logged)]
+                for s in ended:
+                    s.play_out({0: (name, None)})
+                _same(*ended, (index, "play_out", name))
+            elif x < 0.55:
+                action = rnd.choice(logged.legal_actions())
+                fast.apply(action)
+                logged.apply(action)
+            else:
+                name, params = rnd.choice(asked)
+                assert _policy_action(fast, name, params) == _policy_action(logged, name, params), (index, steps, name)
+            if rnd.random() < 0.2:
+                fast, logged = fast.clone(), logged.clone()
+            _same(fast, logged, (index, steps))
+            steps += 1
+        assert fast.is_terminal()

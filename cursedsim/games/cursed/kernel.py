@@ -541,13 +541,14 @@ def between_usable(items, discard_cards):
 
 @njit(cache=True)
 def between_fights(zones, n_pile, n_discard, discard_cards, items, stored, souls, opts, policy_id, params,
-                   rng_pol, rng_deck):
+                   rng_pol, rng_deck, ctl):
     """"Use any items at any point during the round", with no monster in play (items_between_fights):
     decision points whose legal actions are USE of a held Big Turkey Dinner or Large Backpack and STOP
     (done), asked until STOP and only while an item is usable; the items used go to the discard pile, in
     use order, when the window closes (``reference.Table.between_fights``). Returns (pile, discard,
-    contents, items, stored, policy stream, deck stream). A real call, made only when an item is usable
-    (``between_usable``): inlined twice, it doubled the kernel's compile time."""
+    contents, items, stored, policy stream, deck stream, halted: the items used so far when the step state
+    halted at a question here, else -1). A real call, made only when an item is usable (``between_usable``):
+    inlined twice, it doubled the kernel's compile time. ``ctl``: as ``play_dealt``'s."""
     n_used = 0
     while True:
         usable = between_usable(items, discard_cards)
@@ -556,6 +557,11 @@ def between_fights(zones, n_pile, n_discard, discard_cards, items, stored, souls
         view = make_view(0, NO_TRAIT, 0, 0, 0, n_pile, n_discard, souls, 0, 0, 0, 0, items, stored, discard_cards,
                          usable, pile_cards(zones, n_pile, policy_id), 1, ZERO)
         kind, card, target, rng_pol = pol.decide_fight(policy_id, params, rng_pol, view, opts)
+        if ctl is not None:
+            if ctl[rs.C_STEP]:
+                halt, kind, card, target, rng_deck = rs.take(zones, ctl, n_pile, rng_deck)
+                if halt:
+                    return n_pile, n_discard, discard_cards, items, stored, rng_pol, rng_deck, int64(n_used)
         check_action(kind, card, target, False, n_pile, stored, items, usable, discard_cards, ZERO)
         if kind == STOP:
             break
@@ -569,7 +575,7 @@ def between_fights(zones, n_pile, n_discard, discard_cards, items, stored, souls
             stored |= bit(target)
     for i in range(n_used):
         n_discard, discard_cards = to_discard(zones, n_discard, discard_cards, zones[USED + i])
-    return n_pile, n_discard, discard_cards, items, stored, rng_pol, rng_deck
+    return n_pile, n_discard, discard_cards, items, stored, rng_pol, rng_deck, int64(-1)
 
 
 # ---------------------------------------------------------------- the game
@@ -604,7 +610,8 @@ def play_dealt(zones, n_pile, n_discard, discard_cards, items, stored, souls, st
     weapons_drawn, busts, discard size, items, stored); the zones keep the final piles. A real call from
     ``play_game``: the scratch array crosses it once per game. ``ctl``: the rollout search's control
     (``resume``; None in every other run, which compiles without it): resume from a saved round, replay a
-    fight's decisions from a script, halt at a decision point or at a round's top."""
+    fight's decisions from a script, halt at a decision point or at a round's top; with ``C_STEP`` (the
+    step state, ``step.ArrayState``) every question, attacks, Soul Crystals and those between fights too."""
     rounds = 0
     damage_taken = 0
     weapons_drawn = 0
@@ -652,9 +659,16 @@ def play_dealt(zones, n_pile, n_discard, discard_cards, items, stored, souls, st
             # "Draw a card, this will be the monster you face this round": first the items between
             # fights, then the loss if the pile is empty
             if opts[OPT_ITEMS_BETWEEN] and between_usable(items, discard_cards) != ZERO:
-                n_pile, n_discard, discard_cards, items, stored, rng_pol, rng_deck = between_fights(
+                n_pile, n_discard, discard_cards, items, stored, rng_pol, rng_deck, halted = between_fights(
                     zones, n_pile, n_discard, discard_cards, items, stored, souls, opts, policy_id, params,
-                    rng_pol, rng_deck)
+                    rng_pol, rng_deck, ctl)
+                if ctl is not None:
+                    if halted >= 0:
+                        rs.dump(ctl, rs.Q_BETWEEN, NO_CARD, 0, n_pile, n_discard, discard_cards, items, stored, souls,
+                                rounds, damage_taken, weapons_drawn, busts, start_item, NO_CARD, False, 0, NO_TRAIT,
+                                False, 0, 0, False, 0, 0, ZERO, 0, halted, True)
+                        end = HALTED
+                        break
             if n_pile == 0:
                 end = END_PILE_EMPTY
                 break
@@ -688,7 +702,16 @@ def play_dealt(zones, n_pile, n_discard, discard_cards, items, stored, souls, st
                 else:
                     kind, card, target, rng_pol = pol.decide_fight(policy_id, params, rng_pol, view, opts)
                 if ctl is not None:
-                    if ctl[rs.C_ON]:
+                    if ctl[rs.C_STEP]:
+                        halt, kind, card, target, rng_deck = rs.take(zones, ctl, n_pile, rng_deck)
+                        if halt:
+                            rs.dump(ctl, rs.Q_FIGHT, NO_CARD, 0, n_pile, n_discard, discard_cards, items, stored, souls,
+                                    rounds, damage_taken, weapons_drawn, busts, start_item, monster, is_mimic, power,
+                                    trait, chest, total, attacks, trait_spent, blocked, armed, whettable, n_weapons,
+                                    n_used, False)
+                            close = CLOSE_HALT
+                            continue
+                    elif ctl[rs.C_ON]:
                         halt, kind, card, target, rng_deck, rng_pol = rs.steer(
                             zones, ctl, n_pile, kind, card, target, view, rng_deck, rng_pol, memo, opts, params,
                             policy_id, int64(n_weapons), int64(n_used))
@@ -726,6 +749,19 @@ def play_dealt(zones, n_pile, n_discard, discard_cards, items, stored, souls, st
                     else:
                         value_choice, kind_choice, relic, whetstone, frenzy, rng_pol = pol.decide_attack(
                             policy_id, params, rng_pol, view, opts, card, open_)
+                    if ctl is not None:
+                        if ctl[rs.C_STEP]:
+                            halt, value_choice, kind_choice, spent, rng_deck = rs.take(zones, ctl, n_pile, rng_deck)
+                            if halt:
+                                rs.dump(ctl, rs.Q_ATTACK, card, open_, n_pile, n_discard, discard_cards, items, stored,
+                                        souls, rounds, damage_taken, weapons_drawn, busts, start_item, monster,
+                                        is_mimic, power, trait, chest, total, attacks, trait_spent, blocked, armed,
+                                        whettable, n_weapons, n_used, False)
+                                close = CLOSE_HALT
+                                continue
+                            relic = spent & 1 != 0
+                            whetstone = spent & 2 != 0
+                            frenzy = spent & 4 != 0
                     check_attack_choice(card, open_, value_choice, kind_choice, relic, whetstone, frenzy)
                 first_capture = overshoot_captures(attacks, total, opts)
                 attacks += 1
@@ -761,6 +797,17 @@ def play_dealt(zones, n_pile, n_discard, discard_cards, items, stored, souls, st
                     else:
                         crystal, rng_pol = pol.decide_crystal(policy_id, params, rng_pol, view, opts, card,
                                                               raw_total)
+                    if ctl is not None:
+                        if ctl[rs.C_STEP]:
+                            halt, spend_it, _, _, rng_deck = rs.take(zones, ctl, n_pile, rng_deck)
+                            if halt:
+                                rs.dump(ctl, rs.Q_CRYSTAL, card, raw_total, n_pile, n_discard, discard_cards, items,
+                                        stored, souls, rounds, damage_taken, weapons_drawn, busts, start_item, monster,
+                                        is_mimic, power, trait, chest, total, attacks, trait_spent, blocked, armed,
+                                        whettable, n_weapons, n_used, False)
+                                close = CLOSE_HALT
+                                continue
+                            crystal = spend_it != 0
                 if crystal:
                     items, n_used = spend(zones, items, n_used, lowest_of(items, SOUL_CRYSTAL))
                     zones[WEAPONS + n_weapons] = card
@@ -830,6 +877,14 @@ def play_dealt(zones, n_pile, n_discard, discard_cards, items, stored, souls, st
                                                                n_pile, opts)
                 souls, n_discard, discard_cards = capture(zones, monster, is_mimic, souls, n_discard,
                                                           discard_cards, n_used, n_weapons, opts)
+                if ctl is not None:
+                    if ctl[rs.C_STEP] and not (is_mimic and not opts[OPT_MIMIC_SOUL]):
+                        rs.note_soul(ctl, souls, monster)
+            elif ctl is not None:
+                if ctl[rs.C_STEP]:   # the final monster stays in play: the step state's table shows its fight
+                    rs.dump(ctl, rs.Q_END_FIGHT, NO_CARD, 0, n_pile, n_discard, discard_cards, items, stored, souls,
+                            rounds, damage_taken, weapons_drawn, busts, start_item, monster, is_mimic, power, trait,
+                            chest, total, attacks, trait_spent, blocked, armed, whettable, n_weapons, n_used, False)
             end = END_EIGHT_SOULS if won(souls, opts) else END_FINAL_MONSTER
             break
         damage_taken += damage
@@ -839,6 +894,9 @@ def play_dealt(zones, n_pile, n_discard, discard_cards, items, stored, souls, st
             continue
         souls, n_discard, discard_cards = capture(zones, monster, is_mimic, souls, n_discard, discard_cards,
                                                   n_used, n_weapons, opts)
+        if ctl is not None:
+            if ctl[rs.C_STEP] and not (is_mimic and not opts[OPT_MIMIC_SOUL]):
+                rs.note_soul(ctl, souls, monster)
         if won(souls, opts):
             end = END_EIGHT_SOULS
             break
@@ -846,9 +904,16 @@ def play_dealt(zones, n_pile, n_discard, discard_cards, items, stored, souls, st
         # loss if the pile is empty (empty_pile_before_chest)
         if chest and opts[OPT_EMPTY_BEFORE_CHEST]:
             if opts[OPT_ITEMS_BETWEEN] and between_usable(items, discard_cards) != ZERO:
-                n_pile, n_discard, discard_cards, items, stored, rng_pol, rng_deck = between_fights(
+                n_pile, n_discard, discard_cards, items, stored, rng_pol, rng_deck, halted = between_fights(
                     zones, n_pile, n_discard, discard_cards, items, stored, souls, opts, policy_id, params,
-                    rng_pol, rng_deck)
+                    rng_pol, rng_deck, ctl)
+                if ctl is not None:
+                    if halted >= 0:
+                        rs.dump(ctl, rs.Q_BETWEEN, NO_CARD, 0, n_pile, n_discard, discard_cards, items, stored, souls,
+                                rounds, damage_taken, weapons_drawn, busts, start_item, NO_CARD, False, 0, NO_TRAIT,
+                                False, 0, 0, False, 0, 0, ZERO, 0, halted, True)
+                        end = HALTED
+                        break
             if n_pile == 0:
                 end = END_PILE_EMPTY
                 break

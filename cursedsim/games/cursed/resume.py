@@ -1,4 +1,5 @@
-"""Resuming a Cursed!? game mid-fight, for the ``rollout`` search (rollout.py): the control array ``ctl``.
+"""Resuming a Cursed!? game mid-fight, for the ``rollout`` search (rollout.py) and the step state (step.py):
+the control array ``ctl``.
 
 ``kernel.play_dealt`` keeps a fight's state in local variables, so a fight cannot be copied halfway. It is
 replayed instead (as So, You've Been Cursed.'s turns, village/kernel.py): with ``ctl[C_ON]`` the kernel
@@ -10,6 +11,13 @@ script's entry is taken instead. Past the script the real game halts (``C_HALT``
 policy's choice and what the candidates need; a playout (``C_BRANCH``) takes the script's last entry,
 the candidate, after laying out what the decider cannot see anew (``branch``), and plays on; with
 ``C_CUT`` it halts at the next round's top (its position saved), to finish with another policy.
+
+The step state (``step.ArrayState``) runs the real game under ``C_STEP``: every question of the engine (a
+fight decision point, one between fights, an attack's choices, a Soul Crystal offer) takes the script's
+next entry (``take``), or halts with the question and the position written into ``ctl`` (``dump``); the
+souls are noted in capture order (``note_soul``), and a determinisation drawn at a question is kept as
+the pile's order and deck stream to put in place when the replay reaches it (``C_SETS``). The kernel's own
+policy is still asked at each question; its answers are not taken.
 
 Every other run passes ``ctl=None``: numba prunes the control's branches from that compile of
 ``play_dealt``, which stays the code (and the speed) it was; the rollout's compile is a second one.
@@ -23,6 +31,7 @@ from numba import int64, njit, uint64
 from cursedsim.bits import ONE, ZERO, bit, lowest
 from cursedsim.games.cursed import optimal_kernel as ofk
 from cursedsim.games.cursed.policies import OPTIMAL_FIGHT
+from cursedsim.games.cursed.rules import N_CARDS
 from cursedsim.games.cursed.state import (
     N_ZONES, PILE, V_ATTACK_OK, V_DISCARD_CARDS, V_ITEMS, V_PILE, V_STORED, V_USABLE, V_WHET_TARGETS,
 )
@@ -69,7 +78,31 @@ C_SCRIPT = 64
 #: Script entries per fight, at most (a fight has at most ~30 decision points: every draw is one).
 MAX_SCRIPT = 96
 C_ZONES = C_SCRIPT + 3 * MAX_SCRIPT
-N_CTL = C_ZONES + N_ZONES
+# ---- the step state (``step.ArrayState``, ``C_STEP``): every question of the engine is a script entry
+C_STEP = C_ZONES + N_ZONES   # step mode: the fight, between-fights, attack and crystal questions all halt
+C_QUESTION = C_STEP + 1      # at a halt: which question (Q_*), then its card and its argument (the open
+C_QCARD = C_STEP + 2         # choices' bits of an attack, the total of a crystal offer)
+C_QARG = C_STEP + 3
+C_SOULS = C_STEP + 4         # the souls captured, in capture order (N_CARDS slots)
+C_NOW = C_SOULS + N_CARDS    # at a halt: the position (D_* below), for the step state's table
+C_SETS = C_NOW + 32          # determinisations: count, then per set (position, pile size, pile, deck stream)
+MAX_SETS = 16
+SET_SIZE = 2 + N_CARDS + 4
+N_CTL = C_SETS + 1 + MAX_SETS * SET_SIZE
+
+#: The questions of the step state (``C_QUESTION``): none (the game ran to its end), a fight decision
+#: point, one between fights, an attack's choices, a Soul Crystal offer; END_FIGHT: the game ended in the
+#: final monster's fight, whose position was kept (``C_NOW``).
+Q_NONE = 0
+Q_FIGHT = 1
+Q_BETWEEN = 2
+Q_ATTACK = 3
+Q_CRYSTAL = 4
+Q_END_FIGHT = 5
+#: ``C_NOW + D_*``: the position at a halt (the zones hold the ordered piles).
+(D_PILE, D_DISCARD, D_DISCARD_CARDS, D_ITEMS, D_STORED, D_SOULS, D_ROUNDS, D_DAMAGE, D_DRAWN, D_BUSTS,
+ D_START_ITEM, D_MONSTER, D_IS_MIMIC, D_POWER, D_TRAIT, D_CHEST, D_TOTAL, D_ATTACKS, D_TRAIT_SPENT, D_BLOCKED,
+ D_ARMED, D_WHETTABLE, D_WEAPONS, D_USED, D_BETWEEN) = range(25)
 
 #: Sub-streams of a playout (``rng.rollout_stream``): its deck stream, its policy stream, the pile's new
 #: order, the hidden-information test's scramble.
@@ -103,6 +136,7 @@ def save(zones, ctl, n_pile, n_discard, discard_cards, items, stored, souls, sta
         ctl[P_RNG_POLICY + w] = int64(rng_pol[w])
     ctl[C_N] = 0
     ctl[C_POS] = 0
+    ctl[C_SETS] = 0
 
 
 @njit(cache=True)
@@ -206,3 +240,69 @@ def append(ctl, kind, card, target):
     ctl[C_SCRIPT + 3 * n + 1] = card
     ctl[C_SCRIPT + 3 * n + 2] = target
     ctl[C_N] = n + 1
+
+
+# ------------------------------------------------------------------ the step state (``C_STEP``)
+
+@njit(cache=True)
+def take(zones, ctl, n_pile, rng_deck):
+    """A question under step mode: first the determinisations made at this point (the pile's order and
+    the deck stream they drew), then the script's entry when one is left (it is taken), else a halt.
+    (halt, the entry's three values, deck stream)."""
+    pos = ctl[C_POS]
+    for s in range(ctl[C_SETS]):
+        at = C_SETS + 1 + s * SET_SIZE
+        if ctl[at] == pos:
+            if ctl[at + 1] != n_pile:
+                raise ValueError("step: a determinisation does not fit the pile it is replayed on")
+            zones[PILE:PILE + n_pile] = ctl[at + 2:at + 2 + n_pile]
+            rng_deck = (uint64(ctl[at + 2 + N_CARDS]), uint64(ctl[at + 3 + N_CARDS]), uint64(ctl[at + 4 + N_CARDS]),
+                        uint64(ctl[at + 5 + N_CARDS]))
+    if pos < ctl[C_N]:
+        entry = C_SCRIPT + 3 * pos
+        ctl[C_POS] = pos + 1
+        return False, ctl[entry], ctl[entry + 1], ctl[entry + 2], rng_deck
+    ctl[C_HALTED] = 1
+    return True, int64(0), int64(0), int64(0), rng_deck
+
+
+@njit(cache=True)
+def dump(ctl, question, qcard, qarg, n_pile, n_discard, discard_cards, items, stored, souls, rounds, damage_taken,
+         weapons_drawn, busts, start_item, monster, is_mimic, power, trait, chest, total, attacks, trait_spent,
+         blocked, armed, whettable, n_weapons, n_used, between):
+    """The position at a halt (or at the end in the final monster's fight) into ``ctl`` for the step
+    state: the question and every counter the reference table shows (the zones keep the piles)."""
+    ctl[C_QUESTION] = question
+    ctl[C_QCARD] = qcard
+    ctl[C_QARG] = qarg
+    ctl[C_NOW + D_PILE] = int64(n_pile)
+    ctl[C_NOW + D_DISCARD] = int64(n_discard)
+    ctl[C_NOW + D_DISCARD_CARDS] = int64(discard_cards)
+    ctl[C_NOW + D_ITEMS] = int64(items)
+    ctl[C_NOW + D_STORED] = int64(stored)
+    ctl[C_NOW + D_SOULS] = int64(souls)
+    ctl[C_NOW + D_ROUNDS] = int64(rounds)
+    ctl[C_NOW + D_DAMAGE] = int64(damage_taken)
+    ctl[C_NOW + D_DRAWN] = int64(weapons_drawn)
+    ctl[C_NOW + D_BUSTS] = int64(busts)
+    ctl[C_NOW + D_START_ITEM] = int64(start_item)
+    ctl[C_NOW + D_MONSTER] = int64(monster)
+    ctl[C_NOW + D_IS_MIMIC] = int64(is_mimic)
+    ctl[C_NOW + D_POWER] = int64(power)
+    ctl[C_NOW + D_TRAIT] = int64(trait)
+    ctl[C_NOW + D_CHEST] = int64(chest)
+    ctl[C_NOW + D_TOTAL] = int64(total)
+    ctl[C_NOW + D_ATTACKS] = int64(attacks)
+    ctl[C_NOW + D_TRAIT_SPENT] = int64(trait_spent)
+    ctl[C_NOW + D_BLOCKED] = int64(blocked)
+    ctl[C_NOW + D_ARMED] = int64(armed)
+    ctl[C_NOW + D_WHETTABLE] = int64(whettable)
+    ctl[C_NOW + D_WEAPONS] = int64(n_weapons)
+    ctl[C_NOW + D_USED] = int64(n_used)
+    ctl[C_NOW + D_BETWEEN] = int64(between)
+
+
+@njit(cache=True)
+def note_soul(ctl, souls, monster):
+    """A soul captured (``souls`` now): its card in capture order, for the step state's table."""
+    ctl[C_SOULS + souls - 1] = monster
