@@ -3,7 +3,8 @@ and of ``determinise(actor, seed)`` (which ISMCTS calls once per iteration) at s
 early, middle and late in one game of the game's default setting (the ISMCTS benchmark's), every
 decision taken by the agent's default rollout policy. A state that copies its arrays costs the same at
 every k; one that replays its history grows with k. Writes results/benchmarks/step_clone.json, keeping
-the other stage's figures already there (``--stage before`` / ``--stage after`` of a change).
+the other stage's figures already there (``--stage before`` / ``--stage after`` of a change) and, within
+a stage, the games not timed now; each game's figures carry the machine's load while it was timed.
 
     python benchmarks/bench_step_clone.py [--stage after] [--games verflucht ...] [--budget 0.3]
 """
@@ -87,12 +88,15 @@ def main(argv=None) -> None:
     parser.add_argument("--index", type=int, default=0, help="the game of the run seed 2026 timed")
     parser.add_argument("--out", default=None, help="a JSON file instead of results/benchmarks/step_clone.json")
     args = parser.parse_args(argv)
-    load = os.getloadavg()[0]
-    figures = {game: bench(game, args.budget, args.index) for game in args.games}
-    stage = {"games": figures, **machine(load)}
+    figures = {}
+    for game in args.games:   # each game with the machine's load while it was timed
+        load = os.getloadavg()[0]
+        figures[game] = {**bench(game, args.budget, args.index), **machine(load)}
     path = Path(args.out) if args.out else OUT_DIR / "step_clone.json"
     result = json.loads(path.read_text()) if path.exists() else {}
     result.setdefault("benchmark", "step state clone() and determinise() time at k decisions into a game")
+    stage = result.get(args.stage, {})
+    stage["games"] = {**stage.get("games", {}), **figures}   # the games not timed now keep their figures
     result[args.stage] = stage
     if args.out:
         path.write_text(json.dumps(result, indent=2) + "\n")

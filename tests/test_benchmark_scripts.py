@@ -44,6 +44,11 @@ def test_step_clone_benchmark_times_copies(tmp_path):
     games = json.loads(out.read_text())["before"]["games"]
     assert set(games) == {"verflucht", "cursed"}
     assert all(len(g["states"]) >= 3 and g["states"][-1]["k"] > 0 for g in games.values())
+    assert all("load_average_before" in g for g in games.values())
+    # timing one game again keeps the other's figures in the stage
+    _run("bench_step_clone.py", "--games", "cursed", "--budget", "0", "--out", str(out))
+    again = json.loads(out.read_text())["before"]["games"]
+    assert set(again) == {"verflucht", "cursed"} and again["verflucht"] == games["verflucht"]
 
 
 @pytest.mark.skipif(shutil.which("gcc") is None, reason="the plain-C reference needs gcc")
