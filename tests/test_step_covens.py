@@ -294,3 +294,79 @@ def test_town_search_against_the_tracker_runs():
     frame = cursedsim.simulate("covens", 20, seed=2026, players=5, policy={"town": "ismcts", "hunter": "tracker"},
                                params={"town": {"iterations": 5}}, n_jobs=1, progress=False)
     assert len(frame) == 20 and frame["winner"].notna().all()
+
+
+def _same(fast, logged, where):
+    """The array state and the reference state agree on everything an agent or a policy reads."""
+    assert fast.actor() == logged.actor() and fast.legal_actions() == logged.legal_actions(), where
+    for agent in range(logged.n_agents):
+        assert fast.information(agent) == logged.information(agent), (where, agent)
+        assert (fast.observation(agent) == logged.observation(agent)).all(), (where, agent)
+        assert fast.action_name(agent) == logged.action_name(agent)
+    assert fast.returns() == logged.returns(), where
+    if logged.is_terminal():
+        assert fast.outcome() == logged.outcome(), where
+    hidden = lambda s: (s.table.deck, s.table.deck_known, s.table.woods, s.table.hands, s.table.gave,   # noqa: E731
+                        s.table.received, s.table.town_woods, s.table.hunter_woods, s.table.drawn, s.table.deal_left)
+    assert hidden(fast) == hidden(logged), where
+
+
+# (seed, players, options, hunter policy, town policy)
+SIDE_BY_SIDE = [
+    (0, 5, None, "tracker", "coven"),
+    (1, 4, {"rituals": False, "shuffle_timing": "census_and_arrival", "discard_order": "ascending",
+            "wild_icons": "both", "fake_casts": True}, "random", "bluff"),
+    (2, 6, {"darkness_backs": "nature", "spell_icons": "all_mixed", "short_deck_arrival": "deal_none",
+            "ask_empty": False, "passage_targets": "any_town", "nature_restart": False, "doom_empty": True,
+            "doom_second_pick": "any_town", "townsfolk_to": "any_town"}, "largest_hand", "random"),
+    (3, 5, {"max_rounds": 3, "spell_icons": "curses_mixed"}, "tracker", "coven"),
+]
+
+
+@pytest.mark.parametrize("seed,players,options,hunter,town", SIDE_BY_SIDE)
+def test_array_state_steps_as_the_logged_reference_state(seed, players, options, hunter, town):
+    """The state over the kernel's arrays (log=False) and the reference engine's (log=True) agree at every
+    step: actor, legal actions, every agent's information and observation, returns, outcome and the hidden
+    cards, through random actions, built-in policies (the same draws), copies and determinisations for
+    any agent (the same worlds), under every town count and non-default options."""
+    from cursedsim.games.covens.step import ArrayState, CovensState
+    rnd = random.Random(seed)
+    for index in range(8):
+        fast, logged = STEP.new_state(seed, index, players, options), STEP.new_state(seed, index, players, options,
+                                                                                    log=True)
+        assert isinstance(fast, ArrayState) and isinstance(logged, CovensState)
+        _same(fast, logged, (index, "deal"))
+        step = 0
+        while not logged.is_terminal():
+            x = rnd.random()
+            if x < 0.08:
+                agent, draw = rnd.randrange(logged.n_agents), rnd.randrange(1000)
+                other = rnd.randrange(logged.n_agents)   # a second world from the same state (a search's root)
+                _same(fast.determinise(other, draw + 1), logged.determinise(other, draw + 1), (index, step, "again"))
+                fast, logged = fast.determinise(agent, draw), logged.determinise(agent, draw)
+            elif x < 0.5:
+                action = rnd.choice(logged.legal_actions())
+                fast.apply(action)
+                logged.apply(action)
+            else:
+                name = hunter if logged.actor() == HUNTER else town
+                name = rnd.choice([name, "random"])
+                assert fast.apply_policy(name) == logged.apply_policy(name), (index, step)
+            if rnd.random() < 0.2:
+                fast, logged = fast.clone(), logged.clone()
+            _same(fast, logged, (index, step))
+            step += 1
+
+
+def test_array_state_fixed_sides_and_the_rollout_search():
+    """Fixed sides play inside the array state as in the reference state, and the rollout search answers
+    the same on both (its playouts run on the kernel either way)."""
+    fixed = {"town": ("bluff", {"risk": 0.3})}
+    fast, logged = STEP.new_state(5, 1, 5, None, fixed=fixed), STEP.new_state(5, 1, 5, None, fixed=fixed, log=True)
+    n = 0
+    while not logged.is_terminal():
+        name, params = ("rollout", {"n": 2.0, "cap": 4.0}) if n % 3 == 0 else ("tracker", None)
+        assert fast.apply_policy(name, params) == logged.apply_policy(name, params)
+        _same(fast, logged, n)
+        n += 1
+    assert n

@@ -1,4 +1,18 @@
-"""Curses & Covens stepped one decision at a time (``cursedsim.step``) on the reference engine (``reference.py``).
+"""Curses & Covens stepped one decision at a time (``cursedsim.step``): ``ArrayState`` over the kernel's five
+state arrays (``kernel.advance`` halts at every decision of either side), whose copies copy the arrays
+(O(state)); with ``log=True`` the reference engine's ``CovensState`` (``reference.py``; copies replay the
+history), whose table records the events of the turn log. The two play the same games, draw for draw.
+
+**Two states.** ``ArrayState`` asks the built-in policies in the kernel (``state.ASK_FIRST``: the
+policy's action, drawn from its side's stream in the arrays, as the reference twins draw it) and the
+``rollout`` search with ``rollout.decide`` on its own arrays; the Table the views, tests and
+observations read is laid out from the arrays (``table``). What every agent saw of each decision (its
+information key) is a chain of records the copies share. ``determinise`` is the reference state's (below):
+the reference state of the point is rebuilt from that chain once (O(history), kept by the state and its
+copies until they move), each determinisation redraws on a copy of its records and writes the redrawn
+cards, records and streams into a copy of the arrays (O(state)), so a search determinising its root
+again and again replays the game once. A ``rollout`` decision on a determinised state decides on that
+world (the reference lays out the true game for it): the one place the two may differ.
 
 **Agents** follow the engine's Decision (side, town): agent 0 ``"hunter"``; agent 1 ``"town"``, the town
 side deciding as a group at the census (spell, announce, hat: ``Decision.town == -1``, from the public
@@ -33,17 +47,20 @@ draws (about 1 in 300 in tests) the round is kept and only the deck order is red
 from __future__ import annotations
 
 from collections.abc import Mapping
+from copy import copy as shallow_copy
 from typing import Any
 
 import numpy as np
 
 from cursedsim import rng
-from cursedsim.games.covens import GAME
+from cursedsim.games.covens import GAME, kernel, rollout
+from cursedsim.games.covens import policies as pol
+from cursedsim.games.covens import policy_specs as PS
 from cursedsim.games.covens import reference_policies as twins
 from cursedsim.games.covens import rules as R
 from cursedsim.games.covens import state as S
 from cursedsim.games.covens.reference import Decision, Table, bits, count, mask_of
-from cursedsim.step.api import TERMINAL, StepSpec
+from cursedsim.step.api import TERMINAL, StepSpec, StepState, check_action
 from cursedsim.step.determinise import match_zones, shuffle
 from cursedsim.step.history import FixedSidesState
 
@@ -571,6 +588,368 @@ class CovensState(FixedSidesState):
         return self.table.outcome().columns()
 
 
+# ---------------------------------------------------------------- the kernel's arrays, stepped
+
+_BOTH = np.int64(S.STOP_HUNTER | S.STOP_TOWN)
+_NO_PARAMS = pol.params_tuple(())
+_TOWN_DECIDES = (S.D_TRAVEL, S.D_MORE, S.D_ANSWER)
+_BEST = {"hunter": "tracker", "town": "coven"}   # a rollout's other side by default (RolloutPolicy)
+
+
+def _phase(pos: int) -> int:
+    """The reference's phase (S.PH_*) at a kernel position (``kernel.POS_*``)."""
+    if pos == kernel.POS_OVER:
+        return S.PH_OVER
+    if pos >= kernel.POS_HUNT:
+        return S.PH_HUNT
+    if pos >= kernel.POS_TRAVEL:
+        return S.PH_TRAVEL
+    return S.PH_ARRIVAL if pos >= kernel.POS_ARRIVAL else S.PH_CENSUS
+
+
+def _stream(words) -> rng.Stream:
+    """A Stream standing where the four state words ``words`` say."""
+    stream = rng.Stream(0, 0)
+    stream.s = [int(w) for w in words]
+    return stream
+
+
+class _Step:
+    """What every agent saw of one decision taken (``CovensState._step``'s ``seen`` entry), and the action."""
+
+    __slots__ = ("actor", "kind", "action", "about", "dark", "despair", "hands")
+
+    def __init__(self, actor, kind, action, about, dark, despair, hands):
+        self.actor, self.kind, self.action, self.about = actor, kind, action, about
+        self.dark, self.despair, self.hands = dark, despair, hands
+
+    def seen(self, agent: int) -> str:
+        """The entry of ``agent``'s information key for this decision (``CovensState._step``'s format)."""
+        shown = CovensState._shown(agent, self.actor, self.kind, self.action, self.about, self.dark, self.despair)
+        return f"{self.actor}:{self.kind}:{shown}:{self.hands[agent - FIRST_TOWN] if agent >= FIRST_TOWN else ''}"
+
+
+class ArrayState(StepState):
+    """A game of Curses & Covens on the kernel's five state arrays (``kernel.advance`` halting at every
+    decision of either side); a copy copies the arrays and shares the chain of what was done (module
+    docstring). It plays the same games as ``CovensState``, draw for draw."""
+
+    spec: StepSpec
+
+    def __init__(self, seed: int, index: int, players: int, options: R.RuleOptions,
+                 fixed: Mapping[str, Any] | None = None):
+        self.seed, self.index, self.players, self.options, self.log = seed, index, players, options, False
+        self.fixed = {side: (p, None) if isinstance(p, str) else (p[0], p[1]) for side, p in (fixed or {}).items()}
+        for side, (name, _) in self.fixed.items():
+            GAME.policy(name, side)   # an unknown policy raises here
+        self.towns = players - 1
+        self._opts = tuple(np.int64(v) for v in S.option_tuple(options))
+        self._policies: dict = {}
+        self._chain: tuple | None = None   # (earlier chain, history entry, _Step or None), shared by copies
+        self._table: Table | None = None
+        self._ref: CovensState | None = None   # the reference state of this point, once determinise needs it
+        self._arrays = S.new_arrays()
+        kernel.start_game(*self._arrays, np.uint64(seed), np.int64(index), np.int64(self.towns), self._opts)
+        self._advance(-1)
+        self._run_fixed()
+
+    # ------------------------------------------------------------ the kernel
+
+    def _advance(self, act: int, policy: tuple[int, tuple] = (0, _NO_PARAMS)) -> None:
+        """``kernel.advance`` to the next decision of either side, ``act`` carried out first (-1: none;
+        ``S.ASK_FIRST``: the ``policy`` (id, params) of the side asked, its action in C_ACTION)."""
+        pid, params = np.int64(policy[0]), policy[1]
+        kernel.advance(*self._arrays, np.int64(self.towns), self._opts, pid, params, pid, params, _BOTH, np.int64(act))
+        self._table = self._ref = None
+
+    def _kind(self) -> int:
+        return int(self._arrays[3][S.C_KIND])
+
+    @property
+    def n_agents(self) -> int:
+        return FIRST_TOWN + self.towns
+
+    def side_of(self, agent: int) -> str:
+        """The runner side an agent plays."""
+        return "hunter" if agent == HUNTER else "town"
+
+    # ------------------------------------------------------------ stepping
+
+    def actor(self) -> int:
+        kind = self._kind()
+        if kind == S.D_NONE:
+            return TERMINAL
+        return agent_of(int(S.DECISION_SIDE[kind]), int(self._arrays[3][S.C_ME]) if kind in _TOWN_DECIDES else -1)
+
+    def legal_actions(self) -> list[int]:
+        if self._kind() == S.D_NONE:
+            return []
+        words = self._arrays[4][S.M_LEGAL:S.M_LEGAL + 4]
+        return [64 * w + b for w in range(4) for b in range(64) if int(words[w]) >> b & 1]
+
+    def is_terminal(self) -> bool:
+        return self._kind() == S.D_NONE
+
+    def _step(self, entry: tuple, action: int) -> None:
+        """Take ``action`` for the actor and chain ``entry`` with what each agent saw of it."""
+        counts = self._arrays[3]
+        actor, kind, about, active = self.actor(), self._kind(), self._about(), int(counts[S.C_ACTIVE])
+        self._advance(action)
+        hands = tuple(int(h) for h in self._arrays[1][S.ROW_HANDS, :self.towns])
+        self._chain = (self._chain, entry, _Step(actor, kind, action, about, active == R.DARKNESS,
+                                                  active == R.DESPAIR, hands))
+
+    def apply(self, action: int) -> None:
+        action = check_action(self, action)
+        self._step(("action", action), action)
+        self._run_fixed()
+
+    def apply_policy(self, policy: str, params: Mapping[str, float] | None = None) -> int:
+        if self.is_terminal():
+            check_action(self, None)   # the game is over: the error says so
+        action = self._policy_step(policy, params)
+        self._run_fixed()
+        return action
+
+    def _policy_step(self, name: str, params: Mapping[str, float] | None) -> int:
+        action = self._policy_action(name, params)
+        self._step(("policy", name, None if params is None else dict(params)), action)
+        return action
+
+    def _run_fixed(self) -> None:
+        while not self.is_terminal() and self.side_of(self.actor()) in self.fixed:
+            self._policy_step(*self.fixed[self.side_of(self.actor())])
+
+    def _policy(self, side: str, name: str, params: Mapping[str, float] | None) -> tuple:
+        """("kernel", id, params) of a built-in heuristic, ("rollout", settings..., other) of the search."""
+        key = (side, name, None if params is None else tuple(sorted(params.items())))
+        if key not in self._policies:
+            spec = GAME.policy(name, side)
+            vector = spec.param_vector(params)
+            if spec.policy_id == PS.ROLLOUT:
+                n, base, base_params, cap, infer = rollout.settings(side, vector)
+                other_side = "town" if side == "hunter" else "hunter"
+                other = PS.POLICIES[other_side][_BEST[other_side]]
+                self._policies[key] = ("rollout", n, base, base_params, cap, infer, other.policy_id,
+                                       pol.params_tuple(other.param_vector()), rollout.new_workspace())
+            else:
+                self._policies[key] = ("kernel", spec.policy_id, pol.params_tuple(vector))
+        return self._policies[key]
+
+    def _policy_action(self, name: str, params: Mapping[str, float] | None) -> int:
+        """The action of the actor's built-in policy, drawn from its side's stream in the arrays (the
+        reference twins draw the same: the kernel's own tests)."""
+        side = int(S.DECISION_SIDE[self._kind()])
+        policy = self._policy(R.SIDES[side], name, params)
+        if policy[0] == "kernel":
+            self._advance(S.ASK_FIRST, policy[1:])
+            return int(self._arrays[3][S.C_ACTION])
+        _, n, base, base_params, cap, infer, other_id, other_params, work = policy
+        action = rollout.decide(*self._arrays, np.int64(self.towns), self._opts, np.int64(side), np.int64(base),
+                                base_params, np.int64(other_id), other_params, np.int64(n), np.int64(cap),
+                                np.bool_(infer), np.uint64(self.seed), np.int64(self.index), np.bool_(False), work)
+        self._table = self._ref = None
+        return int(action)
+
+    def action_name(self, action: int) -> str:
+        return S.action_name(action)
+
+    def clone(self) -> ArrayState:
+        copy = object.__new__(type(self))
+        copy.__dict__.update(self.__dict__)
+        copy._arrays = tuple(a.copy() for a in self._arrays)
+        copy._table = None
+        return copy
+
+    # ------------------------------------------------------------ the table, laid out from the arrays
+
+    @property
+    def table(self) -> Table:
+        """The reference Table as it stands at this point, laid out from the arrays (read it only)."""
+        if self._table is None:
+            self._table = self._lay_out()
+        return self._table
+
+    def _lay_out(self) -> Table:
+        deck, cards, log, counts, masks = self._arrays
+        towns, pos, kind = self.towns, int(counts[S.C_POS]), self._kind()
+        over = kind == S.D_NONE
+        t = Table(options=self.options, towns=towns, deck_rng=_stream(masks[S.M_RNG_DECK:S.M_RNG_DECK + 4]),
+                  origin=(self.seed, self.index))
+        top, known = int(counts[S.C_TOP]), int(masks[S.M_KNOWN_SLOTS])
+        slots = [(top + i) % R.N_CARDS for i in range(int(counts[S.C_N_DECK]))]
+        t.deck = [int(deck[q]) for q in slots]
+        t.deck_known = [int(deck[q]) if known >> q & 1 else -1 for q in slots]
+        t.woods = int(counts[S.C_WOODS])
+        row = lambda r: [int(m) for m in cards[r, :towns]]   # noqa: E731
+        t.hands = row(S.ROW_HANDS)
+        t.gave, t.received = self._passed(towns)
+        t.dealt, t.arrived = row(S.ROW_DEALT), row(S.ROW_DEALT)
+        t.census = None if pos == kernel.POS_CENSUS_SHUFFLE else row(S.ROW_CENSUS)
+        t.captured, t.rituals = int(masks[S.M_CAPTURED]), int(masks[S.M_RITUALS])
+        t.fake_held = bool(counts[S.C_FAKE])
+        t.faces = [int(counts[S.C_FACES]) >> tile & 1 for tile in range(R.N_TILES)]
+        t.round, t.phase = int(counts[S.C_ROUND]), _phase(pos)
+        unfinished = over and int(counts[S.C_WIN_TYPE]) == R.WIN_UNFINISHED   # the last Hunt concluded
+        t.active = -1 if unfinished else int(counts[S.C_ACTIVE])
+        t.cast_tile = -1 if unfinished else int(counts[S.C_CAST_TILE])
+        t.hat, t.announced = int(counts[S.C_HAT]), int(counts[S.C_ANNOUNCED])
+        t.drawn, t.deal_left = int(masks[S.M_DRAWN]), int(masks[S.M_REMAINING])
+        t.travel_log = [tuple(int(x) for x in pol.log_fields(int(log[0, i]))) for i in range(int(counts[S.C_N_LOG]))]
+        t.hunt_log = [tuple(int(x) for x in pol.reveal_fields(int(counts[S.C_REVEALS + i])))
+                      for i in range(int(counts[S.C_N_REVEALS]))]
+        after = [int(n) for n in counts[S.C_AFTER:S.C_AFTER + towns]]
+        t.sizes_after_travel = None if after[0] < 0 else after
+        t.town_woods = [int(w) for w in counts[S.C_WOODS_KNOWN:S.C_WOODS_KNOWN + towns]]
+        t.hunter_woods = int(counts[S.C_HUNTER_WOODS])
+        t.spells = [int(n) for n in counts[S.C_SPELLS:S.C_SPELLS + R.N_SPELLS]]
+        t.picks = int(counts[S.C_PICKS])
+        if over:
+            t.winner, t.win_type = int(counts[S.C_WINNER]), int(counts[S.C_WIN_TYPE])
+        else:
+            side, me = int(S.DECISION_SIDE[kind]), int(counts[S.C_ME]) if kind in _TOWN_DECIDES else -1
+            t._pending = Decision(side, me, kind, tuple(self.legal_actions()), self._about())
+        return t
+
+    def _about(self) -> int:
+        """The pending decision's ``about``; for Passage's more the first give's target, as the reference
+        poses it (the kernel keeps the last one, the same town under passage_targets "one_town")."""
+        log, counts = self._arrays[2], self._arrays[3]
+        if self._kind() != S.D_MORE:
+            return int(counts[S.C_ABOUT])
+        me, about = int(counts[S.C_ME]), int(counts[S.C_ABOUT])
+        for i in range(int(counts[S.C_N_LOG]) - 1, -1, -1):
+            actor, what, target, _ = pol.log_fields(int(log[0, i]))
+            if actor != me or what != S.LOG_GIVE:
+                break
+            about = target
+        return int(about)
+
+    def _passed(self, towns: int) -> tuple[list[int], list[int]]:
+        """The reference's ``gave``/``received`` per town from this round's travel log (gives and answered
+        asks; the kernel's rows count a swap's cards too)."""
+        log, n_log = self._arrays[2], int(self._arrays[3][S.C_N_LOG])
+        gave, received = [0] * towns, [0] * towns
+        for i in range(n_log):
+            actor, what, target, moved = pol.log_fields(int(log[0, i]))
+            if what == S.LOG_GIVE or (what == S.LOG_ASK and moved):
+                src, dst = (actor, target) if what == S.LOG_GIVE else (target, actor)
+                gave[src] |= 1 << int(log[1, i])
+                received[dst] |= 1 << int(log[1, i])
+        return gave, received
+
+    # ------------------------------------------------------------ what an agent knows
+
+    def _entries(self) -> list[tuple]:
+        """The chain, oldest first: (history entry, _Step or None)."""
+        out, node = [], self._chain
+        while node is not None:
+            node, entry, step = node
+            out.append((entry, step))
+        return out[::-1]
+
+    def _view(self, agent: int):
+        return CovensState._view(self, agent)
+
+    def information(self, agent: int) -> str:
+        view = self._view(agent)
+        legal = tuple(self.legal_actions()) if self.actor() == agent else ()
+        return f"{agent}|{view}|{legal}|" + ";".join(step.seen(agent) for _, step in self._entries() if step)
+
+    def observation(self, agent: int) -> np.ndarray:
+        return _observe(self._view(agent), self.options, self.players)
+
+    # ------------------------------------------------------------ results
+
+    def returns(self) -> list[float]:
+        return CovensState.returns(self)
+
+    def outcome(self) -> dict[str, Any]:
+        return self.table.outcome().columns()
+
+    # ------------------------------------------------------------ determinisation
+
+    def determinise(self, agent: int, seed: int) -> ArrayState:
+        """The reference state's determinisation (``CovensState._resample``: the same draws) written into a
+        copy of the arrays. The reference state of this point is rebuilt from the chain once (O(history))
+        and kept (copies share it until they move); each determinisation redraws on a copy of its records
+        (O(state)), so a search determinising its root again and again replays the game once."""
+        agent, seed = int(agent), int(seed)
+        if self._ref is None:
+            self._ref = self._reference()
+        ref = _records_copy(self._ref)
+        ref._resample(agent, seed)
+        copy = self.clone()
+        copy._chain = (self._chain, ("resample", agent, seed), None)
+        copy._load(ref, agent)
+        copy._ref = ref
+        return copy
+
+    def _reference(self) -> CovensState:
+        """The reference state of the same game with the chain taken again (each policy entry drawing from
+        its stream, then taking the action the arrays took)."""
+        ref = CovensState(self.seed, self.index, self.players, self.options, None, False, _build=False)
+        ref.fixed = dict(self.fixed)
+        ref._deal()
+        for entry, step in self._entries():
+            if entry[0] == "policy":
+                ref._policy_action(entry[1], entry[2])
+                ref.history.append(entry)
+                ref._step(step.action)
+            else:
+                ref._redo(entry)
+        return ref
+
+    def _load(self, ref: CovensState, agent: int) -> None:
+        """Write what a determinisation of the reference state redrew into the arrays (deck, hands, records,
+        woods notes, the travel log's cards, the re-seeded streams), then pose the decision again."""
+        deck, cards, log, counts, masks = self._arrays
+        t, towns = ref.table, self.towns
+        top = int(counts[S.C_TOP])
+        for i, c in enumerate(t.deck):
+            deck[(top + i) % R.N_CARDS] = c
+        cards[S.ROW_HANDS, :towns] = t.hands
+        cards[S.ROW_DEALT, :towns] = t.dealt if agent == HUNTER else t.arrived
+        gave, received = list(t.gave), list(t.received)
+        for action, moved_cards, f, _ in ref.knowledge.round_log:   # the kernel's rows count a swap's cards
+            if action == "swap" and t.travel_log:
+                gave[f["town"]] |= 1 << moved_cards[0]
+                received[f["town"]] |= 1 << moved_cards[1]
+        cards[S.ROW_GAVE, :towns], cards[S.ROW_RECEIVED, :towns] = gave, received
+        counts[S.C_WOODS], counts[S.C_HUNTER_WOODS] = t.woods, t.hunter_woods
+        counts[S.C_WOODS_KNOWN:S.C_WOODS_KNOWN + towns] = t.town_woods
+        snap = ref.knowledge.at_reveal
+        if snap is not None and counts[S.C_HUNTER_WOODS_TRAVEL] >= 0:   # no swap since the reveal then
+            counts[S.C_HUNTER_WOODS_TRAVEL] = snap["woods"]
+        moved = [ev[1] for ev in ref.knowledge.round_log if ev[0] in UNSEEN_IN_DARKNESS]
+        for i, entry in enumerate(t.travel_log):
+            log[0, i] = pol.log_entry(*entry)
+            if i < len(moved):
+                log[1, i] = moved[i][0] if moved[i] else -1
+        masks[S.M_DRAWN], masks[S.M_REMAINING] = t.drawn, t.deal_left
+        streams = ((S.M_RNG_DECK, t.deck_rng), (S.M_RNG_HUNTER, ref.streams[0]), (S.M_RNG_TOWN, ref.streams[1]))
+        for at, stream in streams:
+            masks[at:at + 4] = np.array(stream.s, dtype=np.uint64)
+        if not self.is_terminal():
+            self._advance(-1)   # the decision posed again: its legal set from the new hands
+        self._table = None
+
+
+def _records_copy(ref: CovensState) -> CovensState:
+    """A copy of a reference state's records that ``_resample`` changes (table lists, zones, streams), for
+    a redraw that leaves ``ref`` as it was; the engine's generator is shared, so the copy must not move."""
+    out = object.__new__(CovensState)
+    out.__dict__.update(ref.__dict__)
+    out.streams = list(ref.streams)
+    out.table = t = shallow_copy(ref.table)
+    for name in ("deck", "deck_known", "hands", "dealt", "arrived", "gave", "received", "town_woods", "travel_log"):
+        setattr(t, name, list(getattr(t, name)))
+    out.knowledge = k = object.__new__(Knowledge)
+    k.__dict__.update(ref.knowledge.__dict__)
+    k.zones = [dict(z) for z in ref.knowledge.zones]
+    return out
+
+
 # ---------------------------------------------------------------- observation vector
 
 #: Per card: own hand, captured, ritual held, revealed in this Hunt, known woods card, known in the deck,
@@ -629,10 +1008,16 @@ def agent_sides(players: int, options: Any = None) -> tuple[str, ...]:
 
 
 def new_state(seed: int, index: int, players: int, options: Any = None, fixed: Mapping[str, Any] | None = None,
-              log: bool = False) -> CovensState:
-    """Game ``index`` of the run ``seed`` (the runner's deal), the ``fixed`` sides played inside."""
-    return CovensState(int(seed), int(index), GAME.check_players(players), GAME.make_options(options), fixed, log)
+              log: bool = False) -> ArrayState | CovensState:
+    """Game ``index`` of the run ``seed`` (the runner's deal), the ``fixed`` sides played inside: on the
+    kernel's arrays (``ArrayState``), or with ``log=True`` on the reference engine (``CovensState``, whose
+    table records the events of the turn log)."""
+    players, options = GAME.check_players(players), GAME.make_options(options)
+    if log:
+        return CovensState(int(seed), int(index), players, options, fixed, True)
+    return ArrayState(int(seed), int(index), players, options, fixed)
 
 
 STEP = StepSpec(name="covens", agents=agents, num_actions=S.N_ACTIONS, observation_size=observation_size,
                 agent_sides=agent_sides, new_state=new_state, doc=__doc__)
+ArrayState.spec = STEP
