@@ -131,7 +131,7 @@ def playout(ctl, work, opts, base_id, base_params, finish_id, finish_params, mem
     candidate, the pile laid out anew at the candidate, then the game to its end (the later fights by
     ``finish_id`` when >= 0). Whether it was won."""
     pctl, pzones, cand, _ = work
-    pctl[:] = ctl[:]
+    pctl[:rs.C_STEP] = ctl[:rs.C_STEP]   # the slots past C_STEP are the step state's, never set here
     pctl[rs.C_HALT] = 0
     pctl[rs.C_HALTED] = 0
     pctl[rs.C_RESUME] = 1
