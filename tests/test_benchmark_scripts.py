@@ -85,3 +85,23 @@ def test_c_reference_cursed_plays_the_same_game(tmp_path):
     assert abs(p_ours - p_c) <= 4 * se, (p_c, p_ours, se)
     assert abs(result["mean_damage_diff_in_se"]) <= 4 and abs(result["mean_souls_diff_in_se"]) <= 4
     assert result["agrees"] and result["c_games_per_s"] > 0 and result["ours_games_per_s"] > 0
+
+
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="the plain-C reference needs gcc")
+def test_c_reference_covens_plays_the_same_game(tmp_path):
+    """Issue 30: the plain-C Curses & Covens, `random` against `random` (benchmarks/c/covens_random.c,
+    written from docs/rules/covens.md), plays the games our kernel plays. 200,000 games each at 4 towns:
+    the hunter's win rate (~0.350) has a standard error of sqrt(0.350 * 0.650 / 200000) = 0.00107 per
+    program, 0.00151 for the difference (4 of those: 0.60 points); the mean rounds per game (~5.44, standard
+    deviation ~2.25) one of 0.0050 per program, 0.0071 for the difference (4 of those: 0.028 rounds). The
+    bench exits non-zero beyond 4 standard errors in either, and so does this test."""
+    out = tmp_path / "c_reference_covens.json"
+    _run("bench_c_covens.py", "--games", "200000", "--players", "5", "--repeat", "1", "--out", str(out))
+    result = json.loads(out.read_text())
+    n = result["games"]
+    p_c, p_ours = result["c_hunter_win_rate"], result["ours_hunter_win_rate"]
+    se = math.sqrt(p_c * (1 - p_c) / n + p_ours * (1 - p_ours) / n)
+    assert 0.33 < p_c < 0.37 and 5.3 < result["c_mean_rounds"] < 5.6
+    assert abs(p_ours - p_c) <= 4 * se, (p_c, p_ours, se)
+    assert abs(result["mean_rounds_diff_in_se"]) <= 4, result["mean_rounds_diff_in_se"]
+    assert result["agrees"] and result["c_rounds_per_s"] > 0 and result["ours_rounds_per_s"] > 0
