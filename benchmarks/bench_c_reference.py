@@ -1,21 +1,39 @@
-"""Verflucht! against plain C (issue 30): our kernel end to end vs an independent C program of the same
-rules and policy, games/s on one core, and a check that both play the same game (win rates agree).
+"""Our kernels against plain C (issue 30): speed on one core, and a check that both play the same game.
 
-The C program, ``benchmarks/c/verflucht_baseline.c``, is written from docs/rules/verflucht.md (default
-rule options, the ``baseline`` policy), one xoshiro256** stream per game, no allocation in the loop. It
-is compiled here with ``gcc -O2 -march=x86-64`` into a temporary directory. Ours is timed through
-``cursedsim.simulate(..., n_jobs=1)`` end to end (frame included) after a warm-up game, so compile
-time is excluded. Both are single-threaded; timings are wall clock, best of ``--repeat`` runs, with
-the CPU time of the process beside them and the machine's load recorded.
+A game's kernel end to end vs an independent C program of the same rules and policy, games/s (rounds/s
+for Curses & Covens) on one core, and the agreement of win rates and means.
+
+One script for every game with a C reference, ``--game``:
+
+- ``verflucht`` (default): ``benchmarks/c/verflucht_baseline.c``, written from docs/rules/verflucht.md
+  (default rule options, the ``baseline`` policy), ``--players`` 1-5 (default 3). Compared: the win rate
+  and the mean score of won games.
+- ``cursed``: ``benchmarks/c/cursed_threshold.c``, written from docs/rules/cursed.md (default rule
+  options, ``threshold`` at its defaults), solo. Compared: the win rate, the mean damage taken per game
+  (the frame's ``damage_taken``: cards discarded from the pile as damage) and the mean captured souls per
+  game.
+- ``covens``: ``benchmarks/c/covens_random.c``, written from docs/rules/covens.md with the readable engine
+  (``cursedsim/games/covens/reference.py``) as the spec for details (default rule options, the ``random``
+  policy on both sides), ``--players`` 4-6 (default 5: 4 towns). Compared: the hunter's win rate and the
+  mean rounds per game; the rate of the towns' coven wins (the rest of their wins are ritual wins) as
+  information only. Games differ in length (a game is over at the first win, ~5.4 rounds at 4 towns), so
+  the speed that compares the work of one round is rounds/s; games/s is given beside it.
+
+Each C program has one xoshiro256** stream per game (``benchmarks/c/rng.h``) and allocates nothing in
+its loop. It is compiled with ``gcc -O2 -march=x86-64`` into a temporary directory. Ours is timed
+through ``cursedsim.simulate(game, N, ..., n_jobs=1)`` end to end (frame included) after a warm-up game,
+so compile time is excluded. Both are single-threaded; timings are wall clock, best of ``--repeat``
+runs, with the CPU time of the process beside them and the machine's load recorded.
 
 Correctness: the two programs draw different random numbers, so they play different games of the same
-distribution. The win rates must agree within ``--tolerance`` (4) standard errors of their difference,
-sqrt(p1 (1 - p1) / n1 + p2 (1 - p2) / n2); the mean score of won games is compared the same way. The
-script exits with status 1 when either does not (status 2: no gcc).
+distribution. A win rate must agree within ``--tolerance`` (4) standard errors of the difference,
+sqrt(p1 (1 - p1) / n1 + p2 (1 - p2) / n2); a mean is compared the same way (standard errors from each
+run's sample variance). The script exits with status 1 when a gating statistic does not agree (status 2:
+no gcc).
 
-Run: ``python benchmarks/bench_c_reference.py`` (2,000,000 games each at 3 players; ``--players``
-1-5). Writes results/benchmarks/c_reference.json (``c_reference_<P>p.json`` at another player count,
-or ``--out PATH``).
+Run: ``python benchmarks/bench_c_reference.py [--game GAME]`` (2,000,000 games each). Writes
+results/benchmarks/c_reference.json, c_reference_cursed.json or c_reference_covens.json
+(``<name>_<P>p.json`` at another than the default player count, or ``--out PATH``).
 """
 
 from __future__ import annotations
@@ -30,31 +48,118 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Callable
 
 from common import ROOT, machine, write_result  # benchmarks/common.py
 
 import cursedsim
 
-SOURCE = ROOT / "benchmarks" / "c" / "verflucht_baseline.c"
+C_DIR = ROOT / "benchmarks" / "c"
 CFLAGS = ["-O2", "-march=x86-64"]
-POLICY = "baseline"
 SEED = 2026
 #: issue 30: every kernel within 0.8x of plain C
 TARGET_OURS_OVER_C = 0.8
+
+
+@dataclass(frozen=True)
+class Rate:
+    """A share of games, ``count / games``. JSON keys ``c_<name>``, ``ours_<name>`` and the difference
+    keys ``<name>_<d>`` for each ``d`` of ``diffs`` (among "diff", "diff_se", "diff_in_se")."""
+
+    name: str
+    count: str  # the run's key (the C program's output) of the games counted
+    gates: bool = True  # a difference beyond the tolerance fails the check (else information only)
+    diffs: tuple[str, ...] = ("diff", "diff_se", "diff_in_se")
+    digits: int = 6
+
+
+@dataclass(frozen=True)
+class Mean:
+    """The mean of a per-game number over ``over`` (the run's key of the sample size), from the run's
+    ``<key>_sum`` and ``<key>_sq_sum``. JSON keys ``c_mean_<name>``, ``ours_mean_<name>`` and
+    ``mean_<name>_<d>`` for each ``d`` of ``diffs``."""
+
+    name: str
+    key: str
+    over: str = "games"
+    gates: bool = True
+    diffs: tuple[str, ...] = ("diff_in_se",)
+    digits: int = 4
+    se_digits: int = 5
+
+
+@dataclass(frozen=True)
+class Reference:
+    """One game's C reference: the program, the game ours plays, and what the two are compared by."""
+
+    source: str  # under benchmarks/c/
+    policy: Any
+    default_players: int
+    players: range
+    counts: Callable[[Any], dict]  # simulate's frame -> the count/sum keys the C program prints
+    stats: tuple  # Rate and Mean, in the order of their JSON keys
+    result: str  # results/benchmarks/<result>.json at the default player count
+    unit: str = "games"  # the speed compared: "games", or "rounds" (the run's rounds_sum)
+    header: Callable[[int], dict] = lambda players: {}  # JSON keys after "players"
+
+
+def _sums(values, name: str) -> dict:
+    values = values.astype("int64")
+    return {f"{name}_sum": int(values.sum()), f"{name}_sq_sum": int((values * values).sum())}
+
+
+def _verflucht_counts(frame) -> dict:
+    return {"wins": int(frame["win"].sum()), **_sums(frame["score"][frame["win"]], "won_score")}
+
+
+def _cursed_counts(frame) -> dict:
+    return {"wins": int(frame["win"].sum()), **_sums(frame["damage_taken"], "damage"),
+            **_sums(frame["souls"], "souls")}
+
+
+def _covens_counts(frame) -> dict:
+    return {"hunter_wins": int(frame["hunter_won"].sum()), "town_wins": int(frame["town_won"].sum()),
+            "coven_wins": int((frame["town_won"] & (frame["win_type"] == "coven")).sum()),
+            **_sums(frame["rounds"].to_numpy(), "rounds")}
+
+
+REFERENCES = {
+    "verflucht": Reference(
+        source="verflucht_baseline.c", policy="baseline", default_players=3, players=range(1, 6),
+        counts=_verflucht_counts,
+        stats=(Rate("win_rate", "wins"), Mean("won_score", "won_score", over="wins", digits=3)),
+        result="c_reference"),
+    "cursed": Reference(
+        source="cursed_threshold.c", policy="threshold", default_players=1, players=range(1, 2),
+        counts=_cursed_counts,
+        stats=(Rate("win_rate", "wins"), Mean("damage", "damage"), Mean("souls", "souls")),
+        result="c_reference_cursed"),
+    "covens": Reference(
+        source="covens_random.c", policy={"hunter": "random", "town": "random"}, default_players=5,
+        players=range(4, 7), counts=_covens_counts,
+        stats=(Rate("hunter_win_rate", "hunter_wins"),
+               Rate("town_win_rate", "town_wins", gates=False, diffs=()),
+               Rate("coven_win_rate", "coven_wins", gates=False, diffs=("diff_in_se",)),
+               Mean("rounds", "rounds", diffs=("diff_se", "diff_in_se"))),
+        result="c_reference_covens", unit="rounds", header=lambda players: {"towns": players - 1}),
+}
 
 
 class NoCompiler(RuntimeError):
     """gcc is not on PATH."""
 
 
-def compile_c(directory: str | Path, source: Path = SOURCE) -> Path:
-    """Compile the C reference into ``directory``; returns the executable. Raises NoCompiler without gcc."""
+def compile_c(directory: str | Path, source: Path) -> Path:
+    """Compile a C reference into ``directory`` (with ``-I`` its folder, for rng.h); returns the
+    executable. Raises NoCompiler without gcc."""
     gcc = shutil.which("gcc")
     if gcc is None:
         raise NoCompiler("gcc not found on PATH: the plain-C reference needs it (e.g. apt-get install gcc)")
     exe = Path(directory) / source.stem
-    done = subprocess.run([gcc, *CFLAGS, "-o", str(exe), str(source)], capture_output=True, text=True)
+    done = subprocess.run([gcc, *CFLAGS, "-I", str(source.parent), "-o", str(exe), str(source)],
+                          capture_output=True, text=True)
     if done.returncode != 0:
         raise RuntimeError(f"gcc failed on {source}:\n{done.stderr}")
     return exe
@@ -76,15 +181,15 @@ def run_c(exe: Path, games: int, players: int, seed: int = SEED) -> dict:
     return result
 
 
-def run_ours(games: int, players: int, seed: int = SEED) -> dict:
-    """One ``simulate`` of ``games`` games in this process: wins, won scores, wall and CPU seconds."""
+def run_ours(game: str, games: int, players: int, seed: int = SEED) -> dict:
+    """One ``simulate`` of ``games`` games in this process: the C program's count/sum keys, wall and CPU
+    seconds."""
+    ref = REFERENCES[game]
     t0, c0 = time.perf_counter(), time.process_time()
-    frame = cursedsim.simulate("verflucht", games, players=players, policy=POLICY, seed=seed, n_jobs=1,
+    frame = cursedsim.simulate(game, games, players=players, policy=ref.policy, seed=seed, n_jobs=1,
                                progress=False)
     seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
-    won = frame["score"][frame["win"]].astype("int64")
-    return {"games": games, "wins": int(frame["win"].sum()), "won_score_sum": int(won.sum()),
-            "won_score_sq_sum": int((won * won).sum()), "seconds": seconds, "cpu_seconds": cpu}
+    return {"games": games, **ref.counts(frame), "seconds": seconds, "cpu_seconds": cpu}
 
 
 def win_rate_se(wins: int, games: int) -> tuple[float, float]:
@@ -93,27 +198,62 @@ def win_rate_se(wins: int, games: int) -> tuple[float, float]:
     return p, math.sqrt(p * (1 - p) / games)
 
 
-def score_mean_se(run: dict) -> tuple[float, float]:
-    """(mean score of won games, its standard error)."""
-    n = run["wins"]
-    mean = run["won_score_sum"] / n
-    var = max(run["won_score_sq_sum"] / n - mean * mean, 0.0) * n / max(n - 1, 1)
+def mean_se(run: dict, key: str, over: str = "games") -> tuple[float, float]:
+    """(mean of the per-game number ``key`` over ``run[over]`` samples, its standard error)."""
+    n = run[over]
+    mean = run[f"{key}_sum"] / n
+    var = max(run[f"{key}_sq_sum"] / n - mean * mean, 0.0) * n / max(n - 1, 1)
     return mean, math.sqrt(var / n)
 
 
-def agreement(c: dict, ours: dict) -> dict:
-    """Win rates and mean won scores of both runs, each difference in standard errors of the difference."""
-    pc, sc = win_rate_se(c["wins"], c["games"])
-    po, so = win_rate_se(ours["wins"], ours["games"])
-    se = math.hypot(sc, so)
-    mc, mcs = score_mean_se(c)
-    mo, mos = score_mean_se(ours)
-    mse = math.hypot(mcs, mos)
-    return {"c_win_rate": round(pc, 6), "ours_win_rate": round(po, 6),
-            "win_rate_diff": round(po - pc, 6), "win_rate_diff_se": round(se, 6),
-            "win_rate_diff_in_se": round((po - pc) / se, 2) if se else 0.0,
-            "c_mean_won_score": round(mc, 3), "ours_mean_won_score": round(mo, 3),
-            "mean_won_score_diff_in_se": round((mo - mc) / mse, 2) if mse else 0.0}
+def agreement(game: str, c: dict, ours: dict) -> dict:
+    """Every compared statistic of both runs, each difference in standard errors of the difference."""
+    check = {}
+    for stat in REFERENCES[game].stats:
+        if isinstance(stat, Rate):
+            (vc, sc), (vo, so) = (win_rate_se(run[stat.count], run["games"]) for run in (c, ours))
+            name, se_digits = stat.name, stat.digits
+            check |= {f"c_{name}": round(vc, stat.digits), f"ours_{name}": round(vo, stat.digits)}
+        else:
+            (vc, sc), (vo, so) = (mean_se(run, stat.key, stat.over) for run in (c, ours))
+            name, se_digits = f"mean_{stat.name}", stat.se_digits
+            check |= {f"c_{name}": round(vc, stat.digits), f"ours_{name}": round(vo, stat.digits)}
+        se = math.hypot(sc, so)
+        diffs = {"diff": round(vo - vc, stat.digits), "diff_se": round(se, se_digits),
+                 "diff_in_se": round((vo - vc) / se, 2) if se else 0.0}
+        check |= {f"{name}_{d}": diffs[d] for d in stat.diffs}
+    return check
+
+
+def gating(game: str, check: dict) -> dict:
+    """{label: difference in standard errors} of the statistics that decide the exit status."""
+    out = {}
+    for stat in REFERENCES[game].stats:
+        if stat.gates:
+            name = stat.name if isinstance(stat, Rate) else f"mean_{stat.name}"
+            out[name.replace("_", " ")] = check[f"{name}_diff_in_se"]
+    return out
+
+
+def speeds(ref: Reference, games: int, c: dict, ours: dict) -> dict:
+    """Speed of both in the compared unit (wall and per CPU second) and ours/C; games/s beside rounds/s."""
+    def per(unit: str) -> dict:
+        """{c|ours}_<unit>_per_s and _per_cpu_s, unrounded."""
+        out = {}
+        for who, run in (("c", c), ("ours", ours)):
+            amount = games if unit == "games" else run[f"{unit}_sum"]
+            out |= {f"{who}_{unit}_per_s": amount / run["seconds"],
+                    f"{who}_{unit}_per_cpu_s": amount / run["cpu_seconds"]}
+        return out
+
+    compared = per(ref.unit)
+    ratio = compared[f"ours_{ref.unit}_per_s"] / compared[f"c_{ref.unit}_per_s"]
+    ratio_cpu = compared[f"ours_{ref.unit}_per_cpu_s"] / compared[f"c_{ref.unit}_per_cpu_s"]
+    out = {key: round(value) for key, value in compared.items()}
+    out |= {"ours_over_c": round(ratio, 3), "ours_over_c_cpu": round(ratio_cpu, 3)}
+    if ref.unit != "games":
+        out |= {key: round(value) for key, value in per("games").items()}
+    return out | {"target_ours_over_c": TARGET_OURS_OVER_C, "meets_target": bool(ratio >= TARGET_OURS_OVER_C)}
 
 
 def best(runs: list[dict]) -> dict:
@@ -123,36 +263,37 @@ def best(runs: list[dict]) -> dict:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", choices=sorted(REFERENCES), default="verflucht")
     parser.add_argument("--games", type=int, default=2_000_000, help="games for each of C and ours (>= 10^6 "
                         "for the correctness check of issue 30)")
-    parser.add_argument("--players", type=int, default=3, choices=range(1, 6))
+    parser.add_argument("--players", type=int, default=None, help="default and range by game: verflucht 3 "
+                        "(1-5), cursed 1 (solo), covens 5 (4-6: one hunter and players - 1 towns)")
     parser.add_argument("--repeat", type=int, default=3, help="timed runs of each; the fastest counts")
     parser.add_argument("--tolerance", type=float, default=4.0, help="allowed difference in standard errors")
     parser.add_argument("--out", type=Path, default=None, help="write the JSON here instead of results/")
     args = parser.parse_args(argv)
+    ref = REFERENCES[args.game]
+    players = ref.default_players if args.players is None else args.players
+    if players not in ref.players:
+        parser.error(f"--players for {args.game}: {ref.players.start}-{ref.players.stop - 1}")
 
     load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as tmp:
         try:
-            exe = compile_c(tmp)
+            exe = compile_c(tmp, C_DIR / ref.source)
         except NoCompiler as error:
             print(f"bench_c_reference: {error}", file=sys.stderr)
             return 2
-        c = best([run_c(exe, args.games, args.players) for _ in range(args.repeat)])
-    run_ours(1, args.players)  # warm-up: load / compile the kernel outside the timing
-    ours = best([run_ours(args.games, args.players) for _ in range(args.repeat)])
+        c = best([run_c(exe, args.games, players) for _ in range(args.repeat)])
+    run_ours(args.game, 1, players)  # warm-up: load / compile the kernel outside the timing
+    ours = best([run_ours(args.game, args.games, players) for _ in range(args.repeat)])
 
-    check = agreement(c, ours)
-    passed = (abs(check["win_rate_diff_in_se"]) <= args.tolerance
-              and abs(check["mean_won_score_diff_in_se"]) <= args.tolerance)
-    c_gps, ours_gps = args.games / c["seconds"], args.games / ours["seconds"]
+    check = agreement(args.game, c, ours)
+    diffs = gating(args.game, check)
+    passed = all(abs(d) <= args.tolerance for d in diffs.values())
     result = {
-        "game": "verflucht", "players": args.players, "policy": POLICY, "games": args.games,
-        "c_games_per_s": round(c_gps), "c_games_per_cpu_s": round(args.games / c["cpu_seconds"]),
-        "ours_games_per_s": round(ours_gps), "ours_games_per_cpu_s": round(args.games / ours["cpu_seconds"]),
-        "ours_over_c": round(ours_gps / c_gps, 3),
-        "ours_over_c_cpu": round(c["cpu_seconds"] / ours["cpu_seconds"], 3),
-        "target_ours_over_c": TARGET_OURS_OVER_C, "meets_target": bool(ours_gps / c_gps >= TARGET_OURS_OVER_C),
+        "game": args.game, "players": players, **ref.header(players), "policy": ref.policy, "games": args.games,
+        **speeds(ref, args.games, c, ours),
         "c_seconds": round(c["seconds"], 3), "ours_seconds": round(ours["seconds"], 3),
         **check, "tolerance_in_se": args.tolerance, "agrees": bool(passed),
         "c_compiler": f"{gcc_version()} {' '.join(CFLAGS)}", "repeat": args.repeat,
@@ -164,10 +305,11 @@ def main(argv=None) -> int:
         for key, value in result.items():
             print(f"{key}  {value}")
     else:
-        write_result("c_reference" if args.players == 3 else f"c_reference_{args.players}p", result)
+        write_result(ref.result if players == ref.default_players else f"{ref.result}_{players}p", result)
     if not passed:
-        print(f"bench_c_reference: C and ours disagree: win rate {check['win_rate_diff_in_se']} SE, mean won "
-              f"score {check['mean_won_score_diff_in_se']} SE (tolerance {args.tolerance})", file=sys.stderr)
+        shown = ", ".join(f"{label} {d} SE" for label, d in diffs.items())
+        print(f"bench_c_reference: C and ours disagree ({args.game}): {shown} (tolerance {args.tolerance})",
+              file=sys.stderr)
         return 1
     return 0
 

@@ -9,7 +9,7 @@
  * from (seed, game index), so only the distribution of games is the same.
  *
  * Build and run (benchmarks/bench_c_reference.py does both):
- *     gcc -O2 -march=x86-64 -o verflucht_baseline verflucht_baseline.c
+ *     gcc -O2 -march=x86-64 -I. -o verflucht_baseline verflucht_baseline.c
  *     ./verflucht_baseline GAMES PLAYERS [SEED]
  * Output, one JSON line: games, players, wins, won_score_sum, won_score_sq_sum (the final score
  * of won games, for a second comparison), seconds (the game loop only), games_per_s.
@@ -24,6 +24,8 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "rng.h" /* splitmix64 seeding, xoshiro256**, below(): shared by the C references */
+
 #define N_CARDS 80
 #define FIRST_ITEM 40
 #define DISPLAY_LIMIT 5
@@ -31,53 +33,6 @@
 #define MARGIN 3 /* baseline banishes voluntarily when the smallest Item >= c is at most c + 3 */
 
 typedef uint64_t set_t;
-
-/* ------------------------------------------------------------------ random numbers */
-
-static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-
-typedef struct { uint64_t s[4]; } rng_t;
-
-static inline uint64_t splitmix64(uint64_t *x) {
-    uint64_t z = (*x += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-
-/* The stream of game `index` of the run `seed`: splitmix64 of the pair fills the xoshiro state. */
-static inline void rng_seed(rng_t *r, uint64_t seed, uint64_t index) {
-    uint64_t x = seed;
-    uint64_t mixed = splitmix64(&x) ^ index;
-    for (int i = 0; i < 4; i++) r->s[i] = splitmix64(&mixed);
-}
-
-static inline uint64_t xoshiro256ss(rng_t *r) {
-    uint64_t *s = r->s;
-    uint64_t result = rotl(s[1] * 5, 7) * 9;
-    uint64_t t = s[1] << 17;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = rotl(s[3], 45);
-    return result;
-}
-
-/* Uniform in 0..n-1 without bias (multiply-shift with rejection, Lemire 2019). */
-static inline uint32_t below(rng_t *r, uint32_t n) {
-    uint64_t m = (uint64_t)(uint32_t)(xoshiro256ss(r) >> 32) * n;
-    uint32_t low = (uint32_t)m;
-    if (low < n) {
-        uint32_t threshold = (uint32_t)(-n) % n;
-        while (low < threshold) {
-            m = (uint64_t)(uint32_t)(xoshiro256ss(r) >> 32) * n;
-            low = (uint32_t)m;
-        }
-    }
-    return (uint32_t)(m >> 32);
-}
 
 /* ------------------------------------------------------------------ sets of values */
 
