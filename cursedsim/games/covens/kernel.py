@@ -9,7 +9,8 @@ arrays. ``run_chunk`` is the Python entry (outcome arrays by ``rules.OUTCOME_DTY
 happen exactly where the reference engine makes them (``state``: set-up shuffle, hunter shuffles, discard
 orders and hunt picks on STREAM_DECK, each side's policy on its own stream), and every decision the
 reference asks is asked here, so the two engines play the same games. Every action is checked against
-the legal set; an illegal one stops the chunk and ``run_chunk`` raises a RunError.
+the legal set (but the random towns' Travel turns, legal by construction: ``random_travel``); an illegal
+one stops the chunk and ``run_chunk`` raises a RunError.
 
 State (docs/architecture.md, "Kernels"): between the loads at the entry of ``advance`` and the stores at
 its exit, scalars live in locals; hands and the per-round records (census hands, dealt, given and
@@ -219,6 +220,37 @@ def travel_set(hands, a, towns, ask_empty):
     return legal
 
 
+@njit(cache=True, inline="always")
+def random_travel(hands, a, towns, ask_empty, rng):
+    """The ``random`` town policy at town a's D_TRAVEL without building the legal set: the draw and the
+    action of ``pol.random_action(travel_set(hands, a, towns, ask_empty), rng)``. The set's size is
+    counted (gives: cards x other towns when a holds >= 2; asks; swaps: a's cards; else A_NO alone),
+    j = below(size) drawn as there, and the j-th action in ascending id order decoded: gives by card
+    then town (A_GIVE + c*MAX_TOWNS + u), then asks by town, then swaps by card. Legal by construction,
+    so ``advance`` does not check it. Building the 4-word set and scanning it for the j-th member was
+    the largest cost of random against random (docs/performance.md, "Where the time goes")."""
+    hand = hands[a]
+    n = count(hand)
+    others = towns - 1
+    gives = n * others if n >= 2 else 0
+    askable = ZERO
+    for u in range(towns):
+        if u != a and (ask_empty or hands[u] != ZERO):
+            askable |= bit(u)
+    asks = count(askable)
+    size = gives + asks + n
+    j, rng = below_t(rng, size if size > 0 else 1)
+    if size == 0:
+        return np.int64(S.A_NO), rng
+    if j < gives:
+        k = j % others
+        return S.A_GIVE + nth(hand, j // others) * S.MAX_TOWNS + (k if k < a else k + 1), rng
+    j -= gives
+    if j < asks:
+        return S.A_ASK + nth(askable, j), rng
+    return S.A_SWAP + nth(hand, j - asks), rng
+
+
 @njit(cache=True)
 def checked(action, legal, kind, err):
     """(the action to carry out, error code): an illegal ``action`` is recorded (the first one) and
@@ -394,8 +426,9 @@ def advance(deck, cards, log, counts, masks, towns, opts, hunter_id, hunter_para
     ``counts``/``masks`` (C_KIND, C_ME, C_ABOUT, M_LEGAL). With ``act`` = ``state.ASK_FIRST``
     the policy is asked at the pending decision, its action stored in C_ACTION and the game halted before
     carrying it out (a search's base choice). Every action is checked (``checked``: the first illegal one
-    is recorded in C_ERR and the first legal action played). Returns the position it halted at (POS_OVER
-    once the game is over).
+    is recorded in C_ERR and the first legal action played), but a Travel turn of the ``random`` towns
+    when no town halts and no action is given: ``random_travel`` draws it without the legal set. Returns
+    the position it halted at (POS_OVER once the game is over).
 
     Speed: the state lives in local variables between the loads at entry and the stores at exit. Each
     decision is posed by the block of its position (its kind, town, about and legal set), asked at one
@@ -460,6 +493,9 @@ def advance(deck, cards, log, counts, masks, towns, opts, hunter_id, hunter_para
     about = NONE
     legal = pol.NO_LEGAL
     halted = False
+    # the towns' random policy asked at Travel (no halt, no action given) draws without the legal set
+    random_towns = town_id == PS.TOWN_RANDOM and (stop >> S.SIDE_TOWN) & 1 == 0
+    lazy = False
     while True:
         # ---------------- pose: the rules from ``pos`` on, up to the next decision (kind, me, about, legal)
         while True:
@@ -609,7 +645,11 @@ def advance(deck, cards, log, counts, masks, towns, opts, hunter_id, hunter_para
                     kind = np.int64(S.D_TRAVEL)
                     me = actor
                     about = NONE
-                    legal = travel_set(hands, actor, towns, ask_empty)
+                    if random_towns and act == NONE:
+                        lazy = True
+                        legal = pol.NO_LEGAL
+                    else:
+                        legal = travel_set(hands, actor, towns, ask_empty)
                     break
             if pos == POS_MORE:
                 one_town = opts[S.OPT_PASSAGE_TARGETS] == S.PASSAGE_ONE_TOWN
@@ -746,6 +786,8 @@ def advance(deck, cards, log, counts, masks, towns, opts, hunter_id, hunter_para
                                            active, captured, fake, ritual_cards, hands, n_deck, reveals, n_reveals,
                                            after_travel, census, announced, log_address, n_log, hunter_woods, dealt,
                                            remaining if kind == S.D_DEAL else ZERO, drawn, known_slots, top, opts)
+        elif lazy:
+            action, rng_t = random_travel(hands, actor, towns, ask_empty, rng_t)
         elif town_id == PS.TOWN_RANDOM:
             action, rng_t = pol.random_action(legal, rng_t)
         else:
@@ -758,7 +800,10 @@ def advance(deck, cards, log, counts, masks, towns, opts, hunter_id, hunter_para
             act = NONE
             halted = True
             break
-        action, err = checked(action, legal, kind, err)
+        if lazy:
+            lazy = False   # legal by construction (random_travel)
+        else:
+            action, err = checked(action, legal, kind, err)
         decisions += 1
 
         # ---------------- carried out by the block of its position
