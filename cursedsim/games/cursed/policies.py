@@ -302,10 +302,13 @@ def turkey_due(view, params):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def item_rules_fight(view, opts, params, uses_items, counting):
     """ThresholdPolicy.fight (and CountingPolicy's, whose rule 4 differs): the first of the rules that
-    applies (see ThresholdPolicy's docstring); between fights rule 2 only."""
+    applies (see ThresholdPolicy's docstring); between fights rule 2 only. Inlined (once per
+    ``decide_fight``): as a call it took the view, the options and the parameters (53 values) through the
+    stack at each of the ~24 decision points of a game, a fifth of the kernel's time with ``threshold``
+    (docs/performance.md, "Where the time goes: Cursed!?")."""
     all_rules = uses_items and not view[V_BETWEEN]   # else rule 2 (with items) and rule 4 only
     if not all_rules:
         turkey = turkey_due(view, params) if uses_items else -1
@@ -484,10 +487,11 @@ def decide_fight(policy_id, params, rng, view, opts):
     """A fight decision point: (kind, card, target, rng)."""
     if policy_id == RANDOM:
         return random_fight(view, rng)
-    if policy_id == OPTIMAL_FIGHT:   # between fights: counting's rules at their defaults
-        kind, card, target = item_rules_fight(view, opts, COUNTING_DEFAULT_PARAMS, True, True)
-        return kind, card, target, rng
-    kind, card, target = item_rules_fight(view, opts, params, policy_id != NO_ITEMS, policy_id == COUNTING)
+    # one call of the inlined item rules for all the others (optimal_fight between fights: counting's
+    # rules at their defaults)
+    optimal = policy_id == OPTIMAL_FIGHT
+    kind, card, target = item_rules_fight(view, opts, COUNTING_DEFAULT_PARAMS if optimal else params,
+                                          policy_id != NO_ITEMS, policy_id == COUNTING or optimal)
     return kind, card, target, rng
 
 

@@ -109,7 +109,11 @@ def lowest_of(items, item):
 @njit(cache=True, inline="always")
 def best_weapon(cards, at_most):
     """The card in the mask ``cards`` with the highest best value <= ``at_most``, the lowest id among
-    equals; -1 if none (ThresholdPolicy's choice of a discard or Backpack weapon)."""
+    equals; -1 if none (ThresholdPolicy's choice of a discard or Backpack weapon). An empty mask returns
+    at once: the Backpack is empty at most decision points, and the loop over the values cost threshold's
+    kernel ~3% of its time (docs/performance.md, "Where the time goes: Cursed!?")."""
+    if cards == ZERO:
+        return -1
     for v in range(min(at_most, MAX_BEST_VALUE), 0, -1):
         m = cards & CARDS_OF_BEST_VALUE[v]
         if m != ZERO:
