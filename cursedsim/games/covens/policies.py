@@ -166,9 +166,11 @@ def legal_in(legal, first, n):
     return lo & ((ONE << uint64(n)) - ONE) if n < 64 else lo
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def random_action(legal, rng):
-    """The ``random`` policy of either side: j = below(number of legal actions), the j-th of them."""
+    """The ``random`` policy of either side: j = below(number of legal actions), the j-th of them.
+    Inlined: as a call (a tuple returned through memory, a status checked) it cost about an eighth of
+    the kernel's time with random against random (docs/performance.md, "Where the time goes")."""
     j, rng = below_t(rng, legal_count(legal))
     return legal_nth(legal, j), rng
 
