@@ -1,6 +1,7 @@
-"""The kernel's shortcut for the towns' ``random`` policy at Travel (``kernel.random_travel``, issue 30
-point 2): the same draw and the same action as ``policies.random_action`` over the full legal set
-``kernel.travel_set``, on random hands of every size, every acting town, 3-5 towns, both ask_empty."""
+"""The kernel's shortcuts of issue 30 point 2 (Curses & Covens): for the towns' ``random`` policy at
+Travel (``kernel.random_travel``), the same draw and the same action as ``policies.random_action`` over
+the full legal set ``kernel.travel_set``, on random hands of every size, every acting town, 3-5 towns,
+both ask_empty; and ``kernel.town_set``, built by a shift, the set of ``legal_add`` one town at a time."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import pytest
 from cursedsim.games.covens import kernel as K
 from cursedsim.games.covens import policies as pol
 from cursedsim.games.covens import rules as R
+from cursedsim.games.covens import state as S
 
 
 @pytest.mark.parametrize("towns", [3, 4, 5])
@@ -34,3 +36,14 @@ def test_random_travel_draws_the_action_of_random_action_over_travel_set(towns, 
         got = K.random_travel(hands, a, np.int64(towns), ask_empty, state)
         assert got == expected, (hands, a, legal)
     assert len(seen_sizes) >= 6   # empty-handed, single-card and larger hands were all met
+
+
+def test_town_set_is_the_towns_added_one_at_a_time():
+    for towns in range(1, R.MAX_TOWNS + 1):
+        for allowed in range(1 << (R.MAX_TOWNS + 1)):
+            expected = pol.NO_LEGAL
+            for u in range(towns):
+                if allowed >> u & 1:
+                    expected = pol.legal_add(expected, np.int64(S.A_TOWN + u))
+            got = K.town_set(np.int64(towns), np.uint64(allowed))
+            assert tuple(int(w) for w in got) == tuple(int(w) for w in expected), (towns, allowed)
