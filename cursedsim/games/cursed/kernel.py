@@ -696,10 +696,13 @@ def play_dealt(zones, n_pile, n_discard, discard_cards, items, stored, souls, st
                 view = make_view(power, trait, total, attacks, blocked, n_pile, n_discard, souls, is_mimic,
                                  attack_ok, trait_spent, armed, items, stored, discard_cards, usable,
                                  pile_cards(zones, n_pile, policy_id), 0, targets)
-                if policy_id == OPTIMAL_FIGHT:   # the DP, with its table
-                    kind, card, target = ofk.decide_fight(memo, view, opts, params, int64(n_weapons),
-                                                          int64(n_used))
-                else:
+                dp = False
+                if memo is not None:   # pruned when None: a run without the DP compiles without it
+                    dp = policy_id == OPTIMAL_FIGHT
+                    if dp:   # the DP, with its table
+                        kind, card, target = ofk.decide_fight(memo, view, opts, params, int64(n_weapons),
+                                                              int64(n_used))
+                if not dp:
                     kind, card, target, rng_pol = pol.decide_fight(policy_id, params, rng_pol, view, opts)
                 if ctl is not None:
                     if ctl[rs.C_STEP]:
@@ -743,10 +746,13 @@ def play_dealt(zones, n_pile, n_discard, discard_cards, items, stored, souls, st
                     view = make_view(power, trait, total, attacks, blocked, n_pile, n_discard, souls, is_mimic,
                                      attack_ok, trait_spent, armed, items, stored, discard_cards, ZERO,
                                      pile_cards(zones, n_pile, policy_id), 0, ZERO)
-                    if policy_id == OPTIMAL_FIGHT:
-                        value_choice, kind_choice, relic, whetstone, frenzy = ofk.decide_attack(
-                            memo, view, opts, params, card, open_)
-                    else:
+                    dp = False
+                    if memo is not None:   # pruned when None
+                        dp = policy_id == OPTIMAL_FIGHT
+                        if dp:
+                            value_choice, kind_choice, relic, whetstone, frenzy = ofk.decide_attack(
+                                memo, view, opts, params, card, open_)
+                    if not dp:
                         value_choice, kind_choice, relic, whetstone, frenzy, rng_pol = pol.decide_attack(
                             policy_id, params, rng_pol, view, opts, card, open_)
                     if ctl is not None:
@@ -792,9 +798,12 @@ def play_dealt(zones, n_pile, n_discard, discard_cards, items, stored, souls, st
                     view = make_view(power, trait, total, attacks, blocked, n_pile, n_discard, souls, is_mimic,
                                      attack_ok, trait_spent, armed, items, stored, discard_cards, ZERO,
                                      pile_cards(zones, n_pile, policy_id), 0, ZERO)
-                    if policy_id == OPTIMAL_FIGHT:
-                        crystal = ofk.decide_crystal(memo, view, opts, params, card)
-                    else:
+                    dp = False
+                    if memo is not None:   # pruned when None
+                        dp = policy_id == OPTIMAL_FIGHT
+                        if dp:
+                            crystal = ofk.decide_crystal(memo, view, opts, params, card)
+                    if not dp:
                         crystal, rng_pol = pol.decide_crystal(policy_id, params, rng_pol, view, opts, card,
                                                               raw_total)
                     if ctl is not None:
@@ -935,7 +944,7 @@ def play_chunk(seed, start, n_games, opts, policy_id, params, memo, win, souls, 
                end, start_item, weapons_drawn, busts, used):
     """Play games start .. start+n_games-1 of the run ``seed``; fill the outcome arrays (``used``:
     n_games x 10 item counts). ``memo``: optimal_fight's table (``optimal_kernel``), kept by the caller
-    across chunks; a placeholder for the other policies."""
+    across chunks; None for the other policies (the DP's branches are then pruned, not compiled)."""
     zones = np.zeros(N_ZONES, np.int64)
     for g in range(n_games):
         n_souls, n_rounds, damage, left, how, first_item, drawn, n_busts = play_game(
@@ -969,7 +978,8 @@ def run_chunk(seed: int, start: int, n_games: int, opts, policy_id: int, params,
     used = np.empty((n_games, N_UNIQUE), np.int8)
     opts = tuple(int(v) for v in opts)
     params = pol.params_tuple(params)
-    memo = ofk.memo_for(opts, params) if policy_id == OPTIMAL_FIGHT else ofk.empty_memo()
+    # None for every policy but the DP: numba prunes its branches, so those runs never compile it
+    memo = ofk.memo_for(opts, params) if policy_id == OPTIMAL_FIGHT else None
     (play or play_chunk)(np.uint64(seed), np.int64(start), np.int64(n_games), opts, np.int64(policy_id), params,
                          memo, *scalars.values(), used)
     items = {column: np.ascontiguousarray(used[:, i]) for i, column in enumerate(ITEM_COLUMNS)}

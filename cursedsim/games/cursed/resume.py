@@ -207,8 +207,9 @@ def steer(zones, ctl, n_pile, kind, card, target, view, rng_deck, rng_pol, memo,
         card = ctl[entry + 1]
         target = ctl[entry + 2]
         ctl[C_POS] = pos + 1
-        if policy_id == OPTIMAL_FIGHT:
-            ofk.take_action(memo, view, opts, params, int64(n_weapons), int64(n_used), kind)
+        if memo is not None:   # pruned when None (a run without the DP)
+            if policy_id == OPTIMAL_FIGHT:
+                ofk.take_action(memo, view, opts, params, int64(n_weapons), int64(n_used), kind)
         if ctl[C_BRANCH] and pos + 1 == ctl[C_N]:
             new_deck, rng_pol = branch(zones, ctl, n_pile)
             if not ctl[C_PEEK] or ctl[C_SCRAMBLE] > 0:
