@@ -112,6 +112,6 @@ GAME = Game(
     step_module="cursedsim.games.covens.step",
     report_module="cursedsim.report.covens",
     # compile_estimate: its cold first simulate on one core, results/benchmarks/compile.json
-    compile_estimate=25.0,
+    compile_estimate=24.0,
     cache_identity="games/covens",
 )
