@@ -541,13 +541,14 @@ def between_usable(items, discard_cards):
 
 @njit(cache=True)
 def between_fights(zones, n_pile, n_discard, discard_cards, items, stored, souls, opts, policy_id, params,
-                   rng_pol, rng_deck, ctl):
+                   rng_pol, rng_deck, ctl, rounds, damage_taken, weapons_drawn, busts, start_item):
     """"Use any items at any point during the round", with no monster in play (items_between_fights):
     decision points whose legal actions are USE of a held Big Turkey Dinner or Large Backpack and STOP
     (done), asked until STOP and only while an item is usable; the items used go to the discard pile, in
     use order, when the window closes (``reference.Table.between_fights``). Returns (pile, discard,
     contents, items, stored, policy stream, deck stream, halted: the items used so far when the step state
-    halted at a question here, else -1). A real call, made only when an item is usable (``between_usable``):
+    halted at a question here, else -1; the halt's position is then dumped into ``ctl`` with the game's
+    counters ``rounds`` .. ``start_item``). A real call, made only when an item is usable (``between_usable``):
     inlined twice, it doubled the kernel's compile time. ``ctl``: as ``play_dealt``'s."""
     n_used = 0
     while True:
@@ -561,6 +562,9 @@ def between_fights(zones, n_pile, n_discard, discard_cards, items, stored, souls
             if ctl[rs.C_STEP]:
                 halt, kind, card, target, rng_deck = rs.take(zones, ctl, n_pile, rng_deck)
                 if halt:
+                    rs.dump(ctl, rs.Q_BETWEEN, NO_CARD, 0, n_pile, n_discard, discard_cards, items, stored, souls,
+                            rounds, damage_taken, weapons_drawn, busts, start_item, NO_CARD, False, 0, NO_TRAIT,
+                            False, 0, 0, False, 0, 0, ZERO, 0, int64(n_used), True)
                     return n_pile, n_discard, discard_cards, items, stored, rng_pol, rng_deck, int64(n_used)
         check_action(kind, card, target, False, n_pile, stored, items, usable, discard_cards, ZERO)
         if kind == STOP:
@@ -661,12 +665,9 @@ def play_dealt(zones, n_pile, n_discard, discard_cards, items, stored, souls, st
             if opts[OPT_ITEMS_BETWEEN] and between_usable(items, discard_cards) != ZERO:
                 n_pile, n_discard, discard_cards, items, stored, rng_pol, rng_deck, halted = between_fights(
                     zones, n_pile, n_discard, discard_cards, items, stored, souls, opts, policy_id, params,
-                    rng_pol, rng_deck, ctl)
+                    rng_pol, rng_deck, ctl, rounds, damage_taken, weapons_drawn, busts, start_item)
                 if ctl is not None:
-                    if halted >= 0:
-                        rs.dump(ctl, rs.Q_BETWEEN, NO_CARD, 0, n_pile, n_discard, discard_cards, items, stored, souls,
-                                rounds, damage_taken, weapons_drawn, busts, start_item, NO_CARD, False, 0, NO_TRAIT,
-                                False, 0, 0, False, 0, 0, ZERO, 0, halted, True)
+                    if halted >= 0:   # dumped where it halted
                         end = HALTED
                         break
             if n_pile == 0:
@@ -915,12 +916,9 @@ def play_dealt(zones, n_pile, n_discard, discard_cards, items, stored, souls, st
             if opts[OPT_ITEMS_BETWEEN] and between_usable(items, discard_cards) != ZERO:
                 n_pile, n_discard, discard_cards, items, stored, rng_pol, rng_deck, halted = between_fights(
                     zones, n_pile, n_discard, discard_cards, items, stored, souls, opts, policy_id, params,
-                    rng_pol, rng_deck, ctl)
+                    rng_pol, rng_deck, ctl, rounds, damage_taken, weapons_drawn, busts, start_item)
                 if ctl is not None:
-                    if halted >= 0:
-                        rs.dump(ctl, rs.Q_BETWEEN, NO_CARD, 0, n_pile, n_discard, discard_cards, items, stored, souls,
-                                rounds, damage_taken, weapons_drawn, busts, start_item, NO_CARD, False, 0, NO_TRAIT,
-                                False, 0, 0, False, 0, 0, ZERO, 0, halted, True)
+                    if halted >= 0:   # dumped where it halted
                         end = HALTED
                         break
             if n_pile == 0:
