@@ -89,17 +89,26 @@ def execute(path: Path, folder: Path):
 
 def text_outputs(notebook) -> list[list[str]]:
     """Per code cell, its outputs as text: stdout text and the TEXT_TYPES of results and displays, with
-    the VOLATILE parts masked (stderr: IGNORED_STREAMS)."""
+    the VOLATILE parts masked (stderr: IGNORED_STREAMS). Consecutive pieces of one stream are one text:
+    a compile notice on stderr between two prints splits stdout into two outputs, and is not a change."""
     cells = []
     for cell in notebook.cells:
         if cell.cell_type != "code":
             continue
         texts = []
+        last_stream = None
         for output in cell.get("outputs", []):
             if output.output_type == "stream":
-                if output.name not in IGNORED_STREAMS:
+                if output.name in IGNORED_STREAMS:
+                    continue
+                if last_stream == output.name:
+                    texts[-1] += output.text
+                else:
                     texts.append(f"{output.name}: {output.text}")
-            elif output.output_type in ("execute_result", "display_data"):
+                last_stream = output.name
+                continue
+            last_stream = None
+            if output.output_type in ("execute_result", "display_data"):
                 texts += [f"{kind}: {_joined(output.data[kind])}" for kind in TEXT_TYPES if kind in output.data]
             elif output.output_type == "error":
                 texts.append(f"error: {output.ename}: {output.evalue}")
@@ -125,10 +134,17 @@ def stale_cells(stored, fresh) -> list[int]:
     return [i + 1 for i, (a, b) in enumerate(zip(old, new)) if a != b]
 
 
-def stale_message(path: Path, cells: list[int]) -> str:
-    """Why ``path`` is stale and how to regenerate it."""
-    return (f"{path.name} is stale: the text output of code cell(s) {', '.join(map(str, cells))} differs from a "
-            f"fresh run; regenerate the notebooks with `{REGENERATE}` (python notebooks/execute.py) and commit them")
+def stale_message(path: Path, cells: list[int], stored=None, fresh=None) -> str:
+    """Why ``path`` is stale and how to regenerate it; given both notebooks, with the first stale cell's
+    text as stored and as run (so a failure in CI shows what moved)."""
+    message = (f"{path.name} is stale: the text output of code cell(s) {', '.join(map(str, cells))} differs from a "
+               f"fresh run; regenerate the notebooks with `{REGENERATE}` (python notebooks/execute.py) and commit them")
+    if stored is not None and fresh is not None and cells:
+        first = cells[0] - 1
+        old, new = text_outputs(stored), text_outputs(fresh)
+        show = lambda texts: "\n".join(texts[first]) if first < len(texts) else "(no such cell)"
+        message += f"\ncell {cells[0]} as stored:\n{show(old)}\ncell {cells[0]} as run:\n{show(new)}"
+    return message
 
 
 def write(notebook, path: Path) -> None:
@@ -152,9 +168,10 @@ def main(argv: list[str] | None = None) -> int:
             print(f"executing {path.name} ...", file=sys.stderr, flush=True)
             fresh = execute(path, Path(folder))
             if args.check:
-                cells = stale_cells(nbformat.read(path, as_version=4), fresh)
+                stored = nbformat.read(path, as_version=4)
+                cells = stale_cells(stored, fresh)
                 if cells:
-                    print(stale_message(path, cells), file=sys.stderr)
+                    print(stale_message(path, cells, stored, fresh), file=sys.stderr)
                     status = 1
             else:
                 write(fresh, path)

@@ -58,8 +58,9 @@ def test_notebook_runs_and_its_committed_outputs_are_fresh(path, tmp_path, monke
     assert all(cell.execution_count for cell in code)
     assert not [o for o in outputs if o.output_type == "stream" and o.name == "stderr" and "Traceback" in o.text]
     assert any(o.output_type in ("execute_result", "display_data") for o in outputs)
-    stale = execute.stale_cells(nbformat.read(path, as_version=4), fresh)
-    assert not stale, execute.stale_message(path, stale)
+    stored = nbformat.read(path, as_version=4)
+    stale = execute.stale_cells(stored, fresh)
+    assert not stale, execute.stale_message(path, stale, stored, fresh)
 
 
 def test_a_changed_number_makes_a_notebook_stale_and_volatile_text_does_not():
@@ -78,6 +79,8 @@ def test_a_changed_number_makes_a_notebook_stale_and_volatile_text_does_not():
     result.data["text/plain"] = text.replace(digit, str((int(digit) + 1) % 10), 1)
     assert execute.stale_cells(stored, changed) == [index + 1]
     assert "make notebooks" in execute.stale_message(path, [index + 1])
+    shown = execute.stale_message(path, [index + 1], stored, changed)
+    assert f"cell {index + 1} as stored:" in shown and result.data["text/plain"] in shown
 
     volatile = copy.deepcopy(stored)
     result = next(o for o in [c for c in volatile.cells if c.cell_type == "code"][index].outputs
@@ -103,3 +106,26 @@ def test_stderr_is_not_compared_but_stdout_is():
     [c for c in other.cells if c.cell_type == "code"][1].outputs.append(
         nbformat.v4.new_output("stream", name="stdout", text="a number that was not there: 42\n"))
     assert execute.stale_cells(stored, other) == [2]
+
+
+def test_stdout_split_by_a_stderr_notice_is_the_same_text():
+    """On an empty cache a compile notice on stderr can land between two prints of one cell, so the cell's
+    stdout arrives as two outputs: the same text, not stale; a changed word in either piece is."""
+    path = NOTEBOOK_DIR / "village_worked_example.ipynb"
+    stored = nbformat.read(path, as_version=4)
+    index, cell = next((i, c) for i, c in enumerate(c for c in stored.cells if c.cell_type == "code")
+                       if any(o.output_type == "stream" and o.name == "stdout" and o.text.count("\n") >= 2
+                              for o in c.outputs))
+    output = next(o for o in cell.outputs if o.output_type == "stream" and o.name == "stdout" and o.text.count("\n") >= 2)
+    first, rest = output.text.split("\n", 1)
+
+    def with_outputs(pieces):
+        notebook = copy.deepcopy(stored)
+        [c for c in notebook.cells if c.cell_type == "code"][index].outputs = [
+            nbformat.v4.new_output("stream", name=name, text=text) for name, text in pieces]
+        return notebook
+
+    split = with_outputs([("stdout", first + "\n"), ("stderr", "cursedsim: compiling ...\n"), ("stdout", rest)])
+    assert execute.stale_cells(with_outputs([("stdout", output.text)]), split) == []
+    changed = with_outputs([("stdout", first + "\n"), ("stderr", "notice\n"), ("stdout", rest.replace("e", "a", 1))])
+    assert execute.stale_cells(with_outputs([("stdout", output.text)]), changed) == [index + 1]
