@@ -110,6 +110,23 @@ class StepState(abc.ABC):
             self.apply_policy(name, params)
 
 
+class LaidOutTable:
+    """For a state kept in a kernel's arrays: its reference ``table`` laid out from them only when read
+    (``_lay_out``), then kept until the state moves (the state sets ``_laid_out = None``)."""
+
+    _laid_out = None
+
+    @property
+    def table(self):
+        """The table laid out from the arrays as the reference engine holds it at this point (read only)."""
+        if self._laid_out is None:
+            self._laid_out = self._lay_out()
+        return self._laid_out
+
+    def _lay_out(self):
+        raise NotImplementedError
+
+
 @dataclass(frozen=True)
 class StepSpec:
     """A game's step API: its ``name`` (the registry's), ``agents(players, options)`` -> the agents'

@@ -60,7 +60,7 @@ from cursedsim.games.covens import reference_policies as twins
 from cursedsim.games.covens import rules as R
 from cursedsim.games.covens import state as S
 from cursedsim.games.covens.reference import Decision, Table, bits, count, mask_of
-from cursedsim.step.api import TERMINAL, StepSpec, StepState, check_action
+from cursedsim.step.api import TERMINAL, LaidOutTable, StepSpec, StepState, check_action
 from cursedsim.step.determinise import match_zones, shuffle
 from cursedsim.step.history import FixedSidesState
 
@@ -629,7 +629,7 @@ class _Step:
         return f"{self.actor}:{self.kind}:{shown}:{self.hands[agent - FIRST_TOWN] if agent >= FIRST_TOWN else ''}"
 
 
-class ArrayState(StepState):
+class ArrayState(LaidOutTable, StepState):
     """A game of Curses & Covens on the kernel's five state arrays (``kernel.advance`` halting at every
     decision of either side); a copy copies the arrays and shares the chain of what was done (module
     docstring). It plays the same games as ``CovensState``, draw for draw."""
@@ -646,7 +646,7 @@ class ArrayState(StepState):
         self._opts = tuple(np.int64(v) for v in S.option_tuple(options))
         self._policies: dict = {}
         self._chain: tuple | None = None   # (earlier chain, history entry, _Step or None), shared by copies
-        self._table: Table | None = None
+        self._laid_out: Table | None = None
         self._ref: CovensState | None = None   # the reference state of this point, once determinise needs it
         self._arrays = S.new_arrays()
         kernel.start_game(*self._arrays, np.uint64(seed), np.int64(index), np.int64(self.towns), self._opts)
@@ -660,7 +660,7 @@ class ArrayState(StepState):
         ``S.ASK_FIRST``: the ``policy`` (id, params) of the side asked, its action in C_ACTION)."""
         pid, params = np.int64(policy[0]), policy[1]
         kernel.advance(*self._arrays, np.int64(self.towns), self._opts, pid, params, pid, params, _BOTH, np.int64(act))
-        self._table = self._ref = None
+        self._laid_out = self._ref = None
 
     def _kind(self) -> int:
         return int(self._arrays[3][S.C_KIND])
@@ -748,7 +748,7 @@ class ArrayState(StepState):
         action = rollout.decide(*self._arrays, np.int64(self.towns), self._opts, np.int64(side), np.int64(base),
                                 base_params, np.int64(other_id), other_params, np.int64(n), np.int64(cap),
                                 np.bool_(infer), np.uint64(self.seed), np.int64(self.index), np.bool_(False), work)
-        self._table = self._ref = None
+        self._laid_out = self._ref = None
         return int(action)
 
     def action_name(self, action: int) -> str:
@@ -758,17 +758,11 @@ class ArrayState(StepState):
         copy = object.__new__(type(self))
         copy.__dict__.update(self.__dict__)
         copy._arrays = tuple(a.copy() for a in self._arrays)
-        copy._table = None
+        copy._laid_out = None
         return copy
 
     # ------------------------------------------------------------ the table, laid out from the arrays
 
-    @property
-    def table(self) -> Table:
-        """The reference Table as it stands at this point, laid out from the arrays (read it only)."""
-        if self._table is None:
-            self._table = self._lay_out()
-        return self._table
 
     def _lay_out(self) -> Table:
         deck, cards, log, counts, masks = self._arrays
@@ -932,7 +926,7 @@ class ArrayState(StepState):
             masks[at:at + 4] = np.array(stream.s, dtype=np.uint64)
         if not self.is_terminal():
             self._advance(-1)   # the decision posed again: its legal set from the new hands
-        self._table = None
+        self._laid_out = None
 
 
 def _records_copy(ref: CovensState) -> CovensState:

@@ -89,7 +89,7 @@ from cursedsim.games.cursed.rules import (
 from cursedsim.games.cursed.state import (
     ARMED_FRENZY, ARMED_WHETSTONE, DISCARD, OPT_STARTING_ITEMS, USED, USED_COUNT, WEAPONS, option_tuple,
 )
-from cursedsim.step.api import TERMINAL, StepSpec, StepState, check_action
+from cursedsim.step.api import TERMINAL, LaidOutTable, StepSpec, StepState, check_action
 from cursedsim.step.driven import DrivenState, Request
 
 # ---------------------------------------------------------------- action ids
@@ -433,7 +433,7 @@ def _chain(node) -> list[int]:
     return actions[::-1]
 
 
-class ArrayState(StepState):
+class ArrayState(LaidOutTable, StepState):
     """One game of Cursed!? on the kernel's arrays: ``zones`` (the ordered piles) and ``ctl`` (resume.py:
     the round's saved start, the round's answers so far as a script, the halted question and position).
     Each answer resumes the kernel, which replays the round from its start with the script and halts at
@@ -454,7 +454,7 @@ class ArrayState(StepState):
         self._policy_rng = rng.Stream(self.recipe["seed"], self.recipe["index"], rng.STREAM_POLICY).s
         self._taken = None
         self._over: int | None = None
-        self._view: Table | None = None
+        self._laid_out: Table | None = None
         deal = Table.deal(self.recipe["seed"], self.recipe["index"], options)
         if options.starting_item != "random" and options.starting_items > 0:
             deal.force_starting_item(ITEM_SLUGS.index(options.starting_item))
@@ -479,7 +479,7 @@ class ArrayState(StepState):
         result = kernel.play_dealt(self._zones, np.int64(N_CARDS), np.int64(0), zero, zero, zero, np.int64(0),
                                    np.int64(self._opts[OPT_STARTING_ITEMS]), self._opts, np.int64(_KERNEL_POLICY),
                                    params, rng_deck, (zero,) * 4, memo, c)
-        self._view = None
+        self._laid_out = None
         if c[rs.C_HALTED]:
             return
         souls, rounds, damage, n_pile, end, start_item, drawn, busts, n_discard, items, stored = result
@@ -548,12 +548,6 @@ class ArrayState(StepState):
 
     # ------------------------------------------------------------ what the player sees
 
-    @property
-    def table(self) -> Table:
-        """The reference table laid out from the arrays at this point (read only)."""
-        if self._view is None:
-            self._view = self._lay_out()
-        return self._view
 
     def _lay_out(self) -> Table:
         z, c, r = self._zones, self._ctl, self.recipe
@@ -701,7 +695,7 @@ class ArrayState(StepState):
         before = self._pile()
         pile = shuffle_runs(before, self._segments(before), stream)
         self._zones[:len(pile)] = pile
-        self._view = None
+        self._laid_out = None
         if self._over is not None:   # the game is over: nothing is replayed any more
             return
         c, pos = self._ctl, int(self._ctl[rs.C_N])

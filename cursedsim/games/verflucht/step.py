@@ -56,7 +56,7 @@ from cursedsim.games.verflucht.rules import (
     END_NAMES, END_WIN, FIRST_ITEM_CODE, MAX_PLAYERS, MAX_SEALS, MAX_VALUE, N_CARDS,
 )
 from cursedsim.games.verflucht.state import mask_of, new_arrays, option_vector, values_of
-from cursedsim.step.api import TERMINAL, StepSpec, StepState, check_action
+from cursedsim.step.api import TERMINAL, LaidOutTable, StepSpec, StepState, check_action
 from cursedsim.step.driven import DrivenState, Request
 
 DONE, SEAL, FIGHT = 0, 1, 2
@@ -519,7 +519,7 @@ def _plan_masks(plan) -> tuple[tuple, tuple]:
     return tuple(take), tuple(use)
 
 
-class ArrayState(StepState):
+class ArrayState(LaidOutTable, StepState):
     """A game of Verflucht! in the kernel's four state arrays (``state.py``), stepped by
     ``kernel.advance``: it halts at each engine question, whose sub-decisions (the module's doc) are
     taken here, then resumes with the whole answer. A copy copies the arrays and the open question
@@ -538,7 +538,7 @@ class ArrayState(StepState):
         self._decisions: dict = {}   # a policy's questions answered so far (the rollout keys its streams on it)
         self._pending: Pending | None = None
         self._log: tuple | None = None   # (earlier, (public snapshot, hands, action)): shared by copies
-        self._view: Table | None = None
+        self._laid_out: Table | None = None
         kernel.start_game(*self._arrays, np.uint64(recipe["seed"]), np.int64(recipe["index"]), self._opts)
         self._advance(kernel.ACT_NONE)
         self._prompt()
@@ -554,7 +554,7 @@ class ArrayState(StepState):
         phase = kernel.advance(*self._arrays, np.int64(self.recipe["players"]), self._opts, np.int64(policy_id),
                                params, np.bool_(policy is None), np.int64(kind), np.bool_(seal), take, use,
                                np.int64(creature), np.uint64(items))
-        self._view = None
+        self._laid_out = None
         self._pending = None
         if phase != kernel.PH_END:
             self._open(int(phase))
@@ -744,17 +744,11 @@ class ArrayState(StepState):
         copy._arrays = tuple(a.copy() for a in self._arrays)
         copy._decisions = dict(self._decisions)
         copy._pending = None if self._pending is None else self._pending.copy()
-        copy._view = None
+        copy._laid_out = None
         return copy
 
     # ------------------------------------------------------------------ what the seats see
 
-    @property
-    def table(self) -> Table:
-        """The table laid out from the arrays as the reference engine holds it at this point (read only)."""
-        if self._view is None:
-            self._view = self._lay_out()
-        return self._view
 
     def _lay_out(self) -> Table:
         deck, hands, masks, counts = self._arrays
@@ -843,13 +837,13 @@ class ArrayState(StepState):
                 k += sizes[q]
             codes = creatures_down + sorted(FIRST_ITEM_CODE + v - 1 for v in pool[k:])
             deck[:n_deck] = [_card(c) for c in codes]
-            self._view = None
+            self._laid_out = None
             if self._consistent(p):
                 break
         else:
             hands[:], deck[:] = old
         masks[S.RNG_DECK:S.RNG_DECK + 4] = np.array(rng.Stream(seed, 0, STREAM_DETERMINISE).s, dtype=np.uint64)
-        self._view = None
+        self._laid_out = None
 
     def _consistent(self, p: Pending | None) -> bool:
         return consistent(self.table, p, self._legal)
