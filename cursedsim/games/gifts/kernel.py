@@ -31,10 +31,14 @@ registers.
 
 Compile time (a cold first run, issue 24): numba copies an inlined function's IR once per block with its
 whole variable table, so inlining a big function costs far more than compiling it once. The turn is
-written out in ``advance`` (the phase machine that ``play_game`` and every search playout run), with the
-main decision and the frequent card steps (gift, antidote, raise) inlined; the rarer ones (bonus gift,
-Mugging, Day of mourning, Emergency Ifren), ``decide``, ``answer_window`` and ``eliminate`` are calls (a
-call costs ~10 ns: the four arrays pass as ~34 words).
+written out in ``advance`` (the phase machine that ``play_game`` and every search playout run); inlined
+there is only what every main decision or every gift runs (``main_playable``, ``pol.decide_main``,
+``check_main``, ``draw_card``, ``give_cursed_gift``: ~17 gifts a game) and the small bit and list helpers.
+Every other card step (antidote, raise, bonus gift, Mugging, Day of mourning, Remove gift),
+``mugging_ends``, ``inevitable_answer``, ``decide``, ``answer_window`` and ``eliminate`` are calls
+compiled once (a call costs ~10 ns: the four arrays pass as ~34 words); ``ask`` is inlined only in
+``answer_window`` and ``antidote`` and ``choose_target`` only in ``give_cursed_gift``, the rarer steps
+calling ``ask_call`` and ``choose_target_call``.
 The codes passed to a call are np.int64, never int literals: numba compiles a callee once per literal.
 
 Resumable (issue 29): a game under way is its arrays plus the phase record in ``st`` (``ST_PHASE``,
@@ -276,6 +280,13 @@ def ask(G, kind, seat, nl):
     if st[S.ST_HOOK]:
         return checked(st, kind, scripted(st, np.int64(kind), np.int64(seat), np.int64(nl)), nl)
     return checked(st, kind, pol.decide(np.int64(kind), seat, np.int64(nl), G), nl)
+
+
+@njit(cache=True, _nrt=False)
+def ask_call(G, kind, seat, nl):
+    """``ask`` compiled once, called from the rarer steps (inlined only in ``answer_window`` and
+    ``antidote``)."""
+    return ask(G, kind, seat, nl)
 
 
 @njit(cache=True, inline="always")
@@ -590,6 +601,13 @@ def choose_target(G, seat, need):
     return target
 
 
+@njit(cache=True, _nrt=False)
+def choose_target_call(G, seat, need):
+    """``choose_target`` compiled once, called from the rarer steps (inlined only in
+    ``give_cursed_gift``)."""
+    return choose_target(G, seat, need)
+
+
 @njit(cache=True, inline="always")
 def halt_step(st, step, card, key):
     """Record the card step that waits for an answer (``advance`` halts; ``resume_answer`` goes on)."""
@@ -602,12 +620,27 @@ def halt_step(st, step, card, key):
 @njit(cache=True, inline="always")
 def gift_lands(G, seat, target, card, value, result):
     """The end of a gift's step once answered (or not): it lands, returns to the giver or is discarded."""
-    if result == EFFECTIVE:
-        land_gift(G, target, card, -1, value)
-    elif result == RETURNED:
-        land_gift(G, seat, card, -1, value)
+    if result == EFFECTIVE or result == RETURNED:   # one inlined land_gift, not two
+        land_gift(G, target if result == EFFECTIVE else seat, card, -1, value)
     else:
         to_discard(G[1], card)
+
+
+@njit(cache=True, _nrt=False)
+def inevitable_answer(G, target, card, value):
+    """Under cacarma_vs_inevitable, the target of an INEVITABLE gift may answer with Cacarma (or pass):
+    EFFECTIVE, RETURNED, CANCELLED, or HALTED when the game halts for that answer."""
+    st = G[1]
+    if useless_count(G, target) >= R.CACARMA_USELESS:
+        st[S.ST_PCARD] = card
+        st[S.ST_PADDS] = value
+        if (st[S.ST_STOPMASK] >> target) & 1:
+            return HALTED
+        st[S.ST_LEGAL] = S.A_CACARMA
+        st[S.ST_LEGAL + 1] = S.A_PASS
+        if ask_call(G, np.int64(S.D_RESPOND), target, np.int64(2)) == S.A_CACARMA:
+            return play_cacarma(G, target, card)
+    return EFFECTIVE
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -619,20 +652,13 @@ def give_cursed_gift(G, seat, card):
     value = cd[S.CD_VALUE, card]
     inevitable = (cd[S.CD_FLAGS, card] & E.INEVITABLE) != 0
     if inevitable and st[OPT + OPT_CACARMA_VS_INEVITABLE]:
-        result = EFFECTIVE
-        if useless_count(G, target) >= R.CACARMA_USELESS:
-            st[S.ST_PCARD] = card
-            st[S.ST_PADDS] = value
-            if (st[S.ST_STOPMASK] >> target) & 1:
-                return halt_step(st, STEP_GIFT_INEVITABLE, card, -1)
-            st[S.ST_LEGAL] = S.A_CACARMA
-            st[S.ST_LEGAL + 1] = S.A_PASS
-            if ask(G, S.D_RESPOND, target, 2) == S.A_CACARMA:
-                result = play_cacarma(G, target, card)
+        result = inevitable_answer(G, target, card, value)
+        step = STEP_GIFT_INEVITABLE
     else:
         result = respond(G, card, seat, target, E.GIFT, value, inevitable)
-        if result == HALTED:
-            return halt_step(st, STEP_GIFT, card, -1)
+        step = STEP_GIFT
+    if result == HALTED:
+        return halt_step(st, step, card, -1)
     gift_lands(G, seat, target, card, value, result)
     return False
 
@@ -658,7 +684,7 @@ def give_bonus_gift(G, seat):
     st[S.ST_BONUS] += 1
     if st[OPT + OPT_BONUS_IS_THE_GIFT]:
         st[S.ST_GIFT_GIVEN] = 1
-    target = choose_target(G, seat, 0)
+    target = choose_target_call(G, seat, np.int64(0))
     land_gift(G, target, first, second, R.BONUS_GIFT_VALUE)
 
 
@@ -677,13 +703,13 @@ def raise_lands(G, target, card, key, result):
         to_discard(st, card)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def raise_gift(G, seat, card):
     """A raise Trick on a gift of the chosen target; True when the game halts for the target's answer."""
     cd, st = G[0], G[1]
-    target = choose_target(G, seat, 1)
+    target = choose_target_call(G, seat, np.int64(1))
     nl = list_set(G, S.B_GAUGE + target, S.A_PICK)
-    key = ask(G, S.D_GIFT, seat, nl) - S.A_PICK
+    key = ask_call(G, np.int64(S.D_GIFT), seat, np.int64(nl)) - S.A_PICK
     result = respond(G, card, seat, target, E.TRICK, cd[S.CD_VALUE, card], False)
     if result == HALTED:
         return halt_step(st, STEP_RAISE, card, key)
@@ -691,7 +717,7 @@ def raise_gift(G, seat, card):
     return False
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def mugging_ends(G, seat, card, target, cost, result):
     """The end of Mugging's step once answered (or not): the card taken, the cost settled."""
     st, bits = G[1], G[2]
@@ -709,7 +735,7 @@ def mugging_ends(G, seat, card, target, cost, result):
                 k -= c
         else:
             nl = list_set(G, S.B_HAND + target, S.A_PICK)
-            taken = ask(G, S.D_TAKE, seat, nl) - S.A_PICK
+            taken = ask_call(G, np.int64(S.D_TAKE), seat, np.int64(nl)) - S.A_PICK
         take_from_hand(G, target, taken)
     if not pay_now:
         if taken >= 0:
@@ -729,9 +755,9 @@ def mugging_ends(G, seat, card, target, cost, result):
 def mugging(G, seat, card):
     """Mugging on the chosen target; True when the game halts for the target's answer."""
     st = G[1]
-    target = choose_target(G, seat, 2)
+    target = choose_target_call(G, seat, np.int64(2))
     nl = list_set(G, S.B_HAND + seat, S.A_PICK)
-    cost = ask(G, S.D_DISCARD, seat, nl) - S.A_PICK
+    cost = ask_call(G, np.int64(S.D_DISCARD), seat, np.int64(nl)) - S.A_PICK
     take_from_hand(G, seat, cost)
     if st[OPT + OPT_MUGGING_COST] == COST_ALWAYS:
         to_discard(st, cost)
@@ -762,12 +788,12 @@ def day_of_mourning(G, seat, card):
 @njit(cache=True, _nrt=False)
 def remove_gift(G, seat, card):
     nl = list_set(G, S.B_GAUGE + seat, S.A_PICK)
-    key = ask(G, S.D_REMOVE, seat, nl) - S.A_PICK
+    key = ask_call(G, np.int64(S.D_REMOVE), seat, np.int64(nl)) - S.A_PICK
     drop_entry(G, key)
     to_discard(G[1], card)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def antidote(G, seat, card):
     """Antidotes (up to 3, each one card of the turn) heal gauge entries of exactly their total."""
     cd, st, bits = G[0], G[1], G[2]
@@ -961,7 +987,7 @@ def resume_answer(G, seat, act):
         st[S.ST_LEGAL] = S.A_CACARMA
         st[S.ST_LEGAL + 1] = S.A_PASS
         if act == NO_ACTION:
-            a = ask(G, S.D_RESPOND, target, 2)
+            a = ask_call(G, np.int64(S.D_RESPOND), target, np.int64(2))
         else:
             a = checked(st, S.D_RESPOND, act, 2)
         result = play_cacarma(G, target, card) if a == S.A_CACARMA else EFFECTIVE
@@ -1084,10 +1110,12 @@ def advance(G, stop_mask, act_kind, act_a, act_target):
     return phase
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def play_game(G, seed, index, players, fs, n):
     """Deal game ``index`` of run ``seed`` (``n`` cards) and play it to its end in the state ``G``
-    (``fs``: the focus seat, whose dealt kinds go to ST_DEALT), every decision its seat's policy's."""
+    (``fs``: the focus seat, whose dealt kinds go to ST_DEALT), every decision its seat's policy's.
+    Inlined in ``play_chunk``: as a call of its own, its compile optimized ``advance``'s linked code once
+    more (~3 s cold)."""
     deal(G, seed, index, players, fs, n)
     advance(G, np.int64(0), np.int64(ACT_NONE), np.int64(NO_ACTION), np.int64(-1))
 
