@@ -7,6 +7,10 @@ per-process counter; a copy that kept the built-in kernel's module name could ge
 the built-in kernel loaded from the on-disk cache, and whichever was linked first would then play for
 both (a user policy's decisions inside a built-in policy's games, or the reverse).
 
+A user's decision functions are merged into the game loop (``merged``: numba's ``inline="always"``), as
+the built-in policies' are, so a user's policy runs on the same fast path (no call with the whole view
+copied at every decision); the price is a longer first compile, which grows with the policy's size.
+
 Numba cannot cache functions built at run time, so such a kernel compiles once per process; each
 game's ``user_policies`` keeps the built kernels per process (a worker unpickles the policy anew with
 every chunk).
@@ -21,6 +25,16 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from numba import njit
+
+
+def merged(function):
+    """``function`` (a numba function) as a copy that numba inlines where it is called, with the
+    function's other compile options; a plain Python function, or one inlined already, unchanged."""
+    options = getattr(function, "targetoptions", None)
+    if options is None or options.get("inline") == "always":
+        return function
+    kept = {key: value for key, value in options.items() if key != "nopython"}
+    return njit(**{**kept, "inline": "always"})(function.py_func)
 
 
 def rebuild(module_globals: Mapping[str, Any], callers: Iterable[str], policy_functions: Mapping[str, Any]):
@@ -45,4 +59,4 @@ def rebuild(module_globals: Mapping[str, Any], callers: Iterable[str], policy_fu
     return namespace
 
 
-__all__ = ["rebuild"]
+__all__ = ["merged", "rebuild"]

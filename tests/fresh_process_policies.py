@@ -92,13 +92,13 @@ def register(game: str) -> None:
     if game == "verflucht":
         from cursedsim.games.verflucht.user_policies import add_numba_policy
         add_numba_policy("exact", exact_attack, exact_banish)
-        add_numba_policy("lazy", exact_attack, lazy_banish)
+        add_numba_policy("lazy", exact_attack, lazy_banish, inline=False)   # the called path beside the merged
     else:
         from cursedsim.games.cursed.user_policies import add_numba_policy
         add_numba_policy("careful", careful_fight, threshold_attack, take_crystal,
                          params=cpol.THRESHOLD_PARAMS, param_docs=cpol.THRESHOLD_PARAM_DOCS)
-        add_numba_policy("short", short_fight, threshold_attack, keep_crystal,
-                         params=cpol.THRESHOLD_PARAMS, param_docs=cpol.THRESHOLD_PARAM_DOCS)
+        add_numba_policy("short", short_fight, threshold_attack, keep_crystal,   # the called path
+                         params=cpol.THRESHOLD_PARAMS, param_docs=cpol.THRESHOLD_PARAM_DOCS, inline=False)
 
 
 def digest(frame: pd.DataFrame) -> str:

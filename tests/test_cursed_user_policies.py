@@ -2,7 +2,8 @@
 reference engine (``add_python_policy``), and ``KernelPolicy``, which plays numba policies on the
 reference engine (``replay`` of a user's numba policy).
 
-A user kernel compiles in 20-30 s per process and set of functions, so the numba policies here are
+A user kernel compiles in 20-50 s per process and set of functions (its functions merged into the
+game loop by default: ``inline=True``), so the numba policies here are
 three: a copy of ``threshold`` built from its functions, ``_stubborn`` (always stop, or with a parameter
 an illegal play) and ``picky`` (threshold naming the highest held copy of every item it uses and
 declining some Soul Crystals, with a readable Python twin: the differential test of the paths no
@@ -11,6 +12,7 @@ built-in policy takes), each registered once per test process.
 
 from __future__ import annotations
 
+import pickle
 import re
 import textwrap
 from pathlib import Path
@@ -22,7 +24,7 @@ from numba import njit
 import cursedsim
 from cursedsim.bits import count, highest
 from cursedsim.errors import UnknownPolicyError
-from cursedsim.games.cursed import GAME, reference, reference_policy
+from cursedsim.games.cursed import GAME, kernel, reference, reference_policy
 from cursedsim.games.cursed import policies as pol
 from cursedsim.games.cursed import reference_policies as readable
 from cursedsim.games.cursed.policies import POLICIES
@@ -144,9 +146,10 @@ def register_picky():
                              param_docs=pol.THRESHOLD_PARAM_DOCS, doc="picky's readable twin")
 
 
-def register_copy(name: str = "threshold_copy"):
+def register_copy(name: str = "threshold_copy", inline: bool = True):
     return add_numba_policy(name, _fight, _attack, _crystal, params=pol.THRESHOLD_PARAMS,
-                            param_docs=pol.THRESHOLD_PARAM_DOCS, doc="threshold, rebuilt from its functions")
+                            param_docs=pol.THRESHOLD_PARAM_DOCS, doc="threshold, rebuilt from its functions",
+                            inline=inline)
 
 
 def register_stubborn(name: str = "stubborn"):
@@ -172,7 +175,6 @@ def test_a_copy_of_threshold_plays_thresholds_games_in_worker_processes():
 
 def test_a_user_numba_policy_is_compiled_once_per_process():
     """Workers unpickle the policy with every chunk; the copy must reuse the kernel built in the process."""
-    import pickle
     spec = register_copy("threshold_once")
     built = spec.impl.play_chunk()
     copy = pickle.loads(pickle.dumps(spec.impl))
@@ -397,3 +399,34 @@ def test_the_extending_guide_example_runs():
     assert len(frame) == 2_000 and set(frame.policy) == {"careful"} and set(frame.param_k) == {1.0}
     threshold = cursedsim.simulate("cursed", 2_000, policy="threshold", params={"k": 1}, progress=False)
     assert (outcomes(frame) != outcomes(threshold)).any(axis=None)   # its change plays other games
+
+
+def test_a_user_policy_is_merged_into_the_loop_unless_told_not_to(monkeypatch):
+    """By default the kernel is built over copies of the user's functions that numba inlines (the
+    built-in policies' fast path); inline=False hands it the functions themselves. Both are cached apart."""
+    from cursedsim.games.cursed.user_policies import NumbaPolicy
+    from cursedsim.kernel_rebuild import merged
+
+    @njit
+    def fight(policy_id, params, rng, view, opts):
+        return STOP, NO_CARD, NO_CARD, rng
+
+    built = []
+    monkeypatch.setattr(kernel, "build_play_chunk", lambda *functions: built.append(functions) or len(built))
+    assert NumbaPolicy(fight, _attack, _crystal).play_chunk() == 1
+    assert NumbaPolicy(fight, _attack, _crystal, inline=False).play_chunk() == 2
+    assert NumbaPolicy(fight, _attack, _crystal).play_chunk() == 1        # built once per process
+    merged_fns, called_fns = built[0][:3], built[1][:3]
+    assert all(f.targetoptions["inline"] == "always" for f in merged_fns)
+    assert [f.py_func for f in merged_fns] == [fight.py_func, _attack.py_func, _crystal.py_func]
+    assert called_fns == (fight, _attack, _crystal)
+    assert merged(merged_fns[0]) is merged_fns[0] and merged(len) is len
+    assert pickle.loads(pickle.dumps(NumbaPolicy(fight, _attack, _crystal, inline=False))).inline is False
+
+
+def test_a_called_user_policy_plays_the_games_of_the_merged_one():
+    """inline=False changes how the kernel calls the functions, never a decision: threshold's games."""
+    register_copy("threshold_called", inline=False)
+    called = cursedsim.simulate("cursed", 3000, policy="threshold_called", seed=5, progress=False)
+    threshold = cursedsim.simulate("cursed", 3000, policy="threshold", seed=5, progress=False)
+    pd.testing.assert_frame_equal(outcomes(called), outcomes(threshold))

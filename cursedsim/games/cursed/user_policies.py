@@ -63,6 +63,7 @@ from cursedsim.games.cursed.state import (
     OPEN_WHETSTONE,
     option_tuple,
 )
+from cursedsim.kernel_rebuild import merged
 from cursedsim.rng import Stream
 
 if TYPE_CHECKING:
@@ -72,7 +73,7 @@ if TYPE_CHECKING:
 USER_POLICY_ID = -1
 
 
-#: Kernels built in this process, by (decide_fight, decide_attack, decide_crystal, sees_pile). A worker
+#: Kernels built in this process, by (decide_fight, decide_attack, decide_crystal, sees_pile, inline). A worker
 #: unpickles the policy anew with every chunk, but numba hands back the same function objects (it
 #: memoizes them by uuid), so the kernel is compiled once per process, not once per chunk.
 _BUILT: dict[tuple, Any] = {}
@@ -87,20 +88,23 @@ class NumbaPolicy:
     decide_attack: Any
     decide_crystal: Any
     sees_pile: bool = False
+    inline: bool = True
     _play: Any = field(default=None, repr=False)
 
     def play_chunk(self):
         """The compiled chunk player for these functions (built on first use in each process)."""
         if self._play is None:
-            key = (self.decide_fight, self.decide_attack, self.decide_crystal, self.sees_pile)
+            key = (self.decide_fight, self.decide_attack, self.decide_crystal, self.sees_pile, self.inline)
             if key not in _BUILT:
-                _BUILT[key] = kernel.build_play_chunk(*key)
+                functions = map(merged, key[:3]) if self.inline else key[:3]
+                _BUILT[key] = kernel.build_play_chunk(*functions, self.sees_pile)
             self._play = _BUILT[key]
         return self._play
 
     def __getstate__(self):
         return {"decide_fight": self.decide_fight, "decide_attack": self.decide_attack,
-                "decide_crystal": self.decide_crystal, "sees_pile": self.sees_pile, "_play": None}
+                "decide_crystal": self.decide_crystal, "sees_pile": self.sees_pile, "inline": self.inline,
+                "_play": None}
 
 
 def _register(spec: PolicySpec) -> PolicySpec:
@@ -116,7 +120,7 @@ def _register(spec: PolicySpec) -> PolicySpec:
 
 def add_numba_policy(name: str, decide_fight, decide_attack, decide_crystal, *,
                      params: Mapping[str, float] | None = None, param_docs: Mapping[str, str] | None = None,
-                     doc: str = "", sees_pile: bool = False) -> PolicySpec:
+                     doc: str = "", sees_pile: bool = False, inline: bool = True) -> PolicySpec:
     """Register numba functions as policy ``name`` (replacing an earlier user policy of that name).
 
     ``decide_fight(policy_id, params, rng, view, opts) -> (kind, card, target, rng)``,
@@ -126,8 +130,10 @@ def add_numba_policy(name: str, decide_fight, decide_attack, decide_crystal, *,
     the functions get them as a float tuple) and ``param_docs`` as for a built-in policy: functions that
     call threshold's item rules read threshold's slots (``params=policies.THRESHOLD_PARAMS``).
     ``sees_pile=False`` leaves ``view[V_PILE_CARDS]`` (the draw pile's contents) at 0, which saves a pass
-    over the pile at every decision, for functions that do not read it."""
-    impl = NumbaPolicy(decide_fight, decide_attack, decide_crystal, bool(sees_pile))
+    over the pile at every decision, for functions that do not read it. ``inline=True`` merges the
+    functions into the game loop as the built-in policies' are (same speed; a longer first compile, once
+    per process); ``inline=False`` calls them (the view copied into each call: slower games)."""
+    impl = NumbaPolicy(decide_fight, decide_attack, decide_crystal, bool(sees_pile), bool(inline))
     return _register(PolicySpec(name, USER_POLICY_ID, doc or f"user policy {name}", dict(params or {}),
                                 dict(param_docs or {}), engine="kernel", impl=impl))
 

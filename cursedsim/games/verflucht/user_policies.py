@@ -35,11 +35,12 @@ from cursedsim.errors import UnknownPolicyError
 from cursedsim.games.base import PolicySpec
 from cursedsim.games.verflucht import kernel
 from cursedsim.games.verflucht.policies import POLICIES
+from cursedsim.kernel_rebuild import merged
 
 #: Policy id handed to a user's numba functions (they may ignore it).
 USER_POLICY_ID = 0
 
-#: Kernels built in this process, by (decide_attack, decide_banish). A worker unpickles the policy anew
+#: Kernels built in this process, by (decide_attack, decide_banish, inline). A worker unpickles the policy anew
 #: with every chunk, but numba hands back the same function objects (it memoizes them by uuid), so the
 #: kernel is compiled once per process, not once per chunk.
 _BUILT: dict[tuple, Any] = {}
@@ -52,19 +53,22 @@ class NumbaPolicy:
 
     decide_attack: Any
     decide_banish: Any
+    inline: bool = True
     _play: Any = field(default=None, repr=False)
 
     def play_chunk(self):
         """The compiled chunk player for these functions (built on first use in each process)."""
         if self._play is None:
-            key = (self.decide_attack, self.decide_banish)
+            key = (self.decide_attack, self.decide_banish, self.inline)
             if key not in _BUILT:
-                _BUILT[key] = kernel.build_play_chunk(*key)
+                functions = map(merged, key[:2]) if self.inline else key[:2]
+                _BUILT[key] = kernel.build_play_chunk(*functions)
             self._play = _BUILT[key]
         return self._play
 
     def __getstate__(self):
-        return {"decide_attack": self.decide_attack, "decide_banish": self.decide_banish, "_play": None}
+        return {"decide_attack": self.decide_attack, "decide_banish": self.decide_banish, "inline": self.inline,
+                "_play": None}
 
 
 def _register(spec: PolicySpec) -> PolicySpec:
@@ -76,11 +80,13 @@ def _register(spec: PolicySpec) -> PolicySpec:
 
 
 def add_numba_policy(name: str, decide_attack, decide_banish, *, params: Mapping[str, float] | None = None,
-                     param_docs: Mapping[str, str] | None = None, doc: str = "") -> PolicySpec:
-    """Register numba functions as policy ``name`` (replacing an earlier user policy of that name)."""
+                     param_docs: Mapping[str, str] | None = None, doc: str = "", inline: bool = True) -> PolicySpec:
+    """Register numba functions as policy ``name`` (replacing an earlier user policy of that name).
+    ``inline=True`` merges them into the game loop as the built-in policies' are (same speed; a longer
+    first compile, once per process); ``inline=False`` calls them."""
     return _register(PolicySpec(name, USER_POLICY_ID, doc or f"user policy {name}", dict(params or {}),
                                 dict(param_docs or {}), engine="kernel",
-                                impl=NumbaPolicy(decide_attack, decide_banish)))
+                                impl=NumbaPolicy(decide_attack, decide_banish, bool(inline))))
 
 
 def add_python_policy(name: str, factory: Callable[[Any], Any], *, params: Mapping[str, float] | None = None,
