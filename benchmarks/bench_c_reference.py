@@ -31,8 +31,12 @@ sqrt(p1 (1 - p1) / n1 + p2 (1 - p2) / n2); a mean is compared the same way (stan
 run's sample variance). The script exits with status 1 when a gating statistic does not agree (status 2:
 no gcc).
 
-Run: ``python benchmarks/bench_c_reference.py [--game GAME]`` (2,000,000 games each). Writes
-results/benchmarks/c_reference.json, c_reference_cursed.json or c_reference_covens.json
+``--user-policy`` (verflucht, cursed): ours plays the policy written as a user would write it
+(``benchmarks/user_policy_copies.py``: numba functions from the game's public policy functions, registered
+with ``add_numba_policy``), which plays the built-in's games; the result name gains ``_user``.
+
+Run: ``python benchmarks/bench_c_reference.py [--game GAME] [--user-policy]`` (2,000,000 games each).
+Writes results/benchmarks/c_reference.json, c_reference_cursed.json or c_reference_covens.json
 (``<name>_<P>p.json`` at another than the default player count, or ``--out PATH``).
 """
 
@@ -52,6 +56,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
+import user_policy_copies as copies  # benchmarks/user_policy_copies.py
 from common import ROOT, machine, write_result  # benchmarks/common.py
 
 import cursedsim
@@ -181,13 +186,13 @@ def run_c(exe: Path, games: int, players: int, seed: int = SEED) -> dict:
     return result
 
 
-def run_ours(game: str, games: int, players: int, seed: int = SEED) -> dict:
-    """One ``simulate`` of ``games`` games in this process: the C program's count/sum keys, wall and CPU
-    seconds."""
+def run_ours(game: str, games: int, players: int, seed: int = SEED, policy: Any = None) -> dict:
+    """One ``simulate`` of ``games`` games in this process (the reference's policy, or ``policy``): the C
+    program's count/sum keys, wall and CPU seconds."""
     ref = REFERENCES[game]
     t0, c0 = time.perf_counter(), time.process_time()
-    frame = cursedsim.simulate(game, games, players=players, policy=ref.policy, seed=seed, n_jobs=1,
-                               progress=False)
+    frame = cursedsim.simulate(game, games, players=players, policy=ref.policy if policy is None else policy,
+                               seed=seed, n_jobs=1, progress=False)
     seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
     return {"games": games, **ref.counts(frame), "seconds": seconds, "cpu_seconds": cpu}
 
@@ -271,11 +276,16 @@ def main(argv=None) -> int:
     parser.add_argument("--repeat", type=int, default=3, help="timed runs of each; the fastest counts")
     parser.add_argument("--tolerance", type=float, default=4.0, help="allowed difference in standard errors")
     parser.add_argument("--out", type=Path, default=None, help="write the JSON here instead of results/")
+    parser.add_argument("--user-policy", action="store_true", help="ours plays the policy written as a user "
+                        f"policy (benchmarks/user_policy_copies.py; games: {', '.join(sorted(copies.COPIES))})")
     args = parser.parse_args(argv)
     ref = REFERENCES[args.game]
     players = ref.default_players if args.players is None else args.players
     if players not in ref.players:
         parser.error(f"--players for {args.game}: {ref.players.start}-{ref.players.stop - 1}")
+    if args.user_policy and args.game not in copies.COPIES:
+        parser.error(f"--user-policy: games with a user-policy copy: {', '.join(sorted(copies.COPIES))}")
+    policy = copies.register(args.game) if args.user_policy else None
 
     load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as tmp:
@@ -285,14 +295,15 @@ def main(argv=None) -> int:
             print(f"bench_c_reference: {error}", file=sys.stderr)
             return 2
         c = best([run_c(exe, args.games, players) for _ in range(args.repeat)])
-    run_ours(args.game, 1, players)  # warm-up: load / compile the kernel outside the timing
-    ours = best([run_ours(args.game, args.games, players) for _ in range(args.repeat)])
+    run_ours(args.game, 1, players, policy=policy)  # warm-up: load / compile the kernel outside the timing
+    ours = best([run_ours(args.game, args.games, players, policy=policy) for _ in range(args.repeat)])
 
     check = agreement(args.game, c, ours)
     diffs = gating(args.game, check)
     passed = all(abs(d) <= args.tolerance for d in diffs.values())
     result = {
-        "game": args.game, "players": players, **ref.header(players), "policy": ref.policy, "games": args.games,
+        "game": args.game, "players": players, **ref.header(players), "policy": ref.policy if policy is None else
+        f"{policy} (user numba policy copying {ref.policy})", "games": args.games,
         **speeds(ref, args.games, c, ours),
         "c_seconds": round(c["seconds"], 3), "ours_seconds": round(ours["seconds"], 3),
         **check, "tolerance_in_se": args.tolerance, "agrees": bool(passed),
@@ -305,7 +316,8 @@ def main(argv=None) -> int:
         for key, value in result.items():
             print(f"{key}  {value}")
     else:
-        write_result(ref.result if players == ref.default_players else f"{ref.result}_{players}p", result)
+        name = ref.result if players == ref.default_players else f"{ref.result}_{players}p"
+        write_result(name + ("_user" if policy is not None else ""), result)
     if not passed:
         shown = ", ".join(f"{label} {d} SE" for label, d in diffs.items())
         print(f"bench_c_reference: C and ours disagree ({args.game}): {shown} (tolerance {args.tolerance})",

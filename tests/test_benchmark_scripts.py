@@ -108,3 +108,31 @@ def test_c_reference_plays_the_same_game(tmp_path, game):
         assert abs(result[f"{name}_diff_in_se"]) <= 4, (name, result[f"{name}_diff_in_se"])
     unit = case["unit"]
     assert result["agrees"] and result[f"c_{unit}_per_s"] > 0 and result[f"ours_{unit}_per_s"] > 0
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="the plain-C reference needs gcc")
+@pytest.mark.parametrize("game", ["verflucht", "cursed"])
+def test_the_user_policy_copy_plays_the_built_ins_games_and_the_c_programs(tmp_path, game):
+    """``--user-policy``: the copy in benchmarks/user_policy_copies.py (a user's numba functions, merged into
+    the loop) plays its built-in policy's games (same frame, 3,000 games here), so the bench's speed of it is
+    the speed of the same game; and the bench's agreement with C holds as for the built-in (200,000 games,
+    tolerance from the sample size: ``C_REFERENCE[game]["note"]``)."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        import user_policy_copies as copies
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    import cursedsim
+    name = copies.register(game)
+    built_in = copies.COPIES[game][0]
+    frames = [cursedsim.simulate(game, 3000, policy=policy, seed=11, progress=False).drop(columns=["policy"])
+              for policy in (name, built_in)]
+    assert frames[0].equals(frames[1])
+    out = tmp_path / f"c_reference_{game}_user.json"
+    _run("bench_c_reference.py", "--game", game, "--user-policy", "--games", "200000",
+         *C_REFERENCE[game]["args"], "--repeat", "1", "--out", str(out))
+    result = json.loads(out.read_text())
+    assert result["agrees"] and name in result["policy"]
+    for gate in C_REFERENCE[game]["gates"]:
+        assert abs(result[f"{gate}_diff_in_se"]) <= 4, (gate, result[f"{gate}_diff_in_se"])
