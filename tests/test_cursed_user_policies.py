@@ -141,7 +141,8 @@ class _PickyTwin(readable.ThresholdPolicy):
 
 def register_picky():
     add_numba_policy("picky", _picky_fight, _attack, _picky_crystal, params=pol.THRESHOLD_PARAMS,
-                     param_docs=pol.THRESHOLD_PARAM_DOCS, doc="threshold, highest copies, some Crystals declined")
+                     param_docs=pol.THRESHOLD_PARAM_DOCS, doc="threshold, highest copies, some Crystals declined",
+                     inline=False)   # the called path (the copy of threshold takes the merged one)
     return add_python_policy("picky_py", _PickyTwin, params=pol.THRESHOLD_PARAMS,
                              param_docs=pol.THRESHOLD_PARAM_DOCS, doc="picky's readable twin")
 
@@ -154,7 +155,7 @@ def register_copy(name: str = "threshold_copy", inline: bool = True):
 
 def register_stubborn(name: str = "stubborn"):
     return add_numba_policy(name, _stubborn, _attack, _crystal, params={"illegal": 0.0}, sees_pile=True,
-                            doc="always stops")
+                            doc="always stops", inline=False)
 
 
 def test_a_copy_of_threshold_plays_thresholds_games_in_worker_processes():
@@ -423,10 +424,3 @@ def test_a_user_policy_is_merged_into_the_loop_unless_told_not_to(monkeypatch):
     assert merged(merged_fns[0]) is merged_fns[0] and merged(len) is len
     assert pickle.loads(pickle.dumps(NumbaPolicy(fight, _attack, _crystal, inline=False))).inline is False
 
-
-def test_a_called_user_policy_plays_the_games_of_the_merged_one():
-    """inline=False changes how the kernel calls the functions, never a decision: threshold's games."""
-    register_copy("threshold_called", inline=False)
-    called = cursedsim.simulate("cursed", 3000, policy="threshold_called", seed=5, progress=False)
-    threshold = cursedsim.simulate("cursed", 3000, policy="threshold", seed=5, progress=False)
-    pd.testing.assert_frame_equal(outcomes(called), outcomes(threshold))
