@@ -18,9 +18,15 @@ once per game (``play_game``, inlined into ``play_chunk``, to ``play_dealt``), i
 when an item is usable there, in ``pile_mask`` only for ``counting``, and in the steps of three rare items
 (``eat_turkey``, ``take_from_discard``, ``escape``); policies get a ``view`` tuple of scalars.
 
-Compile time (a cold first run, issue 24): those three rare steps are calls, not inlined into
-``play_dealt``: inlined (the Big Turkey Dinner's twice, with ``between_fights``'), they doubled its own
-compile (14 s against 7 s on one core), for no measurable speed.
+Compile time (a cold first run, issue 24; docs/performance.md, "Compile time: Cursed!?"): numba types
+an ``inline="always"`` body anew at each call site, in each of ``play_dealt``'s three compiles (memo and
+``ctl`` None or arrays). So those three rare steps are calls, not inlined into ``play_dealt``: inlined
+(the Big Turkey Dinner's twice, with ``between_fights``'), they doubled its own compile (14 s against
+7 s on one core), for no measurable speed; the final monster's damage and capture share the one call
+site of ``take_damage`` and ``capture``; the checks of a policy's decision stay inline but their errors
+are a call (``refuse``); and the game's counters are int64 from the start, so ``between_fights`` is not
+compiled once more for literal arguments. The hot steps, the policy's decisions and the steps that
+take the scratch array stay inlined.
 """
 
 from __future__ import annotations
@@ -314,31 +320,62 @@ def whet_targets(whettable, items, power, total, opts):
     return whettable
 
 
+@njit(cache=True)
+def refuse(code):
+    """Raise the error of a refused policy decision (``check_action``, ``check_attack_choice``; code >= 1).
+    A real call, made only on an illegal decision: the raise statements inlined with the checks were ~1/8
+    of the IR that numba types and optimises in each of ``play_dealt``'s and ``between_fights``' compiles."""
+    if code == 1:
+        raise ValueError("policy draws a weapon when no draw is open")
+    if code == 2:
+        raise ValueError("policy plays a card that is not a Backpack weapon that may attack now")
+    if code == 3:
+        raise ValueError("policy uses an item it does not hold")
+    if code == 4:
+        raise ValueError("policy's Whetstone targets a card that is not a weapon it may be put on now")
+    if code == 5:
+        raise ValueError("policy uses an item that is not usable now")
+    if code == 6:
+        raise ValueError("policy's Large Backpack targets a card not in the discard pile")
+    if code == 7:
+        raise ValueError("policy names a target for an item other than the Large Backpack")
+    if code == 8:
+        raise ValueError("policy returned an unknown action kind")
+    if code == 9:
+        raise ValueError("policy gives a 1/6 weapon a value other than 1 or 6")
+    if code == 10:
+        raise ValueError("policy gives the Spear a kind other than melee or ranged")
+    raise ValueError("policy spends an item that is not open at this attack")
+
+
 @njit(cache=True, inline="always")
 def check_action(kind, card, target, attack_ok, n_pile, stored, items, usable, discard_cards, targets):
     """Refuse an action that is not open now (any held copy of an item may be named); ``targets``: the
-    weapons in play a Whetstone may be put on."""
+    weapons in play a Whetstone may be put on. The checks inline, the error a call (``refuse``)."""
+    code = 0
     if kind == DRAW:
         if not (attack_ok and n_pile > 0):
-            raise ValueError("policy draws a weapon when no draw is open")
+            code = 1
     elif kind == PLAY:
         if not attack_ok or card < 0 or card >= N_CARDS or stored & bit(card) == ZERO:
-            raise ValueError("policy plays a card that is not a Backpack weapon that may attack now")
+            code = 2
     elif kind == USE:
         if card < 0 or card >= N_CARDS or items & bit(card) == ZERO:
-            raise ValueError("policy uses an item it does not hold")
-        if card // COPIES == WHETSTONE and target != NO_CARD:
+            code = 3
+        elif card // COPIES == WHETSTONE and target != NO_CARD:
             if target < 0 or target >= N_CARDS or targets & bit(target) == ZERO:
-                raise ValueError("policy's Whetstone targets a card that is not a weapon it may be put on now")
+                code = 4
         elif usable & kind_bit(card // COPIES) == ZERO:
-            raise ValueError("policy uses an item that is not usable now")
+            code = 5
         elif card // COPIES == LARGE_BACKPACK:
             if target < 0 or target >= N_CARDS or discard_cards & bit(target) == ZERO:
-                raise ValueError("policy's Large Backpack targets a card not in the discard pile")
+                code = 6
         elif target != NO_CARD:
-            raise ValueError("policy names a target for an item other than the Large Backpack")
+            code = 7
     elif kind != STOP:
-        raise ValueError("policy returned an unknown action kind")
+        code = 8
+    if code != 0:
+        refuse(int64(code))
 
 
 @njit(cache=True, inline="always")
@@ -361,14 +398,14 @@ def attack_options(card, items, attacks, opts):
 
 @njit(cache=True, inline="always")
 def check_attack_choice(card, open_, value, kind, relic, whetstone, frenzy):
-    """Refuse attack choices the rules do not allow."""
+    """Refuse attack choices the rules do not allow (the error: ``refuse``)."""
     if open_ & OPEN_VALUE and value != WEAPON_POWER_OF_CARD[card] and value != WEAPON_HIGH_OF_CARD[card]:
-        raise ValueError("policy gives a 1/6 weapon a value other than 1 or 6")
-    if open_ & OPEN_KIND and kind != MELEE and kind != RANGED:
-        raise ValueError("policy gives the Spear a kind other than melee or ranged")
-    if (relic and not open_ & OPEN_RELIC) or (whetstone and not open_ & OPEN_WHETSTONE) or (
+        refuse(int64(9))
+    elif open_ & OPEN_KIND and kind != MELEE and kind != RANGED:
+        refuse(int64(10))
+    elif (relic and not open_ & OPEN_RELIC) or (whetstone and not open_ & OPEN_WHETSTONE) or (
             frenzy and not open_ & OPEN_FRENZY):
-        raise ValueError("policy spends an item that is not open at this attack")
+        refuse(int64(11))
 
 
 @njit(cache=True, inline="always")
@@ -616,12 +653,15 @@ def play_dealt(zones, n_pile, n_discard, discard_cards, items, stored, souls, st
     (``resume``; None in every other run, which compiles without it): resume from a saved round, replay a
     fight's decisions from a script, halt at a decision point or at a round's top; with ``C_STEP`` (the
     step state, ``step.ArrayState``) every question, attacks, Soul Crystals and those between fights too."""
-    rounds = 0
-    damage_taken = 0
-    weapons_drawn = 0
-    busts = 0
+    # int64, not literals: the counters are arguments of ``between_fights``, which numba's first typing
+    # pass would otherwise compile once more for the literal values (Literal[int](0) ..., a whole
+    # compile of it, ~6 s, for nothing)
+    rounds = int64(0)
+    damage_taken = int64(0)
+    weapons_drawn = int64(0)
+    busts = int64(0)
     end = NOT_OVER
-    start_item = NO_START_ITEM   # the item code of the first starting item taken
+    start_item = int64(NO_START_ITEM)   # the item code of the first starting item taken
     pending_mimic = NO_CARD   # a Mimic! looted from a chest, fought next
     # ``ctl is not None`` branches are pruned when numba compiles with ``ctl=None`` (every run but the
     # rollout's): that code is its own, with the speed it had before the control (present, even untaken,
@@ -878,25 +918,21 @@ def play_dealt(zones, n_pile, n_discard, discard_cards, items, stored, souls, st
                 zones, monster, n_pile, n_discard, discard_cards, n_used, n_weapons, opts, rng_deck)
             continue
         damage = 0 if close == CLOSE_CAPTURE else damage_due(power, total, blocked)
-        if damage > n_pile:
-            # "On the final monster, if the damage is more than the cards left in the draw pile, its
-            # soul is not captured and the game ends." (final_monster_captures: the pile, then the soul)
-            if opts[OPT_FINAL_CAPTURES] and close != CLOSE_LOST:
-                damage_taken += n_pile
-                n_pile, n_discard, discard_cards = take_damage(zones, n_pile, n_discard, discard_cards,
-                                                               n_pile, opts)
-                souls, n_discard, discard_cards = capture(zones, monster, is_mimic, souls, n_discard,
-                                                          discard_cards, n_used, n_weapons, opts)
-                if ctl is not None:
-                    if ctl[rs.C_STEP] and not (is_mimic and not opts[OPT_MIMIC_SOUL]):
-                        rs.note_soul(ctl, souls, monster)
-            elif ctl is not None:
+        # "On the final monster, if the damage is more than the cards left in the draw pile, its soul is
+        # not captured and the game ends." (final_monster_captures: the pile, then the soul, below)
+        final = damage > n_pile
+        if final and not (opts[OPT_FINAL_CAPTURES] and close != CLOSE_LOST):
+            if ctl is not None:
                 if ctl[rs.C_STEP]:   # the final monster stays in play: the step state's table shows its fight
                     rs.dump(ctl, rs.Q_END_FIGHT, NO_CARD, 0, n_pile, n_discard, discard_cards, items, stored, souls,
                             rounds, damage_taken, weapons_drawn, busts, start_item, monster, is_mimic, power, trait,
                             chest, total, attacks, trait_spent, blocked, armed, whettable, n_weapons, n_used, False)
             end = END_EIGHT_SOULS if won(souls, opts) else END_FINAL_MONSTER
             break
+        if final:
+            damage = n_pile
+        # one call site each of take_damage and capture (inlined) for the final monster and the others:
+        # each inlined copy is typed and optimised anew in each of play_dealt's compiles
         damage_taken += damage
         n_pile, n_discard, discard_cards = take_damage(zones, n_pile, n_discard, discard_cards, damage, opts)
         if close == CLOSE_LOST:
@@ -907,6 +943,9 @@ def play_dealt(zones, n_pile, n_discard, discard_cards, items, stored, souls, st
         if ctl is not None:
             if ctl[rs.C_STEP] and not (is_mimic and not opts[OPT_MIMIC_SOUL]):
                 rs.note_soul(ctl, souls, monster)
+        if final:
+            end = END_EIGHT_SOULS if won(souls, opts) else END_FINAL_MONSTER
+            break
         if won(souls, opts):
             end = END_EIGHT_SOULS
             break

@@ -1,8 +1,8 @@
 """Cursed!? ``optimal_fight`` in the kernel: the exact fight DP of ``optimal_fight.py`` (the readable
 reference, kept as the oracle) in numba, memoised in a bounded open-addressing hash table.
 
-**The same DP.** ``node`` is ``optimal_fight.Fight.best`` (a decision point, ``u < 0``) and
-``Fight.attack`` (card ``u`` attacking, ``u >= 0``) in one self-recursive function, over the same states,
+**The same DP.** ``node`` is ``optimal_fight.Fight.best`` (a decision point) with ``Fight.attack``
+(``attack``, inlined at one call site) in one self-recursive function, over the same states,
 merged the same way (``canonical``: ``Fight.reps``), with the same transitions, the same pruning, the
 same floating-point operations in the same order (the objective's ``erfc`` too: numba's and CPython's
 agree bit for bit, checked on 3,000,000 arguments) and the same tie order (STOP, Shield, Scroll, Smoke
@@ -538,7 +538,8 @@ def unpack(meta, a, b):
 def attack(table, meta, power, trait, souls, gain, a, b, c, n, u):
     """``Fight.attack``: card ``u`` attacks from the state (the card already out of the pile or the
     Backpack), each answer of ``Fight.choices`` valued by ``Fight.outcome``: (value, the best answer as
-    ``ANS_*`` bits over the value). Inlined into ``node`` (one recursive function) and ``answer``."""
+    ``ANS_*`` bits over the value). Inlined into ``node`` (one recursive function: numba's cache cannot
+load two mutually recursive ones), at one call site, and into ``answer``."""
     win_souls, returns, total, first, spent, blocked, ret, stored = unpack(meta, a, b)
     gained = souls + gain
     card = u * COPIES
@@ -684,22 +685,37 @@ def node(table, meta, power, trait, souls, gain, a, b, c, n):
             best = value
             action = ACT_SMOKE
     if not (trait == EXPLODES and spent):
-        for w in range(N_UNIQUE):
-            if field(b, w) > 0 and alive(meta, gained, n, c, stored - 1, win_souls) > best:
-                value, _ = attack(table, meta, power, trait, souls, gain, a, b - unit(w), c, n, w)
+        # PLAY of each Backpack class (j < N_UNIQUE), then DRAW (j >= N_UNIQUE: the mean over the pile's
+        # classes): one loop, so that ``attack``, inlined, is typed and optimised once in ``node``, not
+        # twice (half of the DP's compile time); the same calls in the same order as two loops
+        drawing = False
+        draw_value = 0.0
+        for j in range(2 * N_UNIQUE):
+            w = j if j < N_UNIQUE else j - N_UNIQUE
+            k = 0
+            if j < N_UNIQUE:
+                if not (field(b, w) > 0 and alive(meta, gained, n, c, stored - 1, win_souls) > best):
+                    continue
+                a_w, b_w, n_w = a, b - unit(w), n
+            else:
+                if j == N_UNIQUE:
+                    drawing = n > 0 and alive(meta, gained, n - 1, c, stored, win_souls) > best
+                if not drawing:
+                    break
+                k = field(a, w)
+                if k == 0:
+                    continue
+                a_w, b_w, n_w = a - unit(w), b, n - 1
+            value, _ = attack(table, meta, power, trait, souls, gain, a_w, b_w, c, n_w, w)
+            if j < N_UNIQUE:
                 if value > best:
                     best = value
                     action = ACT_PLAY + w
-        if n > 0 and alive(meta, gained, n - 1, c, stored, win_souls) > best:
-            value = 0.0
-            for w in range(N_UNIQUE):
-                k = field(a, w)
-                if k > 0:
-                    worth, _ = attack(table, meta, power, trait, souls, gain, a - unit(w), b, c, n - 1, w)
-                    value += k / n * worth
-            if value > best:
-                best = value
-                action = ACT_DRAW
+            else:
+                draw_value += k / n * value
+        if drawing and draw_value > best:
+            best = draw_value
+            action = ACT_DRAW
     store(table, meta, a, kb, kc, best, action)
     return best, int64(action)
 
