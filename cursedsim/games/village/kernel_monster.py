@@ -752,13 +752,42 @@ def digest(st):
 @njit(cache=True)
 def route_distances(G, start):
     """Movements from ``start`` into ``st[ST_DIST:]`` along roads, through no occupied house (V7.3), with
-    Hydrophobia's bridges; UNREACHABLE elsewhere (the reference's relaxation passes)."""
-    st, bd = G[0], G[2]
+    Hydrophobia's bridges; UNREACHABLE elsewhere (the reference's relaxation passes; the same distances by a
+    breadth-first search when every road costs 1, that is without Hydrophobia: issue 30, it was a third of
+    the Monster player's time)."""
+    st, bd, cd = G[0], G[2], G[3]
     n = bd[S.BD_N]
     D = S.ST_DIST
     for i in range(n):
         st[D + i] = UNREACHABLE
     st[D + start] = 0
+    extra = 0                                              # road_cost's extra on a bridge (Hydrophobia)
+    for i in range(st[S.ST_NFRONT_MONSTER]):
+        c = st[S.ST_FRONT_MONSTER + i]
+        if cd[S.CD_PRINTED, c] == S.E_BRIDGE_EXTRA_MOVEMENT:
+            extra += cd[S.CD_P0, c]
+    if extra == 0:
+        # every road costs 1: a breadth-first search (each location queued once, at its final distance)
+        # reaches the relaxation's fixed point, the same distances, in one pass over the roads
+        Q = S.ST_QUEUE
+        adj_start, adj, hn = bd[S.O_ADJ_START], bd[S.O_ADJ], bd[S.O_HOUSE_NUMBER]
+        st[Q] = start
+        head, tail = 0, 1
+        while head < tail:
+            i = st[Q + head]
+            head += 1
+            if i != start:
+                number = bd[hn + i]
+                if number > 0 and st[S.ST_HOUSES + number] != EMPTY:
+                    continue                               # occupied_loc: the move ends there
+            di = st[D + i] + 1
+            for e in range(bd[adj_start + i], bd[adj_start + i + 1]):
+                j = bd[adj + e]
+                if st[D + j] > di:
+                    st[D + j] = di
+                    st[Q + tail] = j
+                    tail += 1
+        return
     changed = True
     while changed:
         changed = False
