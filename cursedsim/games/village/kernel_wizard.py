@@ -133,8 +133,9 @@ def offers(st, cd, p, kind):
 @njit(cache=True)
 def n_offering(st, cd, kind):
     k = 0
-    for p in range(st[S.ST_NRM_DRAWN]):
-        if offers(st, cd, p, kind):
+    for p in range(st[S.ST_NRM_DRAWN]):                    # offers(), written out: no array rebound a card
+        c = st[S.ST_RM_DRAWN + p]
+        if c >= 0 and (cd[S.CD_ACTIONS, c] >> kind) & 1 == 1:
             k += 1
     return k
 
@@ -171,19 +172,38 @@ def can_spend_extra(st):
 
 
 @njit(cache=True)
-def pay_options(st, bd, cd, action, loc, need):
-    """wizard_player.pay_options as a bit set: bit PAY_COINS, bit PAY_ACTION; 0 = no way."""
-    if not can_act(st, cd, action) or st[S.ST_COINS] < need:
+def act_ways(st, cd, action):
+    """What ``pay_options`` asks that does not depend on the location: bit 0 ``can_act``, bit 1
+    ``can_spend_extra``, and the crossing fee (``crossing_fee``) above them (``fee << 2``). Computed once for
+    a loop over houses (issue 30: per house, they were a third of the Wizard player's time)."""
+    ways = 0
+    if can_act(st, cd, action):
+        ways |= 1
+    if can_spend_extra(st):
+        ways |= 2
+    return ways | (crossing_fee(st, cd) << 2)
+
+
+@njit(cache=True)
+def pay_ways(st, bd, ways, loc, need):
+    """``pay_options`` from ``act_ways``' answer for its action."""
+    if not (ways & 1) or st[S.ST_COINS] < need:
         return 0
-    cost = fare(st, bd, cd, loc)
+    cost = crossings(bd, st[S.ST_AT], loc) * (ways >> 2)   # fare()
     if cost == 0:
         return 1 << PAY_COINS
     out = 0
     if st[S.ST_COINS] >= cost + need:
         out |= 1 << PAY_COINS
-    if can_spend_extra(st):
+    if ways & 2:
         out |= 1 << PAY_ACTION
     return out
+
+
+@njit(cache=True)
+def pay_options(st, bd, cd, action, loc, need):
+    """wizard_player.pay_options as a bit set: bit PAY_COINS, bit PAY_ACTION; 0 = no way."""
+    return pay_ways(st, bd, act_ways(st, cd, action), loc, need)
 
 
 @njit(cache=True)
@@ -195,20 +215,22 @@ def spare_action(st):
 # ================================================================ the legal options
 
 @njit(cache=True)
-def buy_house_ok(st, bd, cd, number):
+def buy_house_ok(st, bd, ways, number):
+    """House ``number``'s ingredients can be bought (``ways``: ``act_ways`` of A_BUY_HOUSE)."""
     v = st[S.ST_HOUSES + number]
     if v == EMPTY or st[S.ST_HELD + v] >= TILES:
         return False
     loc = house_loc(bd, number)
-    return pay_options(st, bd, cd, A_BUY_HOUSE, loc, house_price(st, bd, loc)) != 0
+    return pay_ways(st, bd, ways, loc, house_price(st, bd, loc)) != 0
 
 
 @njit(cache=True)
 def any_buy_house(st, bd, cd):
     if st[S.ST_NHELD] >= capacity(st, cd):
         return False
+    ways = act_ways(st, cd, A_BUY_HOUSE)
     for number in range(1, HOUSES + 1):
-        if buy_house_ok(st, bd, cd, number):
+        if buy_house_ok(st, bd, ways, number):
             return True
     return False
 
@@ -262,16 +284,18 @@ def any_spell(st, bd, cd):
 
 
 @njit(cache=True)
-def steal_ok(st, bd, cd, number):
-    return pay_options(st, bd, cd, A_STEAL, house_loc(bd, number), NO_COINS) != 0
+def steal_ok(st, bd, ways, number):
+    """House ``number`` can be stolen from (``ways``: ``act_ways`` of A_STEAL)."""
+    return pay_ways(st, bd, ways, house_loc(bd, number), NO_COINS) != 0
 
 
 @njit(cache=True)
 def any_steal(st, bd, cd):
     if st[S.ST_COINS] >= C.COIN_TOTAL:
         return False
+    ways = act_ways(st, cd, A_STEAL)
     for number in range(1, HOUSES + 1):
-        if steal_ok(st, bd, cd, number):
+        if steal_ok(st, bd, ways, number):
             return True
     return False
 
@@ -445,8 +469,9 @@ def buy_house(G):
     """V3.2: at an occupied house, any number of its ingredient in one action."""
     st, bd, cd = G[0], G[2], G[3]
     n = 0
+    ways = act_ways(st, cd, A_BUY_HOUSE)
     for number in range(1, HOUSES + 1):
-        if buy_house_ok(st, bd, cd, number):
+        if buy_house_ok(st, bd, ways, number):
             st[S.ST_LEGAL + n] = number
             n += 1
     number = wizard_choose(G, D_BUY_HOUSE, n)
@@ -514,8 +539,9 @@ def steal(G):
     st, rs, bd, cd = G[0], G[1], G[2], G[3]
     n = 0
     if st[S.ST_COINS] < C.COIN_TOTAL:
+        ways = act_ways(st, cd, A_STEAL)
         for number in range(1, HOUSES + 1):
-            if steal_ok(st, bd, cd, number):
+            if steal_ok(st, bd, ways, number):
                 st[S.ST_LEGAL + n] = number
                 n += 1
     number = wizard_choose(G, D_STEAL_HOUSE, n)
@@ -959,9 +985,10 @@ def plan_action(G, nl):
     nneed = missing(st, bd, cd)
     buyable = False
     if st[S.ST_NHELD] < capacity(st, cd):
+        ways = act_ways(st, cd, A_BUY_HOUSE)
         for number in range(1, HOUSES + 1):
             v = st[S.ST_HOUSES + number]
-            if v != EMPTY and in_need(st, v) and buy_house_ok(st, bd, cd, number):
+            if v != EMPTY and in_need(st, v) and buy_house_ok(st, bd, ways, number):
                 buyable = True
                 break
     if in_legal(st, nl, A_MIX):
