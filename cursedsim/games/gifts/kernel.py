@@ -862,9 +862,11 @@ def antidote(G, seat, card):
 
 
 @njit(cache=True, inline="always")
-def main_playable(G, seat):
+def main_playable(G, seat, antidotes_too):
     """The cards ``seat`` may play now as the set ``bits[B_PLAYABLE]`` and whether the bonus is legal
-    (``ST_BONUS_OK``); A_END is always legal."""
+    (``ST_BONUS_OK``); A_END is always legal. Without ``antidotes_too`` the antidotes are left out of the
+    set (their heal check is most of this function's time): ``advance`` asks so when the seat's policy
+    will not read them (``pol.reads_antidotes``) and nothing from outside is checked against the set."""
     cd, st, bits = G[0], G[1], G[2]
     left = R.CARDS_PER_TURN - st[S.ST_PLAYED]
     useless = useless_count(G, seat)
@@ -896,7 +898,7 @@ def main_playable(G, seat):
                 m |= bits[S.B_MASK + S.MK_REMOVE, w]
             bits[S.B_PLAYABLE, w] = bits[hand, w] & m
             antidotes = antidotes or (bits[hand, w] & bits[S.B_MASK + S.MK_ANTIDOTE, w]) != ZERO
-        if antidotes and remove:     # an empty gauge has nothing to heal
+        if antidotes and remove and antidotes_too:     # an empty gauge has nothing to heal
             reach = gauge_reach(G, seat, -1, False)
             budget = min(left - 1, R.MAX_ANTIDOTES - 1)
             for w in range(W):
@@ -1049,7 +1051,8 @@ def advance(G, stop_mask, act_kind, act_a, act_target):
                     resume_answer(G, seat, np.int64(NO_ACTION))
                 phase = PH_MAIN
             else:
-                main_playable(G, seat)
+                main_playable(G, seat, act_kind != ACT_NONE or (stop_mask >> seat) & 1 != 0
+                              or pol.reads_antidotes(seat, G))
                 if act_kind == ACT_MAIN:
                     a = check_main(G, act_a)
                     st[S.ST_FTARGET] = act_target

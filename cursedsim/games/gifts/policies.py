@@ -89,9 +89,18 @@ def lowest_in(bits, row, mk):
 
 
 @njit(cache=True, inline="always")
+def reads_antidotes(seat, G):
+    """Whether ``decide_main`` may read the antidotes of the playable set: ``random`` lists the whole set,
+    the others look at antidotes only in ``heal_step``, from a gauge of ``heal_at`` (the same test). When
+    it says no, the kernel leaves the antidotes' heal check out of the set (``kernel.main_playable``)."""
+    st, params = G[1], G[3]
+    return st[S.ST_PID + seat] == P.RANDOM or not st[S.ST_GTOTAL + seat] < params[seat, P_HEAL_AT]
+
+
+@njit(cache=True, inline="always")
 def heal_step(seat, G):
     cd, st, bits, params = G
-    if st[S.ST_GTOTAL + seat] < params[seat, P_HEAL_AT]:
+    if st[S.ST_GTOTAL + seat] < params[seat, P_HEAL_AT]:   # reads_antidotes: the same test
         return NONE
     c = biggest_in(bits, S.B_PLAYABLE, S.MK_ANTIDOTE, cd)
     if c >= 0:

@@ -355,7 +355,7 @@ def decide(G, n, cap, seed, index, decision, peek, work):
     if phase == K.PH_MAIN:
         kind = np.int64(K.ACT_MAIN)
         decider = st[S.ST_SEAT]
-        K.main_playable(G, decider)
+        K.main_playable(G, decider, True)
         a0 = pol.decide_main(decider, G)
         need = target_need(cd, a0)
         t0 = np.int64(NO_TARGET)

@@ -411,7 +411,7 @@ class ArrayState(StepState):
             return TERMINAL, S.D_NONE, ()
         if phase == K.PH_MAIN:
             seat = int(st[S.ST_SEAT])
-            K.main_playable(self._g(), np.int64(seat))
+            K.main_playable(self._g(), np.int64(seat), True)
             legal = [S.A_PLAY + c for c in _members(bits[S.B_PLAYABLE])]
             return seat, S.D_MAIN, tuple(legal + ([S.A_BONUS] if st[S.ST_BONUS_OK] else []) + [S.A_END])
         seat = int(st[S.ST_TARGET])
