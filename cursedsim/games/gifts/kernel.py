@@ -875,30 +875,28 @@ def main_playable(G, seat, antidotes_too):
         others = False
         gauged = False
         holding = False
-        for s in range(st[S.ST_PLAYERS]):
-            if s != seat and st[S.ST_ALIVE + s]:
-                others = True
-                gauged = gauged or st[S.ST_GTOTAL + s] > 0
-                holding = holding or st[S.ST_HANDN + s] > 0
-        give = others and st[S.ST_GIFT_GIVEN] == 0
-        mug = holding and st[S.ST_HANDN + seat] >= 2
+        for s in range(st[S.ST_PLAYERS]):   # no branches: & and | of the seats' tests
+            on = (s != seat) & (st[S.ST_ALIVE + s] != 0)
+            others |= on
+            gauged |= on & (st[S.ST_GTOTAL + s] > 0)
+            holding |= on & (st[S.ST_HANDN + s] > 0)
         remove = st[S.ST_GTOTAL + seat] > 0
-        antidotes = False
+        # each role's mask word is taken or not by an all-ones or all-zeros word, not a branch per word
+        k_give = ~ZERO if others and st[S.ST_GIFT_GIVEN] == 0 else ZERO
+        k_raise = ~ZERO if gauged else ZERO
+        k_mug = ~ZERO if holding and st[S.ST_HANDN + seat] >= 2 else ZERO
+        k_mourn = ~ZERO if useless > 0 else ZERO
+        k_remove = ~ZERO if remove else ZERO
+        antidotes = ZERO
         for w in range(W):
-            m = ZERO
-            if give:
-                m |= bits[S.B_MASK + S.MK_GIFT, w]
-            if gauged:
-                m |= bits[S.B_MASK + S.MK_RAISE, w]
-            if mug:
-                m |= bits[S.B_MASK + S.MK_MUGGING, w]
-            if useless > 0:
-                m |= bits[S.B_MASK + S.MK_MOURNING, w]
-            if remove:
-                m |= bits[S.B_MASK + S.MK_REMOVE, w]
-            bits[S.B_PLAYABLE, w] = bits[hand, w] & m
-            antidotes = antidotes or (bits[hand, w] & bits[S.B_MASK + S.MK_ANTIDOTE, w]) != ZERO
-        if antidotes and remove and antidotes_too:     # an empty gauge has nothing to heal
+            h = bits[hand, w]
+            bits[S.B_PLAYABLE, w] = h & ((bits[S.B_MASK + S.MK_GIFT, w] & k_give)
+                                         | (bits[S.B_MASK + S.MK_RAISE, w] & k_raise)
+                                         | (bits[S.B_MASK + S.MK_MUGGING, w] & k_mug)
+                                         | (bits[S.B_MASK + S.MK_MOURNING, w] & k_mourn)
+                                         | (bits[S.B_MASK + S.MK_REMOVE, w] & k_remove))
+            antidotes |= h & bits[S.B_MASK + S.MK_ANTIDOTE, w]
+        if antidotes != ZERO and remove and antidotes_too:     # an empty gauge has nothing to heal
             reach = gauge_reach(G, seat, -1, False)
             budget = min(left - 1, R.MAX_ANTIDOTES - 1)
             for w in range(W):
