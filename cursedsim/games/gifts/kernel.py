@@ -576,13 +576,26 @@ def choose_target(G, seat, need):
     """D_TARGET among the other living seats (``need``: 0 any, 1 with a gift in the gauge, 2 with a
     card in hand)."""
     st = G[1]
+    forced = st[S.ST_FTARGET]
+    pid = st[S.ST_PID + seat]
+    # a heuristic's choice in the same pass as the list (pol.decide_target's rule: the lowest
+    # target_score, ties to the first seat), legal by construction: no second pass, no check
+    direct = forced < 0 and st[S.ST_HOOK] == 0 and pid != P.RANDOM
+    best = -1
+    best_k = 0
     nl = 0
     for s in range(st[S.ST_PLAYERS]):
         if s != seat and st[S.ST_ALIVE + s] and (need == 0 or (need == 1 and st[S.ST_GTOTAL + s] > 0)
                                                  or (need == 2 and st[S.ST_HANDN + s] > 0)):
             st[S.ST_LEGAL + nl] = S.A_SEAT + s
             nl += 1
-    forced = st[S.ST_FTARGET]
+            if direct:
+                k = pol.target_score(pid, seat, s, st)
+                if best < 0 or k < best_k:
+                    best, best_k = s, k
+    if best >= 0:
+        st[S.ST_TARGET] = best
+        return best
     if forced >= 0:   # given from outside with the main decision
         st[S.ST_FTARGET] = -1
         a = S.A_SEAT + forced
