@@ -906,6 +906,7 @@ def glutton(G, decision, nl):
         if in_legal(st, nl, P.BUY_MOVEMENT) and not any_move_legal(st, nl):
             return P.BUY_MOVEMENT                          # no road can be taken: buy one (M3)
         best, best_d = -1, UNREACHABLE
+        back = False
         for i in range(nl):
             code = st[L + i]
             if code < P.MOVE:
@@ -915,8 +916,13 @@ def glutton(G, decision, nl):
                 return code
             if occupied_loc(st, bd, n):
                 continue
-            route_distances(G, n)
-            d = st[S.ST_DIST + goal]
+            if not back:
+                # the reference searches from each road's end n to the goal; the roads are two-way and a
+                # road's cost is its own (road_cost), so one search back from the goal gives every n's
+                # distance: the same paths reversed (their inner locations empty, n itself is empty here)
+                route_distances(G, goal)
+                back = True
+            d = st[S.ST_DIST + n]
             if d < best_d:
                 best, best_d = code, d
         return best if best >= 0 else P.END_MOVING
