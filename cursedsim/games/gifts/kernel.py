@@ -601,8 +601,10 @@ def choose_target(G, seat, need):
         a = S.A_SEAT + forced
     elif st[S.ST_HOOK]:
         a = scripted(st, np.int64(S.D_TARGET), np.int64(seat), np.int64(nl))
-    else:
-        a = pol.decide_target(seat, nl, G)
+    elif pid == P.RANDOM:   # pol.decide_target's draw
+        a = st[S.ST_LEGAL + pol.below(G[2], S.STREAM_POLICY + seat, nl)]
+    else:   # a heuristic without a legal seat (never: the card was playable): recorded below
+        a = st[S.ST_LEGAL]
     for i in range(nl):
         if st[S.ST_LEGAL + i] == a:
             break
