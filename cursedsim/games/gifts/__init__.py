@@ -131,6 +131,6 @@ GAME = Game(
     step_module="cursedsim.games.gifts.step",
     report_module="cursedsim.report.gifts",
     # compile_estimate: its cold first simulate on one core, results/benchmarks/compile.json
-    compile_estimate=49.0,
+    compile_estimate=31.0,
     cache_identity="games/gifts",
 )

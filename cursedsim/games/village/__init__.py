@@ -160,6 +160,6 @@ GAME = Game(
     step_module="cursedsim.games.village.step",
     report_module="cursedsim.report.village",
     # compile_estimate: its cold first simulate on one core, results/benchmarks/compile.json
-    compile_estimate=71.0,
+    compile_estimate=64.0,
     cache_identity="games/village",
 )
