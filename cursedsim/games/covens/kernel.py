@@ -35,6 +35,7 @@ from cursedsim.bits import ONE, ZERO, bit, count, has, lowest, nth, select_get
 from cursedsim.errors import RunError
 from cursedsim.games.covens import policies as pol
 from cursedsim.games.covens import policy_specs as PS
+from cursedsim.games.covens import random_play as RP
 from cursedsim.games.covens import rules as R
 from cursedsim.games.covens import state as S
 from cursedsim.games.covens import tables as TB
@@ -1029,12 +1030,21 @@ def run_chunk(seed: int, start: int, count: int, players: int, options, hunter_i
     towns = int(players) - 1
     out = {column: np.empty(count, np.dtype(dtype)) for column, dtype in R.OUTCOME_DTYPES.items()}
     spells = np.empty((count, R.N_SPELLS), np.int8)
-    game, err = play_chunk(
-        np.uint64(seed), np.int64(start), np.int64(count), np.int64(towns), tuple(np.int64(v) for v in opts),
-        np.int64(hunter_id), pol.params_tuple(hunter_params), np.int64(town_id), pol.params_tuple(town_params),
-        out["winner"], out["win_type"], out["hunter_won"], out["town_won"], out["rounds"],
-        out["witches_captured"], out["fake_witch_caught"], out["rituals_taken"], spells, out["cards_left"],
-        out["picks"])
+    outcome = (out["winner"], out["win_type"], out["hunter_won"], out["town_won"], out["rounds"],
+               out["witches_captured"], out["fake_witch_caught"], out["rituals_taken"], spells, out["cards_left"],
+               out["picks"])
+    if hunter_id == PS.HUNTER_RANDOM and town_id == PS.TOWN_RANDOM:
+        # random against random: the same games played straight through (random_play.py)
+        spell_of, icons = RP.tables(opts)
+        RP.play_chunk(np.uint64(seed), np.int64(start), np.int64(count), np.int64(towns),
+                      tuple(np.int64(v) for v in opts), np.zeros(RP.QUEUE, np.int64),
+                      np.zeros(S.MAX_TOWNS, np.uint64), spell_of, icons, *outcome)
+        game, err = 0, NO_ERROR
+    else:
+        game, err = play_chunk(
+            np.uint64(seed), np.int64(start), np.int64(count), np.int64(towns), tuple(np.int64(v) for v in opts),
+            np.int64(hunter_id), pol.params_tuple(hunter_params), np.int64(town_id), pol.params_tuple(town_params),
+            *outcome)
     if err != NO_ERROR:
         kind, action = divmod(int(err) - 1, S.N_ACTIONS)
         side = R.SIDES[S.DECISION_SIDE[kind]]
