@@ -16,7 +16,7 @@ from cursedsim.compile_notice import estimate
 
 def _policy_sets(game) -> list[object]:
     """One ``policy`` argument of ``simulate`` per built-in kernel policy of ``game`` (a side's policy with
-    the other sides at their defaults)."""
+    the other sides at their defaults), and every side at ``random`` where each side has it."""
     if not game.sides:
         return [name for name, spec in game.policies.items() if spec.engine == "kernel"]
     runs = []
@@ -24,6 +24,10 @@ def _policy_sets(game) -> list[object]:
         for name, spec in side.policies.items():
             if spec.engine == "kernel":
                 runs.append({side.name: name})
+    # every side "random": a game may play that pairing by a kernel of its own (covens: random_play.py)
+    if all(side.policies.get("random") is not None and side.policies["random"].engine == "kernel"
+           for side in game.sides):
+        runs.append({side.name: "random" for side in game.sides})
     return runs
 
 
