@@ -1,8 +1,9 @@
 """Curses & Covens (Good Games Publishing): one Witch Hunter against 3-5 Town Players, a team game of
 hidden cards. Rules and facts: ``rules.py`` (options), ``tables.py`` (card and spell arrays),
 ``state.py`` (option slots, action ids, decisions); the readable engine: ``reference.py`` with
-``reference_policies.py``; the numba engine: ``kernel.py`` with ``policies.py``; the policies of both
-sides: ``policy_specs.py``; everything implemented and assumed: docs/rules/covens.md.
+``reference_policies.py``; the numba engine: ``kernel.py`` with ``policies.py`` (random against random:
+``random_play.py``); the policies of both sides: ``policy_specs.py``; everything implemented and assumed:
+docs/rules/covens.md.
 
 This module is the game's record for the runner (``GAME``): the first game of sides, ``hunter`` and
 ``town``; a run names a policy per side (``policy={"hunter": "tracker", "town": "coven"}``).
