@@ -305,10 +305,11 @@ def forced_plan(hands, n_players, active, attackers, is_group):
 
 # ------------------------------------------------------------------ attack decisions
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def give_up(hands, n_players, active, attackers, is_group, seal_allowed, rng):
     """No payment found: a Seal if allowed, else the forced plan (the engine refuses the Seal only
-    when a plan exists: with no Seal left, or with option voluntary_seal off)."""
+    when a plan exists: with no Seal left, or with option voluntary_seal off). Inlined: a call of its
+    own would be one more compile that optimises the linked ``forced_plan`` again."""
     if seal_allowed:
         empty = (ZERO, ZERO, ZERO, ZERO, ZERO)
         return True, empty, empty, rng
@@ -347,6 +348,16 @@ def baseline_attack(hands, n_players, active, attackers, is_group, seal_allowed,
 @njit(cache=True)
 def random_attack(hands, n_players, active, attackers, is_group, seal_allowed, rng):
     """Random attack answer (see POLICIES['random'])."""
+    paid, take, use, rng = random_payment(hands, n_players, active, attackers, is_group, rng)
+    if not paid:
+        return give_up(hands, n_players, active, attackers, is_group, seal_allowed, rng)
+    return False, take, use, rng
+
+
+@njit(cache=True)
+def random_payment(hands, n_players, active, attackers, is_group, rng):
+    """``random_attack``'s payment: (every attacker paid, take, use, rng). Apart from ``give_up``, so
+    that its compile does not link and optimise the forced plan once more (``decide_attack`` gives up)."""
     take = (ZERO, ZERO, ZERO, ZERO, ZERO)
     use = take
     rest = attackers
@@ -365,8 +376,8 @@ def random_attack(hands, n_players, active, attackers, is_group, seal_allowed, r
                 covered = True
                 break
         if not covered:
-            return give_up(hands, n_players, active, attackers, is_group, seal_allowed, rng)
-    return False, take, use, rng
+            return False, take, use, rng
+    return True, take, use, rng
 
 
 @njit(cache=True)
@@ -401,6 +412,16 @@ def player_order(hands, n_players, active, is_group, big_hand_first):
 def smart_attack(hands, n_players, active, attackers, is_group, seal_allowed, params, rng):
     """Smart attack answer: attackers highest first, each paid with least waste by the first player in
     ``player_order`` who can; a Seal only when some attacker cannot be paid."""
+    paid, take, use, rng = smart_payment(hands, n_players, active, attackers, is_group, params, rng)
+    if not paid:
+        return give_up(hands, n_players, active, attackers, is_group, seal_allowed, rng)
+    return False, take, use, rng
+
+
+@njit(cache=True)
+def smart_payment(hands, n_players, active, attackers, is_group, params, rng):
+    """``smart_attack``'s payment: (every attacker paid, take, use, rng); apart from ``give_up`` as
+    ``random_payment``."""
     order, n_elig = player_order(hands, n_players, active, is_group, params[P_BIG_HAND_FIRST] >= 0.5)
     take = (ZERO, ZERO, ZERO, ZERO, ZERO)
     use = take
@@ -418,19 +439,24 @@ def smart_attack(hands, n_players, active, attackers, is_group, seal_allowed, pa
                 covered = True
                 break
         if not covered:
-            return give_up(hands, n_players, active, attackers, is_group, seal_allowed, rng)
-    return False, take, use, rng
+            return False, take, use, rng
+    return True, take, use, rng
 
 
 @njit(cache=True, inline="always")
 def decide_attack(policy_id, params, rng, hands, n_players, active, display, attackers, is_group,
                   seal_allowed, seals_left, deck_left, gone_creatures, gone_items):
-    """Answer an attack: (seal, take, use, rng)."""
+    """Answer an attack: (seal, take, use, rng). Smart and random as ``*_attack`` are, their payment a
+    call and ``give_up`` here (one link of the forced plan for both)."""
     if policy_id == BASELINE:
         return baseline_attack(hands, n_players, active, attackers, is_group, seal_allowed, rng)
     if policy_id == SMART:
-        return smart_attack(hands, n_players, active, attackers, is_group, seal_allowed, params, rng)
-    return random_attack(hands, n_players, active, attackers, is_group, seal_allowed, rng)
+        paid, take, use, rng = smart_payment(hands, n_players, active, attackers, is_group, params, rng)
+    else:
+        paid, take, use, rng = random_payment(hands, n_players, active, attackers, is_group, rng)
+    if not paid:
+        return give_up(hands, n_players, active, attackers, is_group, seal_allowed, rng)
+    return False, take, use, rng
 
 
 # ------------------------------------------------------------------ voluntary banishing
