@@ -24,7 +24,12 @@ policies. Numba links every callee into a compiled function and optimises and em
 function whose calls reach a policy re-compiles that policy: the steps of a player's turn that have one
 caller (``kernel_wizard.buy_house`` ..., ``kernel_monster.action`` ...) are inlined into it, and
 ``play_game`` into ``play_chunk`` (the automata's turns stay calls: inlined, they cost 7% of the 0-player
-game's speed).
+game's speed). Issue 30 cut the first compile further (docs/performance.md, "Compile time: So, You've Been
+Cursed."): the steps with one or two callers that reach a policy are inlined too (``kernel_wizard.steal``,
+``apply_spell``, ``place``, ``discard``, ``trim_to_capacity``, ``wizard_arrive``, ``use_card``;
+``kernel_monster.quiet_night``, ``play_card``), ``go`` and ``take`` are one call (``go_take``), and no
+compiled function but the entry has a Python or C wrapper (``INNER``). ``kernel_monster.feeding`` stays a
+call: inlined, it cost the Monster player's modes 20-30 % of their speed.
 
 Resuming (issue 29). The players' turns are nested calls (an action, the house, the payment, the Rabid
 Monster card: four decisions deep), so the state that resumes a game is the start of the turn under way
@@ -45,8 +50,7 @@ Reference counts (issue 30). Numba increfs every array a function binds (its arg
 arrays, an inlined helper's arguments) and decrefs it where the name dies; its pruning pass removes the
 pairs only in straight-line code, so a helper with a branch paid two atomic operations per array at each
 call: half of a player's game. Every function of the three kernel modules is compiled with
-``_nrt=False`` (no reference counting) except the two that allocate (``play_chunk``; ``guard_tiles``,
-which says ``_nrt=True``: a callee inherits its caller's setting unless it sets its own): none of them
+``_nrt=False`` (no reference counting) except the one that allocates (``play_chunk``): none of them
 keeps an array beyond the call that received it, and ``play_chunk`` (or the search's entry) holds them all
 for the whole chunk.
 
@@ -86,11 +90,15 @@ PLACE_MONSTER = CARDS.PLACEMENTS.index("monster")    # cd[CD_PLACEMENT] (cards.P
 NEXT_SLOT = np.int64(-1)     # ``eat``: the next free stomach slot
 NO_LOCATION = np.int64(-1)
 NO_HOUSE = np.int64(-1)
+#: The options of the kernel's compiled functions but its entry ``play_chunk``: no reference counting
+#: (module docstring, "Reference counts") and no Python or C wrapper: only compiled code calls them, and
+#: numba would build, optimise and emit both wrappers at each compile and in each caller it is linked into.
+INNER = dict(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 
 
 # ---------------------------------------------------------------- random streams
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def below(rs, k, n):
     """A uniform integer in [0, n) from stream k."""
     s = (rs[k, 0], rs[k, 1], rs[k, 2], rs[k, 3])
@@ -102,7 +110,7 @@ def below(rs, k, n):
     return x
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def shuffle(st, rs, k, off, n):
     """Fisher-Yates over ``st[off:off+n]`` from stream k: i from n-1 down to 1, j = below(i+1), swap."""
     s = (rs[k, 0], rs[k, 1], rs[k, 2], rs[k, 3])
@@ -129,7 +137,7 @@ def finish(st, winner):
     st[S.ST_WINNER] = winner
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def move_cure(st, bd, steps, source):
     """``steps`` up the Cure track from ``source`` (S.CURE_MIX, S.CURE_SPELLS: the steps that moved count)."""
     if st[S.ST_OVER] or steps <= 0:
@@ -142,7 +150,7 @@ def move_cure(st, bd, steps, source):
         finish(st, S.WIZARD)
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def move_curse(st, bd, steps, source):
     """``steps`` along the Curse track from ``source`` (S.CURSE_TABLE, S.CURSE_CARDS: the net steps that
     moved count, within the track's ends)."""
@@ -180,7 +188,7 @@ def fire(st, f):
 
 # ---------------------------------------------------------------- villagers, houses, coins
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def draw_villager(st, rs):
     """A uniform token from the bag, EMPTY when the bag is empty (V11.1)."""
     total = np.int64(0)
@@ -206,7 +214,7 @@ def all_occupied(st):
     return True
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def closest_empty_house(st, roll):
     """V2.4: the empty house closest in number to the roll; a tie goes to the higher number."""
     best, best_d = -1, UNREACHED
@@ -218,7 +226,7 @@ def closest_empty_house(st, roll):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def place_rolled(st, rs, v):
     """The d20 house of villager v, or the closest empty one (V2.2, V2.4)."""
     roll = d20(rs)
@@ -226,7 +234,7 @@ def place_rolled(st, rs, v):
     st[S.ST_HOUSES + house] = v
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def arrive(st, rs):
     """V2.2, V2.4, V2.5: a villager from the bag to the d20 house or the closest empty one."""
     if all_occupied(st):
@@ -247,7 +255,7 @@ def gain_coins(st, n):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def crossing_fee(st, cd):
     """V4.2: 1 coin a crossing; Greedy Coachman in front of the Wizard: its coins."""
     fee = 1
@@ -271,7 +279,7 @@ def house_loc(bd, number):
 
 # ---------------------------------------------------------------- decks
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def draw_from(st, rs, deck, ndeck, disc, ndisc, stream):
     """The top card of the deck at ``st[deck]`` (length ``st[ndeck]``); an empty deck is first rebuilt
     from its discard pile, shuffled (V5.1, V9.5); -1 when both are empty (V11.1)."""
@@ -296,7 +304,7 @@ def push(st, lst, nlst, c):
 
 # ---------------------------------------------------------------- the stomach
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def feeding_effects(st, cd, kind):
     """V14.13, V15.3: each feeding card next to the Monster board whose villager was just eaten applies
     (an Energy effect has nothing to act on: V13.4)."""
@@ -306,7 +314,7 @@ def feeding_effects(st, cd, kind):
             gain_coins(st, cd[S.CD_FEED_COINS, c])
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def eat(st, bd, cd, kind, slot):
     """V7.9, V13.5: a villager or sheep into the next stomach slot (or into ``slot`` >= 0, V13.6); the
     slot, -1 when it cannot be eaten (O9 full_stomach = stop)."""
@@ -345,7 +353,7 @@ def clear_stomach(st):
 
 # ================================================================ the Possessed Wizard (V14)
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def pay_crossings(st, bd, cd, target, anyway):
     """Crossing fare from the token to ``target`` (V4.2); short of coins: -1, or with ``anyway`` all the
     coins are spent and the move made (V14.3, V14.10). Returns the coins paid."""
@@ -358,7 +366,7 @@ def pay_crossings(st, bd, cd, target, anyway):
     return paid
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def mix_condition(st, bd):
     """V14.2: 3 ingredients held matching the next 3 steps (as a multiset), or 1-2 steps left and the
     ingredients held contain them; O20 mix_cure: 3 held always mixes."""
@@ -388,7 +396,7 @@ def mix_condition(st, bd):
     return nheld >= 3 and st[OPT + S.OPT_PW_FULL_UNMATCHED] == S.FULL_MIX_CURE
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def mix_cure(st, bd, cd):
     """V14.3, V14.10: back to the Laboratory (all coins if short), every ingredient held returned, the
     Cure advances one step per ingredient (O19 all_held) or per ingredient matching the next steps."""
@@ -412,7 +420,7 @@ def mix_cure(st, bd, cd):
     move_cure(st, bd, steps, S.CURE_MIX)
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def sought_ingredient(st, bd):
     """V14.6 (O18): the next step's ingredient if not held (next_only), or the first step from the next
     on not covered by the ingredients held (first_missing); -1: nothing to seek."""
@@ -435,7 +443,7 @@ def sought_ingredient(st, bd):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def in_reach(bd, where, here, loc):
     """A house's district against the token's: any, the current one, or an adjacent one."""
     if where == S.WHERE_ANY:
@@ -446,7 +454,7 @@ def in_reach(bd, where, here, loc):
     return bd[bd[S.O_DADJ] + here * bd[S.BD_ND] + d] != 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def buy(st, bd, cd, where):
     """V14.6, V14.7, O23: one ingredient, the one sought, from a villager of its type; cheapest
     (crossings included), then closest (O24), then highest number."""
@@ -487,7 +495,7 @@ def buy(st, bd, cd, where):
     st[S.ST_NHELD] += 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def steal(st, rs, bd, cd, where):
     """V14.8, V14.9: the occupied house with the most coins (highest number among ties) in the current or
     an adjacent district; declared amount O21; a failed roll ends the action."""
@@ -524,7 +532,7 @@ def steal(st, rs, bd, cd, where):
         st[S.ST_COINS_STOLEN] += gain_coins(st, declared)
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def apply_spell(st, rs, bd, cd, c):
     """A Spell card's automaton effect (the reference's apply_spell)."""
     effect = cd[S.CD_EFFECT, c]
@@ -566,7 +574,7 @@ def apply_spell(st, rs, bd, cd, c):
         place_rolled(st, rs, v)
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def cast_spell(st, rs, bd, cd, action):
     """V14.1, V14.11: draw and play one Spell card ignoring costs and requirements, then its coins (V3.8).
     As the Cast Spell action, it discards a Greedy Coachman in front of the Wizard (P06 discard_on)."""
@@ -595,7 +603,7 @@ def cast_spell(st, rs, bd, cd, action):
         push(st, S.ST_SPELL_DISC, S.ST_NSPELL_DISC, c)   # V3.9
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def card_action(st, rs, bd, cd, action):
     """A Possessed Wizard card's action (V14.4, V14.6-V14.11)."""
     if action == S.A_CAST_SPELL:
@@ -614,7 +622,7 @@ def card_action(st, rs, bd, cd, action):
         buy(st, bd, cd, S.WHERE_ADJACENT)
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def possessed_wizard_turn(G):
     """V14.1: a villager arrives, one spell is cast, then one action per card laid out (O26), then the
     cards for the next turn (V14.5)."""
@@ -665,7 +673,7 @@ def possessed_wizard_turn(G):
     deal_row(st, S.ST_PW_FEEDING, S.ST_NPW_FEEDING, feeding)
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def deal_row(st, lst, nlst, count):
     """Up to ``count`` cards from the top of the Possessed Wizard deck, in the order drawn."""
     st[nlst] = 0
@@ -676,7 +684,7 @@ def deal_row(st, lst, nlst, count):
 
 # ================================================================ the Rabid Monster (V13)
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def develop_power(st, rs, bd, cd):
     """V13.3: draw and play one Power card ignoring costs and requirements."""
     c = draw_from(st, rs, S.ST_POWER_DECK, S.ST_NPOWER_DECK, S.ST_POWER_DISC, S.ST_NPOWER_DISC, S.STREAM_POWER)
@@ -720,7 +728,7 @@ def develop_power(st, rs, bd, cd):
         push(st, S.ST_POWER_DISC, S.ST_NPOWER_DISC, c)
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def road_distances(st, bd):
     """Roads from the token (O13) into ``st[ST_DIST:]``: paths that do not pass through an occupied house
     (V7.3) before their end; UNREACHED elsewhere."""
@@ -748,14 +756,14 @@ def road_distances(st, bd):
                 tail += 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def eat_house(st, bd, cd, number, slot):
     v = st[S.ST_HOUSES + number]
     if eat(st, bd, cd, v, slot) >= 0:
         st[S.ST_HOUSES + number] = S.EMPTY
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def hunt(st, bd, cd, villager):
     """V13.5-V13.7: one action for a card showing ``villager`` (a blank card, -1, hunts nothing)."""
     if villager < 0:
@@ -809,7 +817,7 @@ def hunt(st, bd, cd, villager):
     eat_house(st, bd, cd, far, slot)
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def rabid_monster_turn(G):
     """V13: the hunted villagers (O12), one Power card (V13.3), the actions (V13.5-V13.8), then the
     Panic/Curse adjustment and digesting (V13.9). Never a Quiet Night (V13.10)."""
@@ -860,7 +868,7 @@ def rabid_monster_turn(G):
 POLICY_DECIDES = np.int64(-(1 << 62))
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def choice_without_policy(G, side, decision, nl):
     """The start of a player's choice among ``st[ST_LEGAL:ST_LEGAL+nl]`` (as ``reference.Table.choose``): no
     option: ``ST_ERR`` set (the reference raises) and -1; a single option, taken without a draw; ``random``
@@ -909,7 +917,7 @@ SUB_REDRAW = np.int64(1)
 SUB_SCRAMBLE = np.int64(2)
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def save(st, rs, st0, rs0):
     """Copy the game (``st``, ``rs``) into ``st0``, ``rs0``."""
     for i in range(st.shape[0]):
@@ -919,7 +927,7 @@ def save(st, rs, st0, rs0):
             rs0[k, j] = rs[k, j]
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def steer(G, side, c):
     """A decision of ``side`` with 2+ options under a search (``ctl[C_ON]``), the policy's choice ``c``
     made (its stream advanced as without a search): the script's next entry while one is left (checked
@@ -954,7 +962,7 @@ def steer(G, side, c):
     return c
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def sort_shuffle(st, off, n, rng):
     """``st[off:off+n]`` sorted (so nothing of its order before survives), then shuffled from ``rng``;
     the stream advanced."""
@@ -972,7 +980,7 @@ def sort_shuffle(st, off, n, rng):
     return rng
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def pool_redeal(st, deck, ndeck, hand, nhand, with_hand, rng):
     """A deck's order drawn anew; with ``with_hand`` the hand is pooled with it first and dealt again
     (its size kept): what the other side holds, consistent with what it shows."""
@@ -986,29 +994,45 @@ def pool_redeal(st, deck, ndeck, hand, nhand, with_hand, rng):
     return rng
 
 
-@njit(cache=True, _nrt=True)   # allocates; set, not inherited from its ``_nrt=False`` callers
+@njit(**INNER)
+def nth_slot(mask, k):
+    """The index of the ``k``-th set bit of ``mask`` (from bit 0)."""
+    i = 0
+    while True:
+        if (mask >> i) & 1:
+            if k == 0:
+                return i
+            k -= 1
+        i += 1
+
+
+@njit(**INNER)
 def guard_tiles(st, rng, sort):
     """The Town Guard tiles still face down on the border roads permuted among their slots (sorted
-    first with ``sort``)."""
-    slots = np.empty(C.TOWN_GUARD_TOTAL, np.int64)
-    tiles = np.empty(C.TOWN_GUARD_TOTAL, np.int64)
+    first with ``sort``), in place: no array allocated, no library sort linked into every decision."""
+    g = S.ST_GUARD
+    mask = np.int64(0)
     n = 0
     for i in range(C.TOWN_GUARD_TOTAL):
-        if st[S.ST_GUARD + i] != S.EMPTY and st[S.ST_GUARD_UP + i] == 0:
-            slots[n] = i
-            tiles[n] = st[S.ST_GUARD + i]
+        if st[g + i] != S.EMPTY and st[S.ST_GUARD_UP + i] == 0:
+            mask |= np.int64(1) << i
             n += 1
     if sort:
-        tiles[:n].sort()
+        for i in range(1, n):
+            x = st[g + nth_slot(mask, i)]
+            j = i - 1
+            while j >= 0 and st[g + nth_slot(mask, j)] > x:
+                st[g + nth_slot(mask, j + 1)] = st[g + nth_slot(mask, j)]
+                j -= 1
+            st[g + nth_slot(mask, j + 1)] = x
     for i in range(n - 1, 0, -1):
         j, rng = below_t(rng, i + 1)
-        tiles[i], tiles[j] = tiles[j], tiles[i]
-    for k in range(n):
-        st[S.ST_GUARD + slots[k]] = tiles[k]
+        a, b = g + nth_slot(mask, i), g + nth_slot(mask, j)
+        st[a], st[b] = st[b], st[a]
     return rng
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def redraw_hidden(st, side, rng):
     """What ``side`` cannot see laid out anew from ``rng`` (docs/rules/village.md, "rollout"): the order of
     every deck (Spell, Power, Possessed Wizard, this turn's Rabid Monster cards not drawn), the other
@@ -1025,7 +1049,7 @@ def redraw_hidden(st, side, rng):
     return rng
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def swap_in(st, deck, ndeck, hand, nhand, rng):
     """The test's scramble of a hidden hand: each card swapped with a uniform card of hand + deck."""
     n, nh = st[ndeck], st[nhand]
@@ -1040,7 +1064,7 @@ def swap_in(st, deck, ndeck, hand, nhand, rng):
     return rng
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def shuffle_part(st, off, n, rng):
     for i in range(n - 1, 0, -1):
         j, rng = below_t(rng, i + 1)
@@ -1048,7 +1072,7 @@ def shuffle_part(st, off, n, rng):
     return rng
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def scramble_hidden(st, rs, side, rng):
     """The hidden-information test's change of what ``side`` cannot see, written apart from
     ``redraw_hidden``: the other player's hand swapped with its deck, every deck's order, the face-down
@@ -1071,7 +1095,7 @@ def scramble_hidden(st, rs, side, rng):
     return rng
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def branch(G, side):
     """A playout leaves the real game here, at ``side``'s decision with the candidate taken: (C_SCRAMBLE:
     the test's change first) unless C_PEEK, what ``side`` cannot see is laid out anew and every stream is
@@ -1098,7 +1122,7 @@ def branch(G, side):
 
 # ================================================================ the game
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def deal(G, seed, index):
     """V1 set-up of game ``index``: the streams, the tracks, the villagers, the decks (0-player mode)."""
     st, rs, bd, dk = G[0], G[1], G[2], G[4]

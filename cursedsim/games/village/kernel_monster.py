@@ -83,7 +83,7 @@ def visit(st, loc):
     st[S.ST_VISITED + (loc >> 6)] |= np.int64(1) << np.int64(loc & 63)
 
 
-@njit(cache=True, _nrt=False)
+@njit(**K.INNER)
 def remove_at(st, lst, nlst, i):
     """Remove and return element i of the list at ``st[lst]`` (the rest shift left)."""
     c = st[lst + i]
@@ -93,13 +93,13 @@ def remove_at(st, lst, nlst, i):
     return c
 
 
-@njit(cache=True, _nrt=False)
+@njit(**K.INNER)
 def add_legal(st, nl, code):
     st[S.ST_LEGAL + nl] = code
     return nl + 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(**K.INNER)
 def sort_legal(st, nl):
     """Sort the legal list ascending and drop repeats (as ``sorted(set(legal))``); its new length."""
     L = S.ST_LEGAL
@@ -118,7 +118,7 @@ def sort_legal(st, nl):
     return out
 
 
-@njit(cache=True, _nrt=False)
+@njit(**K.INNER)
 def in_legal(st, nl, code):
     for i in range(nl):
         if st[S.ST_LEGAL + i] == code:
@@ -126,7 +126,7 @@ def in_legal(st, nl, code):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit(**K.INNER)
 def any_move_legal(st, nl):
     """A road can be taken (a MOVE code is legal)."""
     for i in range(nl):
@@ -137,7 +137,7 @@ def any_move_legal(st, nl):
 
 # ================================================================ set-up
 
-@njit(cache=True, _nrt=False)
+@njit(**K.INNER)
 def refill(G):
     """V9.5: draw to 4 Power cards (the discard pile reshuffled into a new deck when needed)."""
     st, rs = G[0], G[1]
@@ -149,7 +149,7 @@ def refill(G):
         K.push(st, S.ST_MONSTER_HAND, S.ST_NMONSTER_HAND, c)
 
 
-@njit(cache=True, _nrt=False)
+@njit(**K.INNER)
 def monster_player_deal(G):
     """V1.7: the 12 Town Guard tiles shuffled (stream 9) onto the border roads' slots (the Monster player's
     modes all use them); V1.11: 4 Power cards; Energy 0."""
@@ -178,7 +178,7 @@ def monster_choose(G, decision, nl):
     return decide(G, decision, np.int64(nl))
 
 
-@njit(cache=True, _nrt=False)
+@njit(**K.INNER)
 def decide(G, decision, nl):
     """``monster_choose``'s compiled body."""
     c = K.choice_without_policy(G, M, decision, nl)
@@ -201,7 +201,7 @@ def monster_policy(G, decision, nl):
 
 # ================================================================ the turn (V6)
 
-@njit(cache=True, _nrt=False)
+@njit(**K.INNER)
 def monster_player_turn(G):
     """V6.1: a Quiet Night or a Feeding turn, chosen by the policy."""
     st = G[0]
@@ -222,7 +222,7 @@ def monster_player_turn(G):
         feeding(G)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always")  # one caller: monster_player_turn
 def quiet_night(G):
     """V6.2-V6.5: Panic -2, Curse -1, one free Power card (and its replacement), two arrivals (O2); then
     digesting (M10), the whole end of the turn only with O8 quiet_night_adjusts."""
@@ -287,7 +287,7 @@ def night_arrival(G):
     st[S.ST_HOUSES + house] = v
 
 
-@njit(cache=True, _nrt=False)
+@njit(**K.INNER)
 def feeding(G):
     """V7.1, V8.1: up to 3 actions (more with Midnight Snack), Power cards before or after each; then the
     end of the turn (V9)."""
@@ -309,7 +309,7 @@ def feeding(G):
         end_of_turn(G)
 
 
-@njit(cache=True, _nrt=False)
+@njit(**K.INNER)
 def between_legal(G):
     st = G[0]
     nl = add_legal(st, NO_OPTIONS, P.END_TURN)
@@ -369,7 +369,7 @@ def action(G):
 
 # ---------------------------------------------------------------- Energy (V7.11)
 
-@njit(cache=True, _nrt=False)
+@njit(**K.INNER)
 def movement_cost(G):
     """2 Energy a movement (V7.11); Fast Food in front of the Monster: its cost."""
     st, cd = G[0], G[3]
@@ -381,7 +381,7 @@ def movement_cost(G):
     return cost
 
 
-@njit(cache=True, _nrt=False)
+@njit(**K.INNER)
 def ongoing_spells(G, nl):
     """Append the codes of the ongoing Spells in front of either player (j, 100 + j) to the legal list."""
     st, cd = G[0], G[3]
@@ -394,7 +394,7 @@ def ongoing_spells(G, nl):
     return nl
 
 
-@njit(cache=True, _nrt=False)
+@njit(**K.INNER)
 def any_ongoing_spell(G):
     st, cd = G[0], G[3]
     for j in range(st[S.ST_NFRONT_WIZARD]):
@@ -406,7 +406,7 @@ def any_ongoing_spell(G):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit(**K.INNER)
 def energy_legal(G, nl):
     """Append the Energy uses open at any time in an action (V7.11) and the single-use card (V8.3)."""
     st, bd = G[0], G[2]
@@ -419,7 +419,7 @@ def energy_legal(G, nl):
     return nl
 
 
-@njit(cache=True, _nrt=False)
+@njit(**K.INNER)
 def spend(G, choice):
     st, bd = G[0], G[2]
     if choice == P.BUY_MOVEMENT:
@@ -447,7 +447,7 @@ def spend(G, choice):
 
 # ---------------------------------------------------------------- moving (V7.2-V7.6)
 
-@njit(cache=True, _nrt=False)
+@njit(**K.INNER)
 def road_between(bd, a, b):
     for e in range(bd_at(bd, S.O_ADJ_START, a), bd_at(bd, S.O_ADJ_START, a + 1)):
         if bd_at(bd, S.O_ADJ, e) == b:
@@ -455,7 +455,7 @@ def road_between(bd, a, b):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(**K.INNER)
 def road_cost(G, road):
     """Movements a road takes: 1; a bridge with Hydrophobia in front of the Monster: 1 + its movements."""
     st, bd, cd = G[0], G[2], G[3]
@@ -468,7 +468,7 @@ def road_cost(G, road):
     return cost
 
 
-@njit(cache=True, _nrt=False)
+@njit(**K.INNER)
 def move_legal(G):
     st, bd = G[0], G[2]
     nl = add_legal(st, NO_OPTIONS, P.END_MOVING)
@@ -485,7 +485,7 @@ def move_legal(G):
     return sort_legal(st, nl)
 
 
-@njit(cache=True, _nrt=False)
+@njit(**K.INNER)
 def move_along(G, n):
     """One movement (V7.2); a border road's Town Guard tile revealed (V7.4-V7.6, O11) unless New Moon;
     entering an occupied house ends the moving phase (V7.3)."""
@@ -501,7 +501,7 @@ def move_along(G, n):
         st[S.ST_M_MOVING] = 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(**K.INNER)
 def reveal(G, slot):
     """V7.4, V7.5: the tile is resolved and leaves the game."""
     st, bd = G[0], G[2]
@@ -528,7 +528,7 @@ def room(st):
     return st[S.ST_NSLOTS] < C.STOMACH_SLOTS or st[OPT + S.OPT_FULL_STOMACH] == KEEP_EATING   # O9
 
 
-@njit(cache=True, _nrt=False)
+@njit(**K.INNER)
 def eat_legal(G):
     st, bd = G[0], G[2]
     nl = add_legal(st, NO_OPTIONS, P.EAT_NOTHING)
@@ -545,7 +545,7 @@ def eat_legal(G):
     return sort_legal(st, nl)
 
 
-@njit(cache=True, _nrt=False)
+@njit(**K.INNER)
 def monster_eat(G, kind):
     """V7.9: the token into the next stomach slot, its Energy at once (at most 9) less the feeding cards'
     (V14.13, M7; their coins: K.eat); Hydrophobia discarded at the second colour (C11)."""
@@ -579,7 +579,7 @@ def monster_eat(G, kind):
 
 # ---------------------------------------------------------------- Power cards (V8)
 
-@njit(cache=True, _nrt=False)
+@njit(**K.INNER)
 def single_use_index(G):
     """Index in front of the Monster of its single-use card, -1 when none."""
     st, cd = G[0], G[3]
@@ -589,7 +589,7 @@ def single_use_index(G):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(**K.INNER)
 def playable(G, c):
     """V8.2: a location visited this turn (O10), the stomach tokens shown, Panic +n below its top, Energy."""
     st, bd, cd = G[0], G[2], G[3]
@@ -621,7 +621,7 @@ def play_from_hand(G, i):
     play_card(G, c)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always")  # two callers: quiet_night, play_from_hand
 def play_card(G, c):
     """V8.3, V8.4: immediate (applied, discarded), ongoing (in front of the Monster or, placement wizard, the
     Wizard), single-use (in front of the Monster; a previous one discarded without effect)."""
@@ -643,7 +643,7 @@ def play_card(G, c):
     K.push(st, S.ST_POWER_DISC, S.ST_NPOWER_DISC, c)
 
 
-@njit(cache=True, _nrt=False)
+@njit(**K.INNER)
 def use_single(G):
     """V8.3: activate the single-use card in front of the Monster, then discard it."""
     st = G[0]
@@ -652,7 +652,7 @@ def use_single(G):
     apply_effect(G, c)
 
 
-@njit(cache=True, _nrt=False)
+@njit(**K.INNER)
 def apply_effect(G, c):
     """Every Power effect of the Monster's text (its printed effect and parameters)."""
     st, rs, bd, cd = G[0], G[1], G[2], G[3]
@@ -719,7 +719,7 @@ def add_sheep(G, per_pasture):
 
 # ================================================================ the end of the turn (V9)
 
-@njit(cache=True, _nrt=False)
+@njit(**K.INNER)
 def end_of_turn(G):
     """V9: the adjustment by the most numerous villager type (O7; sheep do not count), the Curse checked at
     once (V12.2), digesting (V9.4), the refill (V9.5)."""
@@ -739,7 +739,7 @@ def end_of_turn(G):
     refill(G)
 
 
-@njit(cache=True, _nrt=False)
+@njit(**K.INNER)
 def digest(st):
     """V9.4: eaten villagers back into the bag, the stomach emptied (eaten sheep are back in the supply)."""
     for v in range(S.N_TYPES):
@@ -749,7 +749,7 @@ def digest(st):
 
 # ================================================================ Glutton (monster_policies.Glutton)
 
-@njit(cache=True, _nrt=False)
+@njit(**K.INNER)
 def route_distances(G, start):
     """Movements from ``start`` into ``st[ST_DIST:]`` along roads, through no occupied house (V7.3), with
     Hydrophobia's bridges; UNREACHABLE elsewhere (the reference's relaxation passes; the same distances by a
@@ -809,7 +809,7 @@ def gparam(G, k):
     return np.int64(G[5][M, k])
 
 
-@njit(cache=True, _nrt=False)
+@njit(**K.INNER)
 def glutton_target(G, reach):
     """The location of the best occupied house within ``reach`` movements, -1 if none; ties: the lowest
     house number."""
@@ -831,7 +831,7 @@ def glutton_target(G, reach):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@njit(**K.INNER)
 def glutton_best_card(G, nl, offset):
     """The legal play code (>= offset) of the highest-valued card; -1 when none has a positive value
     (with play_zero: none has value 0 and no Panic or Energy cost either)."""
@@ -853,7 +853,7 @@ def glutton_best_card(G, nl, offset):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@njit(**K.INNER)
 def glutton_spend(G, nl):
     st = G[0]
     if in_legal(st, nl, P.PANIC_DOWN) and st[S.ST_PANIC] >= gparam(G, 3):
@@ -864,7 +864,7 @@ def glutton_spend(G, nl):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(**K.INNER)
 def glutton(G, decision, nl):
     """Glutton's choice (monster_policies.Glutton.act), integer scores, ties to the lowest code."""
     st, bd, cd = G[0], G[2], G[3]

@@ -23,7 +23,7 @@ from cursedsim.games.village import components as C
 from cursedsim.games.village import rules as R
 from cursedsim.games.village import state as S
 from cursedsim.games.village import wizard_player as WP
-from cursedsim.games.village.kernel import (C_ON as CTL_ON, POLICY_DECIDES, below, choice_without_policy,
+from cursedsim.games.village.kernel import (INNER, C_ON as CTL_ON, POLICY_DECIDES, below, choice_without_policy,
                                             crossing_fee, crossings, d20, draw_from, draw_villager, fire,
                                             gain_coins, house_loc, move_cure, panic_effect, push, shuffle, steer)
 
@@ -78,7 +78,7 @@ def rabid(st):
     return st[S.ST_POLICY + S.MONSTER] == S.POLICY_AUTOMATON
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def capacity(st, cd):
     """V3.4: 3, more with Box of Holding in front of the Wizard."""
     cap = C.WIZARD_INGREDIENT_LIMIT
@@ -89,7 +89,7 @@ def capacity(st, cd):
     return cap
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def house_price(st, bd, loc):
     price = bd[bd[S.O_PRICE] + loc]
     if panic_effect(st, bd, PLETHORA):
@@ -97,7 +97,7 @@ def house_price(st, bd, loc):
     return max(0, price)
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def market_price(st, bd, cd):
     price = C.MARKET_PRICE
     for i in range(st[S.ST_NFRONT_WIZARD]):
@@ -109,13 +109,13 @@ def market_price(st, bd, cd):
     return max(0, price)
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def fare(st, bd, cd, loc):
     """V4.1, V4.2: the coins to reach ``loc`` from the token."""
     return crossings(bd, st[S.ST_AT], loc) * crossing_fee(st, cd)
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def n_unused(st):
     k = 0
     for p in range(st[S.ST_NRM_DRAWN]):
@@ -130,7 +130,7 @@ def offers(st, cd, p, kind):
     return c >= 0 and (cd[S.CD_ACTIONS, c] >> kind) & 1 == 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def n_offering(st, cd, kind):
     k = 0
     for p in range(st[S.ST_NRM_DRAWN]):                    # offers(), written out: no array rebound a card
@@ -159,19 +159,19 @@ def spends_card(st):
     return rabid(st) and st[OPT + OPT_SPENT] != SPENT_FREE
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def can_act(st, cd, action):
     return st[S.ST_W_ACTIONS] >= 1 and (not rabid(st) or n_offering(st, cd, rm_kind(action)) > 0)
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def can_spend_extra(st):
     if st[S.ST_W_ACTIONS] < 2:
         return False
     return not spends_card(st) or n_unused(st) >= 2
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def act_ways(st, cd, action):
     """What ``pay_options`` asks that does not depend on the location: bit 0 ``can_act``, bit 1
     ``can_spend_extra``, and the crossing fee (``crossing_fee``) above them (``fee << 2``). Computed once for
@@ -184,7 +184,7 @@ def act_ways(st, cd, action):
     return ways | (crossing_fee(st, cd) << 2)
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def pay_ways(st, bd, ways, loc, need):
     """``pay_options`` from ``act_ways``' answer for its action."""
     if not (ways & 1) or st[S.ST_COINS] < need:
@@ -200,13 +200,13 @@ def pay_ways(st, bd, ways, loc, need):
     return out
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def pay_options(st, bd, cd, action, loc, need):
     """wizard_player.pay_options as a bit set: bit PAY_COINS, bit PAY_ACTION; 0 = no way."""
     return pay_ways(st, bd, act_ways(st, cd, action), loc, need)
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def spare_action(st):
     """An action left to spend on a move or a distraction (and a card for it, O16)."""
     return st[S.ST_W_ACTIONS] >= 1 and (not spends_card(st) or n_unused(st) >= 1)
@@ -214,7 +214,7 @@ def spare_action(st):
 
 # ================================================================ the legal options
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def buy_house_ok(st, bd, ways, number):
     """House ``number``'s ingredients can be bought (``ways``: ``act_ways`` of A_BUY_HOUSE)."""
     v = st[S.ST_HOUSES + number]
@@ -224,7 +224,7 @@ def buy_house_ok(st, bd, ways, number):
     return pay_ways(st, bd, ways, loc, house_price(st, bd, loc)) != 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def any_buy_house(st, bd, cd):
     if st[S.ST_NHELD] >= capacity(st, cd):
         return False
@@ -235,7 +235,7 @@ def any_buy_house(st, bd, cd):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def market_ok(st, bd, cd):
     if st[S.ST_NHELD] >= capacity(st, cd):
         return False
@@ -246,7 +246,7 @@ def market_ok(st, bd, cd):
     return some and pay_options(st, bd, cd, A_BUY_MARKET, bd[S.BD_MARKET], market_price(st, bd, cd)) != 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def mix_ok(st, bd, cd):
     cure = st[S.ST_CURE]
     if cure >= bd[S.BD_CURE_LEN] or st[S.ST_HELD + bd[bd[S.O_CURE_SEQ] + cure]] == 0:
@@ -254,7 +254,7 @@ def mix_ok(st, bd, cd):
     return pay_options(st, bd, cd, A_MIX, bd[S.BD_LAB], NO_COINS) != 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def spell_location(bd, cd, c):
     need = cd[S.CD_NEED_LOCATION, c]
     if need == LOC_LABORATORY:
@@ -264,7 +264,7 @@ def spell_location(bd, cd, c):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def castable(st, bd, cd, c):
     """V3.6: the ingredients required held, the location required reachable."""
     need = cd[S.CD_NEED_INGREDIENTS, c]
@@ -275,7 +275,7 @@ def castable(st, bd, cd, c):
     return pay_options(st, bd, cd, A_SPELL, st[S.ST_AT] if loc < 0 else loc, NO_COINS) != 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def any_spell(st, bd, cd):
     for p in range(st[S.ST_NWIZARD_HAND]):
         if castable(st, bd, cd, st[S.ST_WIZARD_HAND + p]):
@@ -283,13 +283,13 @@ def any_spell(st, bd, cd):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def steal_ok(st, bd, ways, number):
     """House ``number`` can be stolen from (``ways``: ``act_ways`` of A_STEAL)."""
     return pay_ways(st, bd, ways, house_loc(bd, number), NO_COINS) != 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def any_steal(st, bd, cd):
     if st[S.ST_COINS] >= C.COIN_TOTAL:
         return False
@@ -300,7 +300,7 @@ def any_steal(st, bd, cd):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def move_ok(st, bd, cd, loc):
     if loc == st[S.ST_AT]:
         return False
@@ -308,7 +308,7 @@ def move_ok(st, bd, cd, loc):
     return cost == 0 or st[S.ST_COINS] >= cost or spare_action(st)
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def any_move(st, bd, cd):
     if not st[OPT + OPT_MOVE_ALONE]:
         return False
@@ -318,7 +318,7 @@ def any_move(st, bd, cd):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def legal_actions(st, bd, cd):
     """The ACTION codes open now, ascending, into LEGAL; their number."""
     L = S.ST_LEGAL
@@ -355,7 +355,7 @@ def pend(st, a, b, c):
     st[S.ST_W_PENDING + 2] = c
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def range_legal(st, lo, hi):
     """LEGAL = lo..hi; its length."""
     n = 0
@@ -375,7 +375,7 @@ def wizard_choose(G, decision, nl):
     return decide(G, decision, np.int64(nl))
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def decide(G, decision, nl):
     """``wizard_choose``'s compiled body."""
     c = choice_without_policy(G, W, decision, nl)
@@ -388,7 +388,7 @@ def decide(G, decision, nl):
 
 # ================================================================ spending actions and cards
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always")  # two callers: take, spend_extra
 def use_card(G, nl, kind):
     """V13.2: the chosen drawn card (positions in LEGAL) laid after those used before; one used up by a
     spent action (``kind`` RK_NONE) under O16 ``discard_card`` is discarded, not hunted."""
@@ -404,7 +404,7 @@ def use_card(G, nl, kind):
     push(st, S.ST_RM_USED, S.ST_NRM_USED, c)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always")  # one caller: go_take
 def take(G, action):
     """One action (V3.1); against the Rabid Monster, the card it uses (V13.2)."""
     st, cd = G[0], G[3]
@@ -419,7 +419,7 @@ def take(G, action):
         use_card(G, n, kind)
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def spend_extra(G, before):
     """An action spent on moving (V4.3) or a distraction (V3.12); O16: it uses a card, keeping one that
     offers the ``before`` action still to come."""
@@ -439,7 +439,7 @@ def spend_extra(G, before):
         use_card(G, n, RK_NONE)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always")  # one caller: go_take
 def go(G, action, loc, need):
     """V4.1-V4.3: the token to ``loc`` for ``action``, the fare in coins or an action (PAY)."""
     st, bd, cd = G[0], G[2], G[3]
@@ -462,6 +462,15 @@ def go(G, action, loc, need):
     st[S.ST_AT] = loc
 
 
+
+@njit(**INNER)
+def go_take(G, action, loc, need):
+    """``go`` then ``take``: the start of the five actions, one compiled call (each compiled function
+    that reaches ``decide`` links, optimises and emits the planner once more)."""
+    go(G, action, loc, need)
+    take(G, action)
+
+
 # ================================================================ the actions (V3)
 
 @njit(cache=True, inline="always")  # one caller: wizard_player_turn
@@ -476,8 +485,7 @@ def buy_house(G):
             n += 1
     number = wizard_choose(G, D_BUY_HOUSE, n)
     loc = house_loc(bd, number)
-    go(G, A_BUY_HOUSE, loc, house_price(st, bd, loc))
-    take(G, A_BUY_HOUSE)
+    go_take(G, A_BUY_HOUSE, loc, house_price(st, bd, loc))
     v = st[S.ST_HOUSES + number]
     price = house_price(st, bd, loc)
     most = min(capacity(st, cd) - st[S.ST_NHELD], TILES - st[S.ST_HELD + v])
@@ -492,7 +500,7 @@ def buy_house(G):
     st[S.ST_NHELD] += k
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def market_legal(st, cd):
     n = 0
     if st[S.ST_NHELD] < capacity(st, cd):
@@ -507,8 +515,7 @@ def market_legal(st, cd):
 def buy_market(G):
     """V3.3: one ingredient of any type at the Market."""
     st, bd, cd = G[0], G[2], G[3]
-    go(G, A_BUY_MARKET, bd[S.BD_MARKET], market_price(st, bd, cd))
-    take(G, A_BUY_MARKET)
+    go_take(G, A_BUY_MARKET, bd[S.BD_MARKET], market_price(st, bd, cd))
     pend(st, A_BUY_MARKET, 0, 0)
     i = wizard_choose(G, D_MARKET_PICK, market_legal(st, cd))
     if i < 0:
@@ -522,8 +529,7 @@ def buy_market(G):
 def mix(G):
     """V3.5, E1: each held ingredient matching the next space moves the Cure tile."""
     st, bd = G[0], G[2]
-    go(G, A_MIX, bd[S.BD_LAB], NO_COINS)
-    take(G, A_MIX)
+    go_take(G, A_MIX, bd[S.BD_LAB], NO_COINS)
     seq = bd[S.O_CURE_SEQ]
     while not st[S.ST_OVER] and st[S.ST_CURE] < bd[S.BD_CURE_LEN] and st[S.ST_HELD + bd[seq + st[S.ST_CURE]]] > 0:
         need = bd[seq + st[S.ST_CURE]]
@@ -532,7 +538,7 @@ def mix(G):
         move_cure(st, bd, np.int64(1), S.CURE_MIX)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always")  # one caller: wizard_player_turn
 def steal(G):
     """V3.10-V3.13: 1 coin at an empty house; a declared amount against the d6 at an occupied one, a
     distraction saving a noticed attempt."""
@@ -546,8 +552,7 @@ def steal(G):
                 n += 1
     number = wizard_choose(G, D_STEAL_HOUSE, n)
     loc = house_loc(bd, number)
-    go(G, A_STEAL, loc, NO_COINS)
-    take(G, A_STEAL)
+    go_take(G, A_STEAL, loc, NO_COINS)
     supply = C.COIN_TOTAL - st[S.ST_COINS]
     if st[S.ST_HOUSES + number] == EMPTY:                 # V3.10
         st[S.ST_COINS_STOLEN] += gain_coins(st, 1)
@@ -580,9 +585,9 @@ def cast(G):
     p = wizard_choose(G, D_SPELL, n)
     c = st[S.ST_WIZARD_HAND + p]
     loc = spell_location(bd, cd, c)
-    if loc >= 0:
-        go(G, A_SPELL, loc, NO_COINS)
-    take(G, A_SPELL)
+    if loc < 0:                                            # cast where it stands: no move
+        loc = st[S.ST_AT]
+    go_take(G, A_SPELL, loc, NO_COINS)
     for i in range(p + 1, st[S.ST_NWIZARD_HAND]):
         st[S.ST_WIZARD_HAND + i - 1] = st[S.ST_WIZARD_HAND + i]
     st[S.ST_NWIZARD_HAND] -= 1
@@ -612,7 +617,7 @@ def cast(G):
         push(st, S.ST_SPELL_DISC, S.ST_NSPELL_DISC, c)     # V3.9
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always")  # one caller: cast
 def apply_spell(G, c):
     """The Wizard player's effect of a Spell card (its printed effect)."""
     st, bd, cd = G[0], G[2], G[3]
@@ -655,7 +660,7 @@ def apply_spell(G, c):
         hypnotize(G, cd[S.CD_P0, c])
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def all_occupied(st):
     for n in range(1, HOUSES + 1):
         if st[S.ST_HOUSES + n] == EMPTY:
@@ -686,7 +691,7 @@ def hypnotize(G, pick):
     place(G, v, d20(rs))
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always")  # two callers: hypnotize, wizard_arrive
 def place(G, v, roll):
     """V2.2, V2.3, V2.6: villager ``v`` to house ``roll``, or to an empty house the Wizard chooses."""
     st = G[0]
@@ -702,7 +707,7 @@ def place(G, v, roll):
     st[S.ST_HOUSES + house] = v
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always")  # two callers: kernel_monster.night_arrival, wizard_player_turn
 def wizard_arrive(G):
     """V2.2-V2.5 for a Wizard player (also a Quiet Night's arrival the Wizard places, O2)."""
     st, rs = G[0], G[1]
@@ -714,7 +719,7 @@ def wizard_arrive(G):
     place(G, v, d20(rs))
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always")  # two callers: trim_to_capacity, wizard_player_turn
 def discard(G):
     """V3.4: an ingredient returned to the supply, free."""
     st = G[0]
@@ -728,7 +733,7 @@ def discard(G):
     st[S.ST_NHELD] -= 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always")  # two callers: kernel_monster.spend, wizard_player_turn
 def trim_to_capacity(G):
     """Box of Holding gone: the Wizard returns ingredients (its choice) down to its capacity (V3.4)."""
     st, cd = G[0], G[3]
@@ -766,7 +771,7 @@ def move_alone(G):
 
 # ================================================================ set-up and the turn
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def refill(G):
     """V5.1: up to 4 Spell cards in hand (stream 3 on a reshuffle)."""
     st, rs = G[0], G[1]
@@ -777,7 +782,7 @@ def refill(G):
         push(st, S.ST_WIZARD_HAND, S.ST_NWIZARD_HAND, c)
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def wizard_player_deal(G):
     """V1.10: the Wizard player draws 4 Spell cards."""
     st = G[0]
@@ -787,7 +792,7 @@ def wizard_player_deal(G):
     refill(G)
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def wizard_player_turn(G):
     """One Wizard player's turn (V2.1): arrival, actions until it ends them (or a win), the refill (V5)."""
     st, rs, bd, dk = G[0], G[1], G[2], G[4]
@@ -849,7 +854,7 @@ def param(G, k):
     return int(G[5][W, k])
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def missing(st, bd, cd):
     """The next ``capacity`` Cure steps less the ingredients held (a multiset), in track order, into
     W_NEED; their number."""
@@ -869,7 +874,7 @@ def missing(st, bd, cd):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def in_need(st, v):
     for k in range(st[S.ST_NW_NEED]):
         if st[S.ST_W_NEED + k] == v:
@@ -877,7 +882,7 @@ def in_need(st, v):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def need_count(st, v):
     n = 0
     for k in range(st[S.ST_NW_NEED]):
@@ -886,7 +891,7 @@ def need_count(st, v):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def need_rank(st, v):
     for k in range(st[S.ST_NW_NEED]):
         if st[S.ST_W_NEED + k] == v:
@@ -894,7 +899,7 @@ def need_rank(st, v):
     return N_TYPES * 3
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def spell_value(G, c):
     """Coins gained plus the worth of the effect now (W_NEED must hold ``missing``)."""
     st, bd, cd = G[0], G[2], G[3]
@@ -938,13 +943,13 @@ def spell_value(G, c):
     return value
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def house_cost(st, bd, cd, number):
     loc = house_loc(bd, number)
     return fare(st, bd, cd, loc) + house_price(st, bd, loc)
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def cheapest_need(st, bd, cd):
     best = -1
     for number in range(1, HOUSES + 1):
@@ -958,7 +963,7 @@ def cheapest_need(st, bd, cd):
     return fare(st, bd, cd, bd[S.BD_MARKET]) + market_price(st, bd, cd)
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def unneeded(st, bd):
     """The lowest held ingredient beyond what the Cure steps left need, or -1."""
     for i in range(N_TYPES):
@@ -971,7 +976,7 @@ def unneeded(st, bd):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def in_legal(st, nl, x):
     for k in range(nl):
         if st[S.ST_LEGAL + k] == x:
@@ -979,7 +984,7 @@ def in_legal(st, nl, x):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def plan_action(G, nl):
     st, bd, cd = G[0], G[2], G[3]
     nneed = missing(st, bd, cd)
@@ -1028,7 +1033,7 @@ def plan_action(G, nl):
     return A_END
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def furthest(st, bd):
     """The held ingredient needed furthest ahead (wizard_policies.Planner.furthest), or -1."""
     for i in range(N_TYPES):
@@ -1042,7 +1047,7 @@ def furthest(st, bd):
     return last
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def first_needed_in_legal(st, nl):
     for k in range(st[S.ST_NW_NEED]):
         if in_legal(st, nl, st[S.ST_W_NEED + k]):
@@ -1050,7 +1055,7 @@ def first_needed_in_legal(st, nl):
     return st[S.ST_LEGAL]
 
 
-@njit(cache=True, _nrt=False)
+@njit(**INNER)
 def planner(G, decision, nl):
     """wizard_policies.Planner's choice (integer scores, ties to the lowest code)."""
     st, bd, cd = G[0], G[2], G[3]
