@@ -433,61 +433,77 @@ def advance(deck, hands, masks, counts, n_players, opts, policy_id, params, stop
                 n_deck = shuffle_back(deck, n_deck, rest)
             attackers = ZERO
             phase = PH_BANISH
-        # step 4 and the last turns: voluntary banishing by ``who`` (the active player in its turn; in the last
-        # turns each player in turn), asked only while there is something to banish and Items to pay with (one
-        # branch, not two). One loop for both, so the policy's banishing is inlined once.
         if phase == PH_BANISH:
-            who = active
-            deck_left = n_deck
-        elif phase == PH_LAST:
-            if last_left == 0:
-                score = total(final_seals(display, seals_left))
-                phase = PH_END
-                break
-            who = player
-            hand = hands[player]
-            deck_left = np.int64(0)
-        else:
-            break
-        last = phase == PH_LAST
-        while (display != ZERO) & (hand != ZERO):
-            if act_kind == ACT_BANISH:
-                creature, items = act_creature, act_items
-                act_kind = ACT_NONE
-            elif act_kind != ACT_NONE:
-                refuse(np.int64(R_WANTS_BANISH))
-            elif stop:
-                halted = True
-                break
-            else:
-                creature, items, rng_pol = pol.decide_banish(
-                    policy_id, params, rng_pol, hand, n_players, who, display, seals_left, deck_left,
-                    gone_creatures, gone_items, last)
-            if creature == 0:
-                break
-            check_banish(hand, display, creature, items)
-            display &= ~bit(creature)
-            gone_creatures |= bit(creature)
-            hand &= ~items
-            gone_items |= items
-            banishings += 1
-            if banishings >= MAX_BANISHINGS:
-                refuse(np.int64(R_ENDLESS))
-        if last:
-            hands[player] = hand
+            # step 4: voluntary banishing by the active player, asked only while there is something to
+            # banish and Items to pay with (one branch, not two)
+            while (display != ZERO) & (hand != ZERO):
+                if act_kind == ACT_BANISH:
+                    creature, items = act_creature, act_items
+                    act_kind = ACT_NONE
+                elif act_kind != ACT_NONE:
+                    refuse(np.int64(R_WANTS_BANISH))
+                elif stop:
+                    halted = True
+                    break
+                else:
+                    creature, items, rng_pol = pol.decide_banish(
+                        policy_id, params, rng_pol, hand, n_players, active, display, seals_left, n_deck,
+                        gone_creatures, gone_items, np.bool_(False))
+                if creature == 0:
+                    break
+                check_banish(hand, display, creature, items)
+                display &= ~bit(creature)
+                gone_creatures |= bit(creature)
+                hand &= ~items
+                gone_items |= items
+                banishings += 1
+                if banishings >= MAX_BANISHINGS:
+                    refuse(np.int64(R_ENDLESS))
             if halted:
                 break
-            player = player + 1 if player + 1 < n_players else 0
-            last_left -= 1
-            banishings = 0
+            # step 5: next player (an unsigned index skips numba's negative-index wraparound)
+            hands[uint64(active)] = hand
+            active = active + 1 if active + 1 < n_players else 0
+            hand = hands[uint64(active)]
+            phase = PH_DRAW
             continue
-        if halted:
-            break
-        # step 5: next player (an unsigned index skips numba's negative-index wraparound)
-        hands[uint64(active)] = hand
-        active = active + 1 if active + 1 < n_players else 0
-        hand = hands[uint64(active)]
-        phase = PH_DRAW
+        if phase == PH_LAST:
+            while last_left > 0:
+                own = hands[player]
+                while (display != ZERO) & (own != ZERO):
+                    if act_kind == ACT_BANISH:
+                        creature, items = act_creature, act_items
+                        act_kind = ACT_NONE
+                    elif act_kind != ACT_NONE:
+                        refuse(np.int64(R_WANTS_BANISH))
+                    elif stop:
+                        halted = True
+                        break
+                    else:
+                        creature, items, rng_pol = pol.decide_banish(
+                            policy_id, params, rng_pol, own, n_players, player, display, seals_left,
+                            np.int64(0), gone_creatures, gone_items, np.bool_(True))
+                    if creature == 0:
+                        break
+                    check_banish(own, display, creature, items)
+                    display &= ~bit(creature)
+                    gone_creatures |= bit(creature)
+                    own &= ~items
+                    gone_items |= items
+                    banishings += 1
+                    if banishings >= MAX_BANISHINGS:
+                        refuse(np.int64(R_ENDLESS))
+                hands[player] = own
+                if halted:
+                    break
+                player = player + 1 if player + 1 < n_players else 0
+                last_left -= 1
+                banishings = 0
+            if halted:
+                break
+            score = total(final_seals(display, seals_left))
+            phase = PH_END
+        break
     if act_kind != ACT_NONE:
         refuse(np.int64(R_OVER))
     if phase < PH_LAST:
