@@ -40,8 +40,8 @@ def merged(function):
 def rebuild(module_globals: Mapping[str, Any], callers: Iterable[str], policy_functions: Mapping[str, Any]):
     """A namespace holding fresh njit copies of the functions ``callers`` (names in ``module_globals``,
     callees before their callers) in which ``pol`` is a module of ``policy_functions``; each copy keeps
-    its original's ``inline`` option and lives in a new uniquely named module (see the module
-    docstring). Returns the namespace (take the entry point from it)."""
+    its original's default arguments and its ``inline`` and ``_nrt`` options, and lives in a new uniquely
+    named module (see the module docstring). Returns the namespace (take the entry point from it)."""
     unique = uuid.uuid4().hex
     user = types.ModuleType(f"cursedsim_user_policy_{unique}")
     for name, function in policy_functions.items():
@@ -53,9 +53,12 @@ def rebuild(module_globals: Mapping[str, Any], callers: Iterable[str], policy_fu
     sys.modules[home.__name__] = home  # numba takes a function's module name from sys.modules
     for name in callers:
         original = module_globals[name]
-        function = types.FunctionType(original.py_func.__code__, namespace, name)
+        function = types.FunctionType(original.py_func.__code__, namespace, name, original.py_func.__defaults__)
         function.__qualname__ = original.py_func.__qualname__
-        namespace[name] = njit(inline=original.targetoptions.get("inline", "never"))(function)
+        options = {"inline": original.targetoptions.get("inline", "never")}
+        if "_nrt" in original.targetoptions:   # an original without reference counting stays without
+            options["_nrt"] = original.targetoptions["_nrt"]
+        namespace[name] = njit(**options)(function)
     return namespace
 
 

@@ -27,6 +27,14 @@ site of ``take_damage`` and ``capture``; the checks of a policy's decision stay 
 are a call (``refuse``); and the game's counters are int64 from the start, so ``between_fights`` is not
 compiled once more for literal arguments. The hot steps, the policy's decisions and the steps that
 take the scratch array stay inlined.
+
+Speed (issue 30, docs/performance.md): ``threshold``, the default policy, plays in a kernel compiled for
+it alone (``play_chunk_threshold``: ``play_dealt`` with the literal ``fixed``, which prunes the other
+policies' code before it is inlined), as a user's merged policy does; the other built-in policies share
+the kernel that chooses by ``policy_id``. The functions that take the scratch array but do not allocate
+are compiled without reference counting (``_nrt=False``; ``play_chunk`` allocates and holds the array for
+the chunk); the resumable control's and the DP's entry points set ``_nrt=True`` (a callee inherits its
+caller's setting unless it sets its own).
 """
 
 from __future__ import annotations
@@ -41,7 +49,7 @@ from cursedsim.bits import ZERO, bit
 from cursedsim.games.cursed import optimal_kernel as ofk
 from cursedsim.games.cursed import policies as pol
 from cursedsim.games.cursed import resume as rs
-from cursedsim.games.cursed.policies import OPTIMAL_FIGHT
+from cursedsim.games.cursed.policies import OPTIMAL_FIGHT, THRESHOLD
 from cursedsim.games.cursed.rules import (
     BEWITCHING_RELIC,
     BIG_TURKEY_DINNER,
@@ -208,7 +216,7 @@ def fight_to_discard(zones, n_discard, discard_cards, n_used, n_weapons):
     return n_discard, discard_cards
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pile_mask(zones, n_pile):
     """The draw pile's contents as a card mask (bit c = card c is in the pile)."""
     cards = ZERO
@@ -442,7 +450,7 @@ def spend(zones, items, n_used, card):
     return items & ~bit(card), n_used + 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def eat_turkey(zones, n_pile, n_discard, discard_cards, opts, rng_deck):
     """Big Turkey Dinner: "Shuffle discard pile, take 3 cards, place them at the bottom of your draw
     pile": the top k = min(turkey_cards, discard) cards, as a packet in their order, go under the pile.
@@ -457,7 +465,7 @@ def eat_turkey(zones, n_pile, n_discard, discard_cards, opts, rng_deck):
     return n_pile, n_discard, discard_cards, rng_deck
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def take_from_discard(zones, n_discard, target):
     """Large Backpack: ``target`` leaves the discard pile, the other cards keep their order. Returns
     the new size. A real call (a rare item, two call sites)."""
@@ -515,7 +523,7 @@ def lose_soul(zones, monster, n_discard, discard_cards, n_used, n_weapons):
     return fight_to_discard(zones, n_discard, discard_cards, n_used, n_weapons)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def escape(zones, monster, n_pile, n_discard, discard_cards, n_used, n_weapons, opts, rng_deck):
     """Smoke Bomb: "Place all cards in the current encounter into the draw deck and shuffle": the
     monster, then the weapons (then, with smoke_bomb_returns_items, the used items) onto the pile, which
@@ -576,7 +584,7 @@ def between_usable(items, discard_cards):
     return usable
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def between_fights(zones, n_pile, n_discard, discard_cards, items, stored, souls, opts, policy_id, params,
                    rng_pol, rng_deck, ctl, rounds, damage_taken, weapons_drawn, busts, start_item):
     """"Use any items at any point during the round", with no monster in play (items_between_fights):
@@ -622,7 +630,7 @@ def between_fights(zones, n_pile, n_discard, discard_cards, items, stored, souls
 # ---------------------------------------------------------------- the game
 
 @njit(cache=True, inline="always")
-def play_game(zones, seed, index, opts, policy_id, params, memo, ctl):
+def play_game(zones, seed, index, opts, policy_id, params, memo, ctl, fixed=None):
     """Play game ``index`` of the run ``seed`` to its end. Returns (souls, rounds, damage_taken,
     cards_left, end, start_item, weapons_drawn, busts); the used-item counts are left in
     ``zones[USED_COUNT : USED_COUNT + 10]``. Inlined into ``play_chunk``: as a call of its own it linked
@@ -636,13 +644,13 @@ def play_game(zones, seed, index, opts, policy_id, params, memo, ctl):
     none = int64(0)
     souls, rounds, damage_taken, n_pile, end, start_item, weapons_drawn, busts, _, _, _ = play_dealt(
         zones, int64(N_CARDS), none, ZERO, ZERO, ZERO, none, opts[OPT_STARTING_ITEMS], opts, policy_id, params,
-        rng_deck, rng_pol, memo, ctl)
+        rng_deck, rng_pol, memo, ctl, fixed)
     return souls, rounds, damage_taken, n_pile, end, start_item, weapons_drawn, busts
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_dealt(zones, n_pile, n_discard, discard_cards, items, stored, souls, starting_left, opts, policy_id,
-               params, rng_deck, rng_pol, memo, ctl):
+               params, rng_deck, rng_pol, memo, ctl, fixed=None):
     """Play from a dealt position to the end: the pile ``zones[PILE : PILE + n_pile]`` and the discard
     pile ``zones[DISCARD : DISCARD + n_discard]`` (contents ``discard_cards``), held ``items`` and Backpack
     weapons ``stored`` (card masks), ``souls`` captured, ``starting_left`` starting items still to take,
@@ -652,7 +660,12 @@ def play_dealt(zones, n_pile, n_discard, discard_cards, items, stored, souls, st
     ``play_game``: the scratch array crosses it once per game. ``ctl``: the rollout search's control
     (``resume``; None in every other run, which compiles without it): resume from a saved round, replay a
     fight's decisions from a script, halt at a decision point or at a round's top; with ``C_STEP`` (the
-    step state, ``step.ArrayState``) every question, attacks, Soul Crystals and those between fights too."""
+    step state, ``step.ArrayState``) every question, attacks, Soul Crystals and those between fights too.
+    ``fixed``: None, the policy chosen by ``policy_id`` at each decision; the literal THRESHOLD
+    (``play_chunk_threshold``), threshold's decisions alone. Numba prunes the other branch of each ``fixed
+    is not None`` before it inlines the policy (it can for None and for a literal, not for a plain int),
+    so that kernel (a compile of its own, cached) holds threshold's code only: no switch over the
+    policies, no view field threshold never reads (docs/performance.md)."""
     # int64, not literals: the counters are arguments of ``between_fights``, which numba's first typing
     # pass would otherwise compile once more for the literal values (Literal[int](0) ..., a whole
     # compile of it, ~6 s, for nothing)
@@ -734,9 +747,13 @@ def play_dealt(zones, n_pile, n_discard, discard_cards, items, stored, souls, st
             usable = usable_items(items, discard_cards, attack_ok, attacks, armed, opts)
             targets = whet_targets(whettable, items, power, total, opts)
             if (attack_ok and (n_pile > 0 or stored != ZERO)) or usable != ZERO or targets != ZERO:
+                if fixed is not None:   # pruned: threshold reads no pile contents
+                    seen = ZERO
+                else:
+                    seen = pile_cards(zones, n_pile, policy_id)
                 view = make_view(power, trait, total, attacks, blocked, n_pile, n_discard, souls, is_mimic,
                                  attack_ok, trait_spent, armed, items, stored, discard_cards, usable,
-                                 pile_cards(zones, n_pile, policy_id), 0, targets)
+                                 seen, 0, targets)
                 dp = False
                 if memo is not None:   # pruned when None: a run without the DP compiles without it
                     dp = policy_id == OPTIMAL_FIGHT
@@ -744,7 +761,10 @@ def play_dealt(zones, n_pile, n_discard, discard_cards, items, stored, souls, st
                         kind, card, target = ofk.decide_fight(memo, view, opts, params, int64(n_weapons),
                                                               int64(n_used))
                 if not dp:
-                    kind, card, target, rng_pol = pol.decide_fight(policy_id, params, rng_pol, view, opts)
+                    if fixed is not None:   # pruned: threshold alone, or every policy by number
+                        kind, card, target, rng_pol = pol.threshold_fight(params, rng_pol, view, opts)
+                    else:
+                        kind, card, target, rng_pol = pol.decide_fight(policy_id, params, rng_pol, view, opts)
                 if ctl is not None:
                     if ctl[rs.C_STEP]:
                         halt, kind, card, target, rng_deck = rs.take(zones, ctl, n_pile, rng_deck)
@@ -784,9 +804,13 @@ def play_dealt(zones, n_pile, n_discard, discard_cards, items, stored, souls, st
                 whetstone = False
                 frenzy = False
                 if open_ != 0:
+                    if fixed is not None:   # pruned: threshold reads no pile contents
+                        seen = ZERO
+                    else:
+                        seen = pile_cards(zones, n_pile, policy_id)
                     view = make_view(power, trait, total, attacks, blocked, n_pile, n_discard, souls, is_mimic,
                                      attack_ok, trait_spent, armed, items, stored, discard_cards, ZERO,
-                                     pile_cards(zones, n_pile, policy_id), 0, ZERO)
+                                     seen, 0, ZERO)
                     dp = False
                     if memo is not None:   # pruned when None
                         dp = policy_id == OPTIMAL_FIGHT
@@ -794,8 +818,12 @@ def play_dealt(zones, n_pile, n_discard, discard_cards, items, stored, souls, st
                             value_choice, kind_choice, relic, whetstone, frenzy = ofk.decide_attack(
                                 memo, view, opts, params, card, open_)
                     if not dp:
-                        value_choice, kind_choice, relic, whetstone, frenzy, rng_pol = pol.decide_attack(
-                            policy_id, params, rng_pol, view, opts, card, open_)
+                        if fixed is not None:   # pruned, as the fight decision's
+                            value_choice, kind_choice, relic, whetstone, frenzy, rng_pol = pol.threshold_attack(
+                                params, rng_pol, view, opts, card, open_)
+                        else:
+                            value_choice, kind_choice, relic, whetstone, frenzy, rng_pol = pol.decide_attack(
+                                policy_id, params, rng_pol, view, opts, card, open_)
                     if ctl is not None:
                         if ctl[rs.C_STEP]:
                             halt, value_choice, kind_choice, spent, rng_deck = rs.take(zones, ctl, n_pile, rng_deck)
@@ -836,17 +864,24 @@ def play_dealt(zones, n_pile, n_discard, discard_cards, items, stored, souls, st
                 raw_total = total + value   # ignoring traits
                 crystal = False
                 if raw_total > power and items & kind_cards(SOUL_CRYSTAL) != ZERO:
+                    if fixed is not None:   # pruned: threshold reads no pile contents
+                        seen = ZERO
+                    else:
+                        seen = pile_cards(zones, n_pile, policy_id)
                     view = make_view(power, trait, total, attacks, blocked, n_pile, n_discard, souls, is_mimic,
                                      attack_ok, trait_spent, armed, items, stored, discard_cards, ZERO,
-                                     pile_cards(zones, n_pile, policy_id), 0, ZERO)
+                                     seen, 0, ZERO)
                     dp = False
                     if memo is not None:   # pruned when None
                         dp = policy_id == OPTIMAL_FIGHT
                         if dp:
                             crystal = ofk.decide_crystal(memo, view, opts, params, card)
                     if not dp:
-                        crystal, rng_pol = pol.decide_crystal(policy_id, params, rng_pol, view, opts, card,
-                                                              raw_total)
+                        if fixed is not None:   # pruned: threshold spends every Soul Crystal that captures
+                            crystal = True
+                        else:
+                            crystal, rng_pol = pol.decide_crystal(policy_id, params, rng_pol, view, opts, card,
+                                                                  raw_total)
                     if ctl is not None:
                         if ctl[rs.C_STEP]:
                             halt, spend_it, _, _, rng_deck = rs.take(zones, ctl, n_pile, rng_deck)
@@ -978,14 +1013,15 @@ def play_dealt(zones, n_pile, n_discard, discard_cards, items, stored, souls, st
 
 @njit(cache=True)
 def play_chunk(seed, start, n_games, opts, policy_id, params, memo, win, souls, rounds, damage_taken, cards_left,
-               end, start_item, weapons_drawn, busts, used):
+               end, start_item, weapons_drawn, busts, used, fixed=None):
     """Play games start .. start+n_games-1 of the run ``seed``; fill the outcome arrays (``used``:
     n_games x 10 item counts). ``memo``: optimal_fight's table (``optimal_kernel``), kept by the caller
-    across chunks; None for the other policies (the DP's branches are then pruned, not compiled)."""
+    across chunks; None for the other policies (the DP's branches are then pruned, not compiled).
+    ``fixed``: as ``play_dealt``'s (``play_chunk_threshold``)."""
     zones = np.zeros(N_ZONES, np.int64)
     for g in range(n_games):
         n_souls, n_rounds, damage, left, how, first_item, drawn, n_busts = play_game(
-            zones, seed, start + g, opts, policy_id, params, memo, None)
+            zones, seed, start + g, opts, policy_id, params, memo, None, fixed)
         win[g] = n_souls >= opts[OPT_WIN_SOULS]
         souls[g] = n_souls
         rounds[g] = n_rounds
@@ -997,6 +1033,16 @@ def play_chunk(seed, start, n_games, opts, policy_id, params, memo, win, souls, 
         busts[g] = n_busts
         for item in range(N_UNIQUE):
             used[g, item] = zones[USED_COUNT + item]
+
+
+@njit(cache=True)
+def play_chunk_threshold(seed, start, n_games, opts, params, win, souls, rounds, damage_taken, cards_left, end,
+                         start_item, weapons_drawn, busts, used):
+    """``play_chunk`` with ``threshold``, compiled for it alone: ``fixed`` is a constant here, so numba
+    types it as a literal and ``play_dealt`` prunes every other policy's code before inlining
+    (docs/performance.md, "Where the time goes: Cursed!?")."""
+    play_chunk(seed, start, n_games, opts, int64(THRESHOLD), params, None, win, souls, rounds, damage_taken,
+               cards_left, end, start_item, weapons_drawn, busts, used, THRESHOLD)
 
 
 #: The per-game scalar columns ``play_chunk`` fills, in its argument order (then the item counts).
@@ -1017,8 +1063,12 @@ def run_chunk(seed: int, start: int, n_games: int, opts, policy_id: int, params,
     params = pol.params_tuple(params)
     # None for every policy but the DP: numba prunes its branches, so those runs never compile it
     memo = ofk.memo_for(opts, params) if policy_id == OPTIMAL_FIGHT else None
-    (play or play_chunk)(np.uint64(seed), np.int64(start), np.int64(n_games), opts, np.int64(policy_id), params,
-                         memo, *scalars.values(), used)
+    if play is None and policy_id == THRESHOLD:   # the kernel compiled for threshold alone
+        play_chunk_threshold(np.uint64(seed), np.int64(start), np.int64(n_games), opts, params, *scalars.values(),
+                             used)
+    else:
+        (play or play_chunk)(np.uint64(seed), np.int64(start), np.int64(n_games), opts, np.int64(policy_id), params,
+                             memo, *scalars.values(), used)
     items = {column: np.ascontiguousarray(used[:, i]) for i, column in enumerate(ITEM_COLUMNS)}
     return {column: scalars[column] if column in scalars else items[column] for column in OUTCOME_COLUMNS}
 
@@ -1028,7 +1078,7 @@ def run_chunk(seed: int, start: int, n_games: int, opts, policy_id: int, params,
 #: The kernel functions that call the policy (``pol.decide_*``, ``pol.sees_pile``), directly or through
 #: one another: what a kernel for a user's policy must compile anew (every other step function,
 #: ``trait_check``'s ``pol.trait_cancels`` included, is shared with the built-in kernel).
-POLICY_CALLERS = ("pile_cards", "between_fights", "play_dealt", "play_game", "play_chunk")
+POLICY_CALLERS = ("pile_cards", "between_fights", "play_dealt", "play_game", "play_chunk", "play_chunk_threshold")
 
 
 @njit(inline="always")

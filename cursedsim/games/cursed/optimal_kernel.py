@@ -753,7 +753,7 @@ def fight_words(meta, view, opts, n_weapons, n_used):
     return a, b, c, relic
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def decide_fight(memo, view, opts, params, n_weapons, n_used):
     """``OptimalFightPolicy.fight`` at a fight decision point: (kind, card, target). ``n_weapons``,
     ``n_used``: the weapons in play and the items used this fight (the cards an escape returns)."""
@@ -800,7 +800,7 @@ def decide_fight(memo, view, opts, params, n_weapons, n_used):
     return STOP, NO_CARD, NO_CARD
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def take_action(memo, view, opts, params, n_weapons, n_used, kind):
     """A fight action taken in place of ``decide_fight``'s (the ``rollout`` search's, ``resume.steer``):
     the attack that follows a DRAW or PLAY is answered from this decision point, as after the DP's own
@@ -819,7 +819,7 @@ def take_action(memo, view, opts, params, n_weapons, n_used, kind):
     meta[M_PN] = uint64(view[V_PILE])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def answer(memo, view, opts, params, card):
     """``OptimalFightPolicy._answer``: the DP's best answer (packed ``ANS_*``) for ``card`` attacking
     from the pending DRAW or PLAY decision, which it consumes; the Soul Crystal's part is kept for the
@@ -850,7 +850,7 @@ def answer(memo, view, opts, params, card):
     return code
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def decide_attack(memo, view, opts, params, card, open_):
     """``OptimalFightPolicy.attack``: (value, kind, relic, whetstone, frenzy)."""
     code = answer(memo, view, opts, params, card)
@@ -858,7 +858,7 @@ def decide_attack(memo, view, opts, params, card, open_):
             code & ANS_FRENZY != 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def decide_crystal(memo, view, opts, params, card):
     """``OptimalFightPolicy.crystal``: the answer found at the attack, or (nothing was open there) the
     DP's answer now."""

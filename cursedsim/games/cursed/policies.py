@@ -519,6 +519,24 @@ def decide_crystal(policy_id, params, rng, view, opts, card, total):
     return policy_id != NO_ITEMS, rng
 
 
+# ------------------------------------------------------------------ threshold alone
+
+@njit(cache=True, inline="always")
+def threshold_fight(params, rng, view, opts):
+    """threshold's fight decision: ``decide_fight`` of THRESHOLD, for the kernel compiled for threshold
+    alone (``kernel.play_dealt``'s ``fixed``)."""
+    kind, card, target = item_rules_fight(view, opts, params, True, False)
+    return kind, card, target, rng
+
+
+@njit(cache=True, inline="always")
+def threshold_attack(params, rng, view, opts, card, open_):
+    """threshold's attack: ``decide_attack`` of THRESHOLD (the 1/6 and Spear, then the item rule)."""
+    value, kind = threshold_value_kind(view, opts, card, open_)
+    value, kind, relic, whetstone, frenzy = item_rules_attack(view, opts, card, open_, value, kind)
+    return value, kind, relic, whetstone, frenzy, rng
+
+
 def params_tuple(vector) -> tuple:
     """A policy's parameter vector as the fixed-length float tuple the kernel takes."""
     values = [float(v) for v in vector]

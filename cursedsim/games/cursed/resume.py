@@ -112,7 +112,7 @@ SUB_DEAL = 2
 SUB_SCRAMBLE = 3
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def save(zones, ctl, n_pile, n_discard, discard_cards, items, stored, souls, starting_left, pending_mimic, rounds,
          damage_taken, weapons_drawn, busts, start_item, rng_deck, rng_pol):
     """The position at a round's top into ``ctl`` (the zones copied whole: the used-item counts too); the
@@ -139,7 +139,7 @@ def save(zones, ctl, n_pile, n_discard, discard_cards, items, stored, souls, sta
     ctl[C_SETS] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def load(zones, ctl):
     """The saved position: the zones restored; (pile, discard, discard contents, items, stored, souls,
     starting items left, pending Mimic!, rounds, damage taken, weapons drawn, busts, start item, deck
@@ -165,7 +165,7 @@ def shuffle_pile(zones, n, rng):
     return rng
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def branch(zones, ctl, n_pile):
     """A playout leaves the real game: the pile laid out anew from its contents (ascending ids, then
     shuffled with the playout's own stream: it depends on the pile's composition only, never its order)
@@ -194,7 +194,7 @@ def branch(zones, ctl, n_pile):
     return rng_deck, rng_pol
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def steer(zones, ctl, n_pile, kind, card, target, view, rng_deck, rng_pol, memo, opts, params, policy_id,
           n_weapons, n_used):
     """At a fight decision point under control, after the policy chose (kind, card, target): the script's
@@ -231,7 +231,7 @@ def steer(zones, ctl, n_pile, kind, card, target, view, rng_deck, rng_pol, memo,
     return False, kind, card, target, rng_deck, rng_pol
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def append(ctl, kind, card, target):
     """A decision appended to the script (an error past ``MAX_SCRIPT`` entries)."""
     n = ctl[C_N]
@@ -245,7 +245,7 @@ def append(ctl, kind, card, target):
 
 # ------------------------------------------------------------------ the step state (``C_STEP``)
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def take(zones, ctl, n_pile, rng_deck):
     """A question under step mode: first the determinisations made at this point (the pile's order and
     the deck stream they drew), then the script's entry when one is left (it is taken), else a halt.
@@ -267,7 +267,7 @@ def take(zones, ctl, n_pile, rng_deck):
     return True, int64(0), int64(0), int64(0), rng_deck
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def dump(ctl, question, qcard, qarg, n_pile, n_discard, discard_cards, items, stored, souls, rounds, damage_taken,
          weapons_drawn, busts, start_item, monster, is_mimic, power, trait, chest, total, attacks, trait_spent,
          blocked, armed, whettable, n_weapons, n_used, between):
@@ -303,7 +303,7 @@ def dump(ctl, question, qcard, qarg, n_pile, n_discard, discard_cards, items, st
     ctl[C_NOW + D_BETWEEN] = int64(between)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def note_soul(ctl, souls, monster):
     """A soul captured (``souls`` now): its card in capture order, for the step state's table."""
     ctl[C_SOULS + souls - 1] = monster
