@@ -249,13 +249,15 @@ def spread_share(counts, towns, after, spread):
     return select_set(counts, towns, total / spread)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def tracker_belief(view):
     """``reference_policies.belief``: expected (witches, fakes, rituals) per location (towns 0..T-1, the
     woods at T) as three 6-tuples. Exact census hands and deals; the pool (every card not seen in a
     hand, dealt, held by him) per card in the woods; Darkness spreads the totals by the sizes after
     Travel, else the travel log moves 1/N of the mover's counts per card; the Hunt's reveals. (The
-    townsfolk counts the reference also keeps enter no score, so they are not computed here.)"""
+    townsfolk counts the reference also keeps enter no score, so they are not computed here.) Inlined
+    into its one caller (``tracker_scores``): as a call the whole view is copied into its arguments
+    (docs/performance.md, "The general kernel")."""
     towns = view.towns
     w = NO_COUNTS
     f = NO_COUNTS
@@ -321,11 +323,12 @@ def coven_threat(hand):
     return 0.0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def tracker_scores(view, params):
     """Score of each town: ((W - fake_fear*C*F) - ritual_fear*(1+K)*R) / N (0.0 for an empty town) +
     trust for the announced town + threat for a census hand one card from a coven
-    (``reference_policies.Tracker``, the same operations in order)."""
+    (``reference_policies.Tracker``, the same operations in order). Inlined into its one caller
+    (``tracker``), as ``tracker_belief``."""
     w, f, r = tracker_belief(view)
     captured = float(count(view.captured))
     held = float(view.rituals)
@@ -407,10 +410,10 @@ def suit_cards(suit):
     return uint64(TB.SUIT_MASK[suit]) | uint64(TB.WILD_BIT)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def coven_plan(view):
     """(gatherer g, suit s): the census hand with the most s-cards; scan towns, then suits, ascending,
-    keeping the first maximum."""
+    keeping the first maximum. Inlined into its one caller (``coven``), as ``tracker_belief``."""
     g = 0
     s = 0
     best = -1
