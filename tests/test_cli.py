@@ -381,3 +381,19 @@ def test_tune_takes_the_run_flags_of_every_research_command(coin, capsys, tmp_pa
     assert found[0] == found[1]
     status, out, err = run(capsys, *args, "--backend", "loky", "--scheduler", "tcp://127.0.0.1:1")
     assert_one_line_error(status, out, err, "--scheduler plays on a Dask cluster")
+
+
+def test_compile_starts_the_games_with_the_longest_whole_compile_first(monkeypatch):
+    """Every built-in game states how long compiling all its kernels takes, and ``warm`` starts the
+    longest first: ordered by the first simulate's compile, Cursed!? (one policy's kernel of six) started
+    third and ran alone at the end of ``cursedsim compile --jobs 2``."""
+    from cursedsim import warm as warm_module
+    from cursedsim.games import get_game, list_games
+
+    whole = {name: get_game(name).warm_estimate for name in list_games()}
+    assert all(isinstance(seconds, float) and seconds > 0 for seconds in whole.values()), whole
+    started = []
+    monkeypatch.setattr(warm_module, "warm_game", lambda name: started.append(name) or 0.0)
+    warm_module.warm(sorted(whole), n_jobs=1)
+    assert started == sorted(whole, key=whole.get, reverse=True)
+    assert started[0] == max(whole, key=whole.get)

@@ -89,6 +89,7 @@ def test_each_record_names_what_the_layers_above_need(name):
     assert game.step_module == f"{GAME_MODULES[name]}.step"
     assert game.report_module is not None and game.report_module.startswith("cursedsim.report.")
     assert game.compile_estimate is None or game.compile_estimate > 0
+    assert game.warm_estimate is None or game.warm_estimate > 0
     assert cache_group(PACKAGE_DIR / game.cache_identity / "kernel.py")[0] == name
     assert source_digest(game.cache_identity) == source_digest(name)
     assert source_digest(game.cache_identity, compiled_only=True) == source_digest(name, compiled_only=True)

@@ -175,6 +175,10 @@ class Game:
     #: Seconds the first compile of the game's kernels is expected to take on a machine that has not
     #: compiled it yet (``compile_notice.estimate``); None: ``compile_notice.DEFAULT_ESTIMATE``.
     compile_estimate: float | None = None
+    #: Seconds ``cursedsim compile`` of all of the game's kernels (every built-in policy, the rollouts) takes
+    #: on one core from an empty cache: ``warm`` starts the longest first, so two workers finish together;
+    #: None: ``compile_estimate``'s figure.
+    warm_estimate: float | None = None
     #: The directory, relative to the ``cursedsim`` package, whose sources (with the shared ones) key the
     #: game's numba cache and its run identity (``numba_cache.kernel_sources``, ``source_digest``); empty:
     #: ``games/<name>``, which is also the name numba's cache groups carry.

@@ -114,5 +114,8 @@ GAME = Game(
     report_module="cursedsim.report.covens",
     # compile_estimate: its cold first simulate on one core, results/benchmarks/compile.json
     compile_estimate=24.0,
+    # warm_estimate: `cursedsim compile covens` from an empty cache, one core (two games at once, load ~2,
+    # 2026-12-05): the order of `cursedsim compile`'s games
+    warm_estimate=62.0,
     cache_identity="games/covens",
 )

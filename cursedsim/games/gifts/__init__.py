@@ -132,5 +132,8 @@ GAME = Game(
     report_module="cursedsim.report.gifts",
     # compile_estimate: its cold first simulate on one core, results/benchmarks/compile.json
     compile_estimate=31.0,
+    # warm_estimate: `cursedsim compile gifts` from an empty cache, one core (two games at once, load ~2,
+    # 2026-12-05): the order of `cursedsim compile`'s games
+    warm_estimate=56.0,
     cache_identity="games/gifts",
 )

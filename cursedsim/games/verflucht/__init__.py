@@ -93,5 +93,8 @@ GAME = Game(
     report_module="cursedsim.report.verflucht",
     # compile_estimate: None, compile_notice.DEFAULT_ESTIMATE (cold first simulate: results/benchmarks/compile.json)
     compile_estimate=None,
+    # warm_estimate: `cursedsim compile verflucht` from an empty cache, one core (two games at once, load ~2,
+    # 2026-12-05): the order of `cursedsim compile`'s games
+    warm_estimate=24.0,
     cache_identity="games/verflucht",
 )

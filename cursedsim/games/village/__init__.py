@@ -163,5 +163,8 @@ GAME = Game(
     # the 0.73-0.78 measured in alternation after the compile cut (docs/performance.md, "Compile time: So,
     # You've Been Cursed.")
     compile_estimate=49.0,
+    # warm_estimate: `cursedsim compile village` from an empty cache, one core (two games at once, load ~2,
+    # 2026-12-05): the order of `cursedsim compile`'s games
+    warm_estimate=77.0,
     cache_identity="games/village",
 )
