@@ -9,6 +9,7 @@ loads) every entry point a default run calls. Games run in parallel, one per wor
 from __future__ import annotations
 
 import time
+import warnings
 from collections.abc import Sequence
 
 from cursedsim.compile_notice import estimate
@@ -62,7 +63,12 @@ def warm(games: Sequence[str] | None = None, n_jobs: int = 1) -> dict[str, float
         seconds = [warm_game(name) for name in order]
     else:
         from joblib import Parallel, delayed
-        seconds = Parallel(n_jobs=n_jobs, backend="loky")(delayed(warm_game)(name) for name in order)
+        with warnings.catch_warnings():
+            # a worker whose memory grew by a game's compile exits cleanly after it (loky's leak check)
+            # and loky starts another for the games left, saying so: nothing is lost, the notice only alarms
+            warnings.filterwarnings("ignore", message="A worker stopped while some jobs were given",
+                                    category=UserWarning)
+            seconds = Parallel(n_jobs=n_jobs, backend="loky")(delayed(warm_game)(name) for name in order)
     taken = dict(zip(order, seconds))
     return {name: taken[name] for name in names}
 
