@@ -159,10 +159,9 @@ GAME = Game(
     modes=MODE_PAIRINGS,
     step_module="cursedsim.games.village.step",
     report_module="cursedsim.report.village",
-    # compile_estimate: its cold first simulate on one core, results/benchmarks/compile.json (64.0 s), times
-    # the 0.73-0.78 measured in alternation after the compile cut (docs/performance.md, "Compile time: So,
-    # You've Been Cursed.")
-    compile_estimate=49.0,
+    # compile_estimate: its cold first simulate on one core, results/benchmarks/compile.json (58.1 s after the
+    # compile cut of docs/performance.md, "Compile time: So, You've Been Cursed.")
+    compile_estimate=58.0,
     # warm_estimate: `cursedsim compile village` from an empty cache, one core (two games at once, load ~2,
     # 2026-12-05): the order of `cursedsim compile`'s games
     warm_estimate=77.0,
