@@ -42,9 +42,12 @@ always): while the script (``C_SCRIPT``) has entries, the next one is played (ch
 with ``C_HALT``, the decision is recorded (side, code, the policy's choice, the legal list), the game
 halts (the rest of the turn runs on first options and is thrown away) and the search decides; the game
 resumes by copying ``st0``/``rs0`` back and replaying the turn with the decision appended to the script.
-A playout is the same replay with the candidate as the last entry: there (``C_BRANCH``) ``branch``
-reseeds every stream and lays out anew what the decider cannot see (``redraw_hidden``), then the game runs
-to its end. Copying a game is copying ``st`` and ``rs``; replaying a turn's prefix costs a few steps.
+A playout is the same replay with the candidate as the last entry: there (``C_BRANCH``) the game becomes
+the one the search laid out before (``branch``: the real game as the halt kept it in ``ctl``, every stream
+reseeded, what the decider cannot see laid out anew by ``redraw_hidden``; the same game, as the replay
+reaches the halt's state), then it runs to its end. ``steer`` only copies: the redraw is linked into the
+search alone, not into every function that reaches a decision (issue 30's compile time). Copying a game
+is copying ``st`` and ``rs``; replaying a turn's prefix costs a few steps.
 
 Reference counts (issue 30). Numba increfs every array a function binds (its arguments, ``G``'s seven
 arrays, an inlined helper's arguments) and decrefs it where the name dies; its pruning pass removes the
@@ -898,18 +901,19 @@ def choice_without_policy(G, side, decision, nl):
 #: decision with 2+ options); C_MASK: bit per side whose decisions follow the script and halt; C_HALT: halt
 #: at the first such decision past the script (the real game); C_HALTED: a halt happened (the rest of that
 #: turn was played out by first options and is thrown away); C_N, C_POS: the script's length and the next
-#: entry; C_BRANCH: a playout: at the script's last entry (the candidate) the streams are reseeded and
-#: what the decider cannot see is laid out anew (``branch``); C_SAVE: ``advance`` copies each turn's
-#: start; C_SEED, C_INDEX, C_DECISION, C_PLAYOUT: the playout's stream key; C_PEEK: a clairvoyant playout
-#: (keeps everything: the variant the hidden-information test must catch); C_SCRAMBLE: k > 0: before
-#: the branch, what the decider cannot see is shuffled by key k (the hidden-information test); C_H_*: the
-#: halted decision (side, decision code, the base policy's choice, the legal list).
-(C_ON, C_MASK, C_HALT, C_HALTED, C_N, C_POS, C_BRANCH, C_SAVE, C_SEED, C_INDEX, C_DECISION, C_PLAYOUT,
- C_PEEK, C_SCRAMBLE, C_H_SIDE, C_H_DECISION, C_H_BASE, C_H_NL) = range(18)
-C_H_LEGAL = 18
+#: entry; C_BRANCH: a playout: at the script's last entry (the candidate) the game becomes the one at
+#: ``C_STATE`` (``branch`` laid it out: streams reseeded, what the decider cannot see anew); C_SAVE:
+#: ``advance`` copies each turn's start; C_H_*: the halted decision (side, decision code, the base policy's
+#: choice, the legal list); C_STATE: a game (``st``, then ``rs``'s words): the real game at its halt, a
+#: playout's game at its branch.
+(C_ON, C_MASK, C_HALT, C_HALTED, C_N, C_POS, C_BRANCH, C_SAVE, C_H_SIDE, C_H_DECISION, C_H_BASE,
+ C_H_NL) = range(12)
+C_H_LEGAL = 12
 MAX_SCRIPT = 512                      # searched decisions in one turn (a turn holds a few dozen)
 C_SCRIPT = C_H_LEGAL + S.MAX_LEGAL
-N_CTL = C_SCRIPT + MAX_SCRIPT
+C_STATE = C_SCRIPT + MAX_SCRIPT
+C_RS = C_STATE + S.N_ST
+N_CTL = C_RS + 4 * S.N_STREAMS
 #: Sub-streams of a playout (``rng.rollout_stream``): the game's streams (each seeded from four words of
 #: it), the redraw of the hidden part, the test's scramble.
 SUB_STREAMS = np.int64(0)
@@ -928,12 +932,33 @@ def save(st, rs, st0, rs0):
 
 
 @njit(**INNER)
+def keep(st, rs, ctl):
+    """Copy the game into ``ctl[C_STATE:]`` (``rs``'s words as int64, bit for bit)."""
+    for i in range(st.shape[0]):
+        ctl[C_STATE + i] = st[i]
+    for k in range(rs.shape[0]):
+        for j in range(4):
+            ctl[C_RS + 4 * k + j] = np.int64(rs[k, j])
+
+
+@njit(**INNER)
+def restore(ctl, st, rs):
+    """The game kept in ``ctl[C_STATE:]`` back into ``st``, ``rs``."""
+    for i in range(st.shape[0]):
+        st[i] = ctl[C_STATE + i]
+    for k in range(rs.shape[0]):
+        for j in range(4):
+            rs[k, j] = np.uint64(ctl[C_RS + 4 * k + j])
+
+
+@njit(**INNER)
 def steer(G, side, c):
     """A decision of ``side`` with 2+ options under a search (``ctl[C_ON]``), the policy's choice ``c``
     made (its stream advanced as without a search): the script's next entry while one is left (checked
-    legal; the last one branches a playout), else a halt (C_HALT: the decision recorded, ``c`` played
-    on), else ``c``."""
-    st, ctl = G[0], G[6]
+    legal; at the last one a playout becomes the game ``branch`` laid out), else a halt (C_HALT: the
+    decision and the game recorded, ``c`` played on), else ``c``. Only copies: the redraw is the search's
+    (``branch``), so a function that reaches a decision does not link it."""
+    st, rs, ctl = G[0], G[1], G[6]
     if ctl[C_HALTED] != 0 or (ctl[C_MASK] >> side) & 1 == 0:
         return c
     pos = ctl[C_POS]
@@ -948,7 +973,7 @@ def steer(G, side, c):
             st[S.ST_ERR] = 1
             return c
         if pos + 1 == ctl[C_N] and ctl[C_BRANCH] != 0:
-            branch(G, side)
+            restore(ctl, st, rs)       # this very game, laid out anew by ``branch``
         return x
     if ctl[C_HALT] != 0:
         ctl[C_HALTED] = 1
@@ -959,6 +984,7 @@ def steer(G, side, c):
         ctl[C_H_NL] = nl
         for k in range(nl):
             ctl[C_H_LEGAL + k] = st[S.ST_LEGAL + k]
+        keep(st, rs, ctl)
     return c
 
 
@@ -1096,28 +1122,24 @@ def scramble_hidden(st, rs, side, rng):
 
 
 @njit(**INNER)
-def branch(G, side):
-    """A playout leaves the real game here, at ``side``'s decision with the candidate taken: (C_SCRAMBLE:
-    the test's change first) unless C_PEEK, what ``side`` cannot see is laid out anew and every stream is
-    reseeded, keyed by (seed, game, decision, playout): the same for every candidate."""
-    st, rs, ctl = G[0], G[1], G[6]
-    seed, index = np.uint64(ctl[C_SEED]), ctl[C_INDEX]
-    decision, playout = ctl[C_DECISION], ctl[C_PLAYOUT]
-    if ctl[C_SCRAMBLE] != 0:
-        scramble_hidden(st, rs, side, seed_tuple(seed, index, rollout_stream(decision, ctl[C_SCRAMBLE],
-                                                                             SUB_SCRAMBLE)))
-    peek = ctl[C_PEEK]
-    if peek == 1:
-        return
-    if peek != 2:                    # 2, 3: diagnostics (streams only, the hidden cards only)
-        redraw_hidden(st, side, seed_tuple(seed, index, rollout_stream(decision, playout, SUB_REDRAW)))
-    if peek == 3:
-        return
-    r = seed_tuple(seed, index, rollout_stream(decision, playout, SUB_STREAMS))
-    for k in range(rs.shape[0]):
-        for j in range(4):
-            x, r = next_t(r)
-            rs[k, j] = x
+def branch(ctl, pst, prs, pctl, side, seed, index, decision, playout, peek, scramble):
+    """The game playout ``playout`` of a decision continues from, into ``pctl[C_STATE:]`` (``steer`` takes it
+    at the candidate): the real game at its halt (``ctl[C_STATE:]``; ``side`` decides), (``scramble``: the
+    test's change first) unless ``peek``, what ``side`` cannot see laid out anew and every stream reseeded,
+    keyed by (seed, game, decision, playout): the same for every candidate. ``pst``, ``prs``: scratch."""
+    restore(ctl, pst, prs)
+    if scramble != 0:
+        scramble_hidden(pst, prs, side, seed_tuple(seed, index, rollout_stream(decision, scramble, SUB_SCRAMBLE)))
+    if peek != 1:
+        if peek != 2:                # 2, 3: diagnostics (streams only, the hidden cards only)
+            redraw_hidden(pst, side, seed_tuple(seed, index, rollout_stream(decision, playout, SUB_REDRAW)))
+        if peek != 3:
+            r = seed_tuple(seed, index, rollout_stream(decision, playout, SUB_STREAMS))
+            for k in range(prs.shape[0]):
+                for j in range(4):
+                    x, r = next_t(r)
+                    prs[k, j] = x
+    keep(pst, prs, pctl)
 
 
 # ================================================================ the game

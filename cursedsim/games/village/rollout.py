@@ -14,7 +14,9 @@ What a playout may know: what the decider sees. At the decision (``kernel.branch
 the other player's hand (pooled with its deck and dealt again, its size kept) and the Town Guard tiles
 still face down (permuted among their slots) are laid out anew from a stream keyed by (seed, game,
 decision, playout), and every random stream of the game is reseeded from another: the same for every
-candidate of a decision (common random numbers), unrelated to the game's own streams.
+candidate of a decision (common random numbers), unrelated to the game's own streams. ``branch`` lays
+that game out once per playout from the real game kept at its halt, and the playout's ``steer`` takes it
+at the candidate (a copy: the kernel's decisions do not link the redraw).
 
 How a decision is reached (kernel docstring, "Resuming"): the real game runs with ``ctl[C_HALT]`` and
 halts at the searching side's next decision; the turn's start is kept (``st0``, ``rs0``), and the game
@@ -96,11 +98,6 @@ def decide(G, n, cap, margin, seed, index, decision, peek, scramble, stop_early,
     pctl[K.C_MASK] = ctl[K.C_MASK]
     pctl[K.C_BRANCH] = 1
     pctl[K.C_N] = nscript + 1
-    pctl[K.C_SEED] = np.int64(seed)
-    pctl[K.C_INDEX] = index
-    pctl[K.C_DECISION] = decision
-    pctl[K.C_PEEK] = peek
-    pctl[K.C_SCRAMBLE] = scramble
     for i in range(nscript):
         pctl[K.C_SCRIPT + i] = ctl[K.C_SCRIPT + i]
     for i in range(n_cand):
@@ -111,7 +108,7 @@ def decide(G, n, cap, margin, seed, index, decision, peek, scramble, stop_early,
         open_ = clear_lead.still_open(wins, discordant, n_cand, n - j, margin) if stop_early else np.int64(-2)
         if open_ == 0:
             break
-        pctl[K.C_PLAYOUT] = j
+        K.branch(ctl, pst, prs, pctl, side, seed, index, decision, j, peek, scramble)
         for i in range(n_cand):
             if i > 0 and (open_ >> i) & 1 == 0:
                 continue
