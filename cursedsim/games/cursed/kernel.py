@@ -45,7 +45,7 @@ import types
 import numpy as np
 from numba import int64, njit
 
-from cursedsim.bits import ZERO, bit
+from cursedsim.bits import ZERO
 from cursedsim.games.cursed import optimal_kernel as ofk
 from cursedsim.games.cursed import policies as pol
 from cursedsim.games.cursed import resume as rs
@@ -133,6 +133,7 @@ from cursedsim.games.cursed.state import (
     WEAPON_KINDS_OF_CARD,
     WEAPON_POWER_OF_CARD,
     WEAPONS,
+    bit,
     held_kinds,
     kind_bit,
     kind_cards,
@@ -586,7 +587,7 @@ def between_usable(items, discard_cards):
 
 @njit(cache=True, _nrt=False)
 def between_fights(zones, n_pile, n_discard, discard_cards, items, stored, souls, opts, policy_id, params,
-                   rng_pol, rng_deck, ctl, rounds, damage_taken, weapons_drawn, busts, start_item):
+                   rng_pol, rng_deck, ctl, rounds, damage_taken, weapons_drawn, busts, start_item, fixed=None):
     """"Use any items at any point during the round", with no monster in play (items_between_fights):
     decision points whose legal actions are USE of a held Big Turkey Dinner or Large Backpack and STOP
     (done), asked until STOP and only while an item is usable; the items used go to the discard pile, in
@@ -594,15 +595,23 @@ def between_fights(zones, n_pile, n_discard, discard_cards, items, stored, souls
     contents, items, stored, policy stream, deck stream, halted: the items used so far when the step state
     halted at a question here, else -1; the halt's position is then dumped into ``ctl`` with the game's
     counters ``rounds`` .. ``start_item``). A real call, made only when an item is usable (``between_usable``):
-    inlined twice, it doubled the kernel's compile time. ``ctl``: as ``play_dealt``'s."""
+    inlined twice, it doubled the kernel's compile time. ``ctl`` and ``fixed``: as ``play_dealt``'s. The policy
+    decides by ``decide_between``, not its whole fight decision (no attack is open here)."""
     n_used = 0
     while True:
         usable = between_usable(items, discard_cards)
         if usable == ZERO:
             break
+        if fixed is not None:   # pruned: threshold reads no pile contents
+            seen = ZERO
+        else:
+            seen = pile_cards(zones, n_pile, policy_id)
         view = make_view(0, NO_TRAIT, 0, 0, 0, n_pile, n_discard, souls, 0, 0, 0, 0, items, stored, discard_cards,
-                         usable, pile_cards(zones, n_pile, policy_id), 1, ZERO)
-        kind, card, target, rng_pol = pol.decide_fight(policy_id, params, rng_pol, view, opts)
+                         usable, seen, 1, ZERO)
+        if fixed is not None:   # pruned: threshold alone, or every policy by number
+            kind, card, target = pol.item_rules_between(view, params, True)
+        else:
+            kind, card, target, rng_pol = pol.decide_between(policy_id, params, rng_pol, view, opts)
         if ctl is not None:
             if ctl[rs.C_STEP]:
                 halt, kind, card, target, rng_deck = rs.take(zones, ctl, n_pile, rng_deck)
@@ -718,7 +727,7 @@ def play_dealt(zones, n_pile, n_discard, discard_cards, items, stored, souls, st
             if opts[OPT_ITEMS_BETWEEN] and between_usable(items, discard_cards) != ZERO:
                 n_pile, n_discard, discard_cards, items, stored, rng_pol, rng_deck, halted = between_fights(
                     zones, n_pile, n_discard, discard_cards, items, stored, souls, opts, policy_id, params,
-                    rng_pol, rng_deck, ctl, rounds, damage_taken, weapons_drawn, busts, start_item)
+                    rng_pol, rng_deck, ctl, rounds, damage_taken, weapons_drawn, busts, start_item, fixed)
                 if ctl is not None:
                     if halted >= 0:   # dumped where it halted
                         end = HALTED
@@ -762,7 +771,7 @@ def play_dealt(zones, n_pile, n_discard, discard_cards, items, stored, souls, st
                                                               int64(n_used))
                 if not dp:
                     if fixed is not None:   # pruned: threshold alone, or every policy by number
-                        kind, card, target, rng_pol = pol.threshold_fight(params, rng_pol, view, opts)
+                        kind, card, target = pol.item_rules_fight(view, opts, params, True, False)
                     else:
                         kind, card, target, rng_pol = pol.decide_fight(policy_id, params, rng_pol, view, opts)
                 if ctl is not None:
@@ -990,7 +999,7 @@ def play_dealt(zones, n_pile, n_discard, discard_cards, items, stored, souls, st
             if opts[OPT_ITEMS_BETWEEN] and between_usable(items, discard_cards) != ZERO:
                 n_pile, n_discard, discard_cards, items, stored, rng_pol, rng_deck, halted = between_fights(
                     zones, n_pile, n_discard, discard_cards, items, stored, souls, opts, policy_id, params,
-                    rng_pol, rng_deck, ctl, rounds, damage_taken, weapons_drawn, busts, start_item)
+                    rng_pol, rng_deck, ctl, rounds, damage_taken, weapons_drawn, busts, start_item, fixed)
                 if ctl is not None:
                     if halted >= 0:   # dumped where it halted
                         end = HALTED
@@ -1011,13 +1020,11 @@ def play_dealt(zones, n_pile, n_discard, discard_cards, items, stored, souls, st
     return souls, rounds, damage_taken, n_pile, end, start_item, weapons_drawn, busts, n_discard, items, stored
 
 
-@njit(cache=True)
-def play_chunk(seed, start, n_games, opts, policy_id, params, memo, win, souls, rounds, damage_taken, cards_left,
-               end, start_item, weapons_drawn, busts, used, fixed=None):
-    """Play games start .. start+n_games-1 of the run ``seed``; fill the outcome arrays (``used``:
-    n_games x 10 item counts). ``memo``: optimal_fight's table (``optimal_kernel``), kept by the caller
-    across chunks; None for the other policies (the DP's branches are then pruned, not compiled).
-    ``fixed``: as ``play_dealt``'s (``play_chunk_threshold``)."""
+@njit(cache=True, inline="always")
+def play_games(seed, start, n_games, opts, policy_id, params, memo, win, souls, rounds, damage_taken, cards_left,
+               end, start_item, weapons_drawn, busts, used, fixed):
+    """``play_chunk``'s body, inlined into it and into ``play_chunk_threshold``: the threshold kernel is one
+    compile over ``play_dealt``'s, not two (a call of ``play_chunk`` linked and optimised its code again)."""
     zones = np.zeros(N_ZONES, np.int64)
     for g in range(n_games):
         n_souls, n_rounds, damage, left, how, first_item, drawn, n_busts = play_game(
@@ -1036,12 +1043,23 @@ def play_chunk(seed, start, n_games, opts, policy_id, params, memo, win, souls, 
 
 
 @njit(cache=True)
+def play_chunk(seed, start, n_games, opts, policy_id, params, memo, win, souls, rounds, damage_taken, cards_left,
+               end, start_item, weapons_drawn, busts, used, fixed=None):
+    """Play games start .. start+n_games-1 of the run ``seed``; fill the outcome arrays (``used``:
+    n_games x 10 item counts). ``memo``: optimal_fight's table (``optimal_kernel``), kept by the caller
+    across chunks; None for the other policies (the DP's branches are then pruned, not compiled).
+    ``fixed``: as ``play_dealt``'s (``play_chunk_threshold``)."""
+    play_games(seed, start, n_games, opts, policy_id, params, memo, win, souls, rounds, damage_taken, cards_left,
+               end, start_item, weapons_drawn, busts, used, fixed)
+
+
+@njit(cache=True)
 def play_chunk_threshold(seed, start, n_games, opts, params, win, souls, rounds, damage_taken, cards_left, end,
                          start_item, weapons_drawn, busts, used):
     """``play_chunk`` with ``threshold``, compiled for it alone: ``fixed`` is a constant here, so numba
     types it as a literal and ``play_dealt`` prunes every other policy's code before inlining
     (docs/performance.md, "Where the time goes: Cursed!?")."""
-    play_chunk(seed, start, n_games, opts, int64(THRESHOLD), params, None, win, souls, rounds, damage_taken,
+    play_games(seed, start, n_games, opts, int64(THRESHOLD), params, None, win, souls, rounds, damage_taken,
                cards_left, end, start_item, weapons_drawn, busts, used, THRESHOLD)
 
 
@@ -1078,7 +1096,8 @@ def run_chunk(seed: int, start: int, n_games: int, opts, policy_id: int, params,
 #: The kernel functions that call the policy (``pol.decide_*``, ``pol.sees_pile``), directly or through
 #: one another: what a kernel for a user's policy must compile anew (every other step function,
 #: ``trait_check``'s ``pol.trait_cancels`` included, is shared with the built-in kernel).
-POLICY_CALLERS = ("pile_cards", "between_fights", "play_dealt", "play_game", "play_chunk", "play_chunk_threshold")
+POLICY_CALLERS = ("pile_cards", "between_fights", "play_dealt", "play_game", "play_games", "play_chunk",
+                  "play_chunk_threshold")
 
 
 @njit(inline="always")
@@ -1123,6 +1142,7 @@ def build_play_chunk(decide_fight, decide_attack, decide_crystal, sees_pile=Fals
     over a namespace where ``pol`` names the user's functions; ``sees_pile`` says whether the view's
     ``V_PILE_CARDS`` is filled. Compiled on first call in each process (not cached: numba cannot cache
     it)."""
-    functions = {"decide_fight": decide_fight, "decide_attack": decide_attack, "decide_crystal": decide_crystal,
+    functions = {"decide_fight": decide_fight, "decide_between": decide_fight, "decide_attack": decide_attack,
+                 "decide_crystal": decide_crystal,
                  "sees_pile": _sees_pile if sees_pile else _sees_no_pile}
     return rebuild({**globals(), "ofk": _NO_DP}, POLICY_CALLERS, functions)["play_chunk"]

@@ -25,9 +25,9 @@ order.
 
 from __future__ import annotations
 
-from numba import njit
+from numba import int64, njit
 
-from cursedsim.bits import ZERO, count, lowest
+from cursedsim.bits import ZERO, count
 from cursedsim.games.base import PolicySpec
 from cursedsim.games.cursed.rules import (
     BIG_TURKEY_DINNER,
@@ -87,6 +87,7 @@ from cursedsim.games.cursed.state import (
     best_weapon,
     kind_bit,
     kind_cards,
+    lowest,
     lowest_of,
     n_legal,
     nth_legal,
@@ -519,15 +520,32 @@ def decide_crystal(policy_id, params, rng, view, opts, card, total):
     return policy_id != NO_ITEMS, rng
 
 
-# ------------------------------------------------------------------ threshold alone
+# ------------------------------------------------------------------ between fights
 
 @njit(cache=True, inline="always")
-def threshold_fight(params, rng, view, opts):
-    """threshold's fight decision: ``decide_fight`` of THRESHOLD, for the kernel compiled for threshold
-    alone (``kernel.play_dealt``'s ``fixed``)."""
-    kind, card, target = item_rules_fight(view, opts, params, True, False)
+def item_rules_between(view, params, uses_items):
+    """``item_rules_fight`` at a decision point between fights (``view[V_BETWEEN]`` = 1, no attack open):
+    rule 2 (the Big Turkey Dinner) only, since rule 4 stops when no attack is open. (kind, card, target).
+    The kernel's rare path between fights takes this instead of the whole fight decision, a fifth of a
+    cold first run's compile (docs/performance.md, "Compile time: Cursed!?")."""
+    turkey = turkey_due(view, params) if uses_items else -1
+    if turkey >= 0:
+        return USE, turkey, int64(NO_CARD)   # int64: a literal target compiles the Backpack's step once more
+    return STOP, NO_CARD, int64(NO_CARD)
+
+
+@njit(cache=True, inline="always")
+def decide_between(policy_id, params, rng, view, opts):
+    """``decide_fight`` at a decision point between fights (items_between_fights): the same decisions,
+    threshold's, counting's and optimal_fight's by ``item_rules_between``. (kind, card, target, rng)."""
+    if policy_id == RANDOM:
+        return random_fight(view, rng)
+    kind, card, target = item_rules_between(view, COUNTING_DEFAULT_PARAMS if policy_id == OPTIMAL_FIGHT else params,
+                                            policy_id != NO_ITEMS)
     return kind, card, target, rng
 
+
+# ------------------------------------------------------------------ threshold alone
 
 @njit(cache=True, inline="always")
 def threshold_attack(params, rng, view, opts, card, open_):

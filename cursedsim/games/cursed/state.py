@@ -17,9 +17,11 @@ of one kind are ``items & kind_cards(i)`` and the held kinds are read three bits
 from __future__ import annotations
 
 import numpy as np
-from numba import int64, njit, uint64
+from llvmlite import ir as llvm_ir
+from numba import int64, njit, types, uint64
+from numba.extending import intrinsic
 
-from cursedsim.bits import ONE, ZERO, count, lowest, nth
+from cursedsim.bits import ONE, ZERO, count, nth
 from cursedsim.games.cursed.rules import (
     CARD_CHEST,
     CARD_POWER,
@@ -82,28 +84,105 @@ def kind_mask(*item_codes: int) -> np.uint64:
     return np.uint64(sum(1 << (COPIES * i) for i in item_codes))
 
 
-@njit(cache=True, inline="always")
-def kind_bit(item):
+# The card-set helpers below are numba intrinsics: a few LLVM instructions at each call, where the same
+# one-line ``inline="always"`` functions were numba IR inlined, typed, turned into SSA form and lowered
+# anew at each of their ~140 call sites in the kernel's compile (docs/performance.md, "Compile time:
+# Cursed!?"). Callable from numba code only.
+
+def _word(context, builder, value, ty):
+    """An integer argument as a uint64 LLVM value (the bits of an int64, as ``uint64(x)``)."""
+    return context.cast(builder, value, ty, types.uint64)
+
+
+def _lowest_of_word(builder, mask):
+    """``bits.lowest`` of a uint64 LLVM value: its lowest set bit as an int64, -1 if none."""
+    zeros = builder.cttz(mask, llvm_ir.Constant(llvm_ir.IntType(1), 0))
+    empty = builder.icmp_unsigned("==", mask, mask.type(0))
+    return builder.select(empty, mask.type(-1), zeros)
+
+
+@intrinsic
+def bit(typingctx, v):
+    """The set {v} (``bits.bit``): ``1 << uint64(v)``."""
+    if not isinstance(v, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.shl(llvm_ir.Constant(llvm_ir.IntType(64), 1), _word(context, builder, args[0], signature.args[0]))
+
+    return types.uint64(types.unliteral(v)), codegen
+
+
+@intrinsic
+def lowest(typingctx, mask):
+    """Smallest member of a set, -1 for the empty set (``bits.lowest``)."""
+    if not isinstance(mask, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return _lowest_of_word(builder, _word(context, builder, args[0], signature.args[0]))
+
+    return types.int64(types.unliteral(mask)), codegen
+
+
+def _kind_cards_word(context, builder, item, ty):
+    """``KIND_CARDS << uint64(COPIES * item)`` as an LLVM value."""
+    shift = builder.mul(_word(context, builder, item, ty), llvm_ir.Constant(llvm_ir.IntType(64), COPIES))
+    return builder.shl(llvm_ir.Constant(llvm_ir.IntType(64), int(KIND_CARDS)), shift)
+
+
+@intrinsic
+def kind_bit(typingctx, item):
     """The bit of item code ``item`` in a kind mask."""
-    return ONE << uint64(COPIES * item)
+    if not isinstance(item, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        shift = builder.mul(_word(context, builder, args[0], signature.args[0]),
+                            llvm_ir.Constant(llvm_ir.IntType(64), COPIES))
+        return builder.shl(llvm_ir.Constant(llvm_ir.IntType(64), 1), shift)
+
+    return types.uint64(types.unliteral(item)), codegen
 
 
-@njit(cache=True, inline="always")
-def kind_cards(item):
+@intrinsic
+def kind_cards(typingctx, item):
     """The card ids carrying item code ``item``, as a mask."""
-    return KIND_CARDS << uint64(COPIES * item)
+    if not isinstance(item, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return _kind_cards_word(context, builder, args[0], signature.args[0])
+
+    return types.uint64(types.unliteral(item)), codegen
 
 
-@njit(cache=True, inline="always")
-def held_kinds(items):
+@intrinsic
+def held_kinds(typingctx, items):
     """The kind mask of a card mask: bit 3i set when some card of item code i is in it."""
-    return (items | (items >> uint64(1)) | (items >> uint64(2))) & KIND_LOW_BITS
+    if not isinstance(items, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        word = _word(context, builder, args[0], signature.args[0])
+        spread = builder.or_(word, builder.or_(builder.lshr(word, word.type(1)), builder.lshr(word, word.type(2))))
+        return builder.and_(spread, word.type(int(KIND_LOW_BITS)))
+
+    return types.uint64(types.unliteral(items)), codegen
 
 
-@njit(cache=True, inline="always")
-def lowest_of(items, item):
+@intrinsic
+def lowest_of(typingctx, items, item):
     """The lowest card id of item code ``item`` in ``items``, or -1 (reference ``Table.held``)."""
-    return lowest(items & kind_cards(item))
+    if not isinstance(items, types.Integer) or not isinstance(item, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        word = _word(context, builder, args[0], signature.args[0])
+        cards = _kind_cards_word(context, builder, args[1], signature.args[1])
+        return _lowest_of_word(builder, builder.and_(word, cards))
+
+    return types.int64(types.unliteral(items), types.unliteral(item)), codegen
 
 
 @njit(cache=True, inline="always")
