@@ -178,19 +178,21 @@ def test_wins_replay_under_rule_variants(options):
     assert replayed >= 1
 
 
-def policy_wins(n_games: int) -> dict[str, np.ndarray]:
-    """Per built-in policy (kernel, via simulate): which of games 0..n_games-1 it won."""
+def policy_wins(n_games: int, params: dict[str, dict]) -> dict[str, np.ndarray]:
+    """Per built-in policy (kernel, via simulate; ``params`` per policy name): which of games
+    0..n_games-1 it won."""
     names = list(get_game("cursed").policies)
-    assert {"random", "threshold", "no_items", "counting"} <= set(names)
-    return {name: cursedsim.simulate("cursed", n_games, policy=name, seed=SEED, progress=False)["win"].to_numpy()
+    assert {"random", "threshold", "no_items", "counting", "ismcts"} <= set(names)
+    return {name: cursedsim.simulate("cursed", n_games, policy=name, params=params.get(name), seed=SEED,
+                                     progress=False)["win"].to_numpy()
             for name in names}
 
 
-def check_bound(n_games: int, min_policy_wins: int) -> None:
+def check_bound(n_games: int, min_policy_wins: int, params: dict[str, dict] | None = None) -> None:
     """THE bound, game by game: policy won game i => clairvoyant won game i, for every built-in policy;
     every exact win replays as a win. Only the games some policy won are solved (elsewhere the
     implication holds whatever the solver says)."""
-    wins = policy_wins(n_games)
+    wins = policy_wins(n_games, params or {})
     any_win = np.logical_or.reduce(list(wins.values()))
     assert any_win.sum() >= min_policy_wins     # enough games for the test to mean something
     exact = 0
@@ -205,7 +207,9 @@ def check_bound(n_games: int, min_policy_wins: int) -> None:
 
 
 def test_the_clairvoyant_wins_every_game_a_policy_wins():
-    check_bound(N_GAMES_FAST, 10)
+    """ismcts searches 10 determinisations a decision here (its default 100 took ~65 s of the suite's
+    time for 40 games); the bound holds for any budget, the default's is checked on more games below."""
+    check_bound(N_GAMES_FAST, 10, {"ismcts": {"iterations": 10}})
 
 
 @pytest.mark.slow

@@ -46,21 +46,22 @@ def play_in_fresh_process(game: str, n_jobs: int, order: tuple[str, ...]) -> dic
 
 
 def orders(game: str) -> dict[str, tuple[str, ...]]:
-    """The orders checked: a user policy first, then every built-in, then the other user policy; every
-    built-in first, then both user policies (the second right after the first)."""
+    """The orders checked, each a new process: both user policies, the second right after the first,
+    then every built-in; the second user policy, every built-in, then the first. Each user policy is first
+    in one of them (its frame alone), comes after the other in both and, once, after every built-in."""
     first, second = USER_POLICIES[game]
-    return {"user first": (first, *built_ins(game), second),
-            "built-ins first": (*built_ins(game), second, first)}
+    return {"users first": (first, second, *built_ins(game)),
+            "built-ins between": (second, *built_ins(game), first)}
 
 
 def alone(game: str) -> dict[str, dict]:
     """Each policy's frame when it is the first one played in its process: the built-ins in a process
-    without any user policy (which also warms the on-disk cache), each user policy first in one (the
-    first one's process is the "user first" order's, played once for both)."""
+    without any user policy (which also warms the on-disk cache), each user policy from the order that
+    plays it first (each process runs once for both uses: a user kernel compiles anew in each)."""
     first, second = USER_POLICIES[game]
     frames = play_in_fresh_process(game, 1, tuple(built_ins(game)))
-    frames[first] = play_in_fresh_process(game, 1, orders(game)["user first"])[first]
-    frames[second] = play_in_fresh_process(game, 1, (second,))[second]
+    frames[first] = play_in_fresh_process(game, 1, orders(game)["users first"])[first]
+    frames[second] = play_in_fresh_process(game, 1, orders(game)["built-ins between"])[second]
     return frames
 
 
