@@ -159,9 +159,10 @@ GAME = Game(
     modes=MODE_PAIRINGS,
     step_module="cursedsim.games.village.step",
     report_module="cursedsim.report.village",
-    # compile_estimate: its cold first simulate on one core, results/benchmarks/compile.json (58.1 s after the
-    # compile cut of docs/performance.md, "Compile time: So, You've Been Cursed.")
-    compile_estimate=58.0,
+    # compile_estimate: its cold first simulate on one core (the default pairing: the 0-player game's own
+    # entry, play_chunk_automata), 0.22 of the 58.1 s of results/benchmarks/compile.json in alternation
+    # (docs/performance.md, "Compile time: So, You've Been Cursed."); a player's pairing first compiles ~50 s
+    compile_estimate=13.0,
     # warm_estimate: `cursedsim compile village` from an empty cache, one core (two games at once, load ~2,
     # 2026-12-05): the order of `cursedsim compile`'s games
     warm_estimate=77.0,
