@@ -69,11 +69,12 @@ def run(G, st0, rs0):
     K.advance(G, st0, rs0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one caller: play_game
 def decide(G, n, cap, margin, seed, index, decision, peek, scramble, stop_early, work):
     """The rollout's choice at the real game's halt (``ctl[C_H_*]``), its turn start in ``work``.
     ``stop_early``: stop playing the candidates ``clear_lead.still_open`` rules out (the same choice,
-    sooner; a test compares the two)."""
+    sooner; a test compares the two). Inlined: a compiled function of its own would link, optimise and
+    emit the whole kernel (``run``) once more."""
     ctl = G[6]
     st0, rs0, pst, prs, pctl, cand, wins, discordant = work
     side = ctl[K.C_H_SIDE]
@@ -124,7 +125,7 @@ def decide(G, n, cap, margin, seed, index, decision, peek, scramble, stop_early,
     return cand[clear_lead.choose(wins, discordant, n_cand, margin)]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one caller: play_chunk (as ``decide``: no other copy of the kernel)
 def play_game(G, seed, index, mask, n_side, cap_side, margin_side, peek, scramble, stop_early, record, work):
     """Deal game ``index`` of run ``seed`` and play it to its end, the sides of ``mask`` searching with
     ``n_side[side]`` playouts, ``cap_side[side]`` candidates and ``margin_side[side]``. With ``scramble`` > 0 (the hidden-
@@ -148,14 +149,18 @@ def play_game(G, seed, index, mask, n_side, cap_side, margin_side, peek, scrambl
         if ctl[K.C_HALTED] == 0 or st[S.ST_ERR] != 0:
             break
         side = ctl[K.C_H_SIDE]
-        x = decide(G, n_side[side], cap_side[side], margin_side[side], seed, index, decision, peek, np.int64(0),
-                   stop_early, work)
+        x = np.int64(0)
+        # the choice played, then with ``scramble`` (recorded decisions only) the second one: one call site
+        for again in range(2 if scramble > 0 and decision < record.shape[1] else 1):
+            y = decide(G, n_side[side], cap_side[side], margin_side[side], seed, index, decision, peek,
+                       scramble if again else np.int64(0), stop_early, work)
+            if again:
+                record[2, decision] = y
+            else:
+                x = y
         if decision < record.shape[1]:
             record[0, decision] = x
             record[1, decision] = ctl[K.C_H_DECISION]
-            if scramble > 0:
-                record[2, decision] = decide(G, n_side[side], cap_side[side], margin_side[side], seed, index,
-                                             decision, peek, scramble, stop_early, work)
         K.save(st0, rs0, st, rs)          # back to the turn's start
         if ctl[K.C_N] >= K.MAX_SCRIPT:
             st[S.ST_ERR] = 1
