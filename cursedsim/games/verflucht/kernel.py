@@ -551,11 +551,12 @@ def play_game(deck, hands, masks, counts, seed, index, n_players, opts, policy_i
 @njit(cache=True)
 def play_chunk(seed, start, n_games, n_players, opts, policy_id, params,
                win, score, turns, seals_used, end, attacks):
-    """Play games start .. start+n_games-1 of the run ``seed``; fill the outcome arrays."""
-    deck = np.zeros(N_CARDS, np.int64)
-    hands = np.zeros(MAX_PLAYERS, np.uint64)
-    masks = np.zeros(N_MASKS, np.uint64)
-    counts = np.zeros(N_COUNTS, np.int64)
+    """Play games start .. start+n_games-1 of the run ``seed``; fill the outcome arrays. (``np.empty``:
+    ``start_game`` writes every entry; ``np.zeros`` compiled numba's zeros and fill besides.)"""
+    deck = np.empty(N_CARDS, np.int64)
+    hands = np.empty(MAX_PLAYERS, np.uint64)
+    masks = np.empty(N_MASKS, np.uint64)
+    counts = np.empty(N_COUNTS, np.int64)
     option = (opts[0], opts[1], opts[2], opts[3])
     for g in range(n_games):
         result, n_turns, n_seals, how, n_attacks = play_game(deck, hands, masks, counts, seed, start + g,

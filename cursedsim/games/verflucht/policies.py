@@ -236,39 +236,50 @@ def random_cover(hand, value, rng):
 
 # ------------------------------------------------------------------ forced plans (no Seal allowed)
 
+#: ``assign_by_totals``' per-attacker tuples: an attack has at most six attackers (a display of five and
+#: the Creature drawn), eight entries leave room.
+MAX_ATTACKERS = 8
+NO_OWNERS = (np.int64(-1),) * MAX_ATTACKERS
+NO_CAPS = (np.int64(0),) * 5
+
+
 @njit(cache=True)
 def assign_by_totals(hands, n_players, active, attackers, is_group):
     """Who takes which attacker, judged by whole-hand totals: depth-first, highest attacker first,
     players from the active one on in turn order. Returns (found, owners) with owners[i] the player
     of the i-th highest attacker. Whole-hand totals decide feasibility because Items may exceed the
-    Creatures they banish."""
+    Creatures they banish. Tuples, not arrays: every caller linked numba's allocation code with them."""
     k = count(attackers)
-    creatures = np.empty(k, np.int64)
+    creatures = NO_OWNERS
     rest = attackers
     for i in range(k):
-        creatures[i] = highest(rest)
-        rest &= ~bit(creatures[i])
+        c = highest(rest)
+        creatures = tuple_setitem(creatures, i, c)
+        rest &= ~bit(c)
     n_elig = n_players if is_group else 1
-    cap = np.empty(n_elig, np.int64)
+    cap = NO_CAPS
     for j in range(n_elig):
-        cap[j] = total(hands[(active + j) % n_players])
-    choice = np.full(k, -1, np.int64)
+        cap = tuple_setitem(cap, j, total(hands[(active + j) % n_players]))
+    choice = NO_OWNERS
     i = 0
     while 0 <= i < k:
-        if choice[i] >= 0:
-            cap[choice[i]] += creatures[i]
-        choice[i] += 1
-        while choice[i] < n_elig and cap[choice[i]] < creatures[i]:
-            choice[i] += 1
-        if choice[i] == n_elig:
-            choice[i] = -1
+        c = tuple_get(creatures, i)
+        pick = tuple_get(choice, i)
+        if pick >= 0:
+            cap = tuple_setitem(cap, pick, tuple_get(cap, pick) + c)
+        pick += 1
+        while pick < n_elig and tuple_get(cap, pick) < c:
+            pick += 1
+        if pick == n_elig:
+            choice = tuple_setitem(choice, i, np.int64(-1))
             i -= 1
             continue
-        cap[choice[i]] -= creatures[i]
+        cap = tuple_setitem(cap, pick, tuple_get(cap, pick) - c)
+        choice = tuple_setitem(choice, i, pick)
         i += 1
-    owners = np.empty(k, np.int64)
+    owners = NO_OWNERS
     for j in range(k):
-        owners[j] = (active + choice[j]) % n_players
+        owners = tuple_setitem(owners, j, (active + tuple_get(choice, j)) % n_players)
     return i == k, owners
 
 
@@ -287,7 +298,8 @@ def forced_plan(hands, n_players, active, attackers, is_group):
     while rest != ZERO:
         c = highest(rest)
         rest &= ~bit(c)
-        take = tuple_setitem(take, owners[j], take[owners[j]] | bit(c))
+        owner = tuple_get(owners, j)
+        take = tuple_setitem(take, owner, tuple_get(take, owner) | bit(c))
         j += 1
     for p in range(n_players):
         need = total(take[p])
@@ -319,8 +331,18 @@ def give_up(hands, n_players, active, attackers, is_group, seal_allowed, rng):
 
 @njit(cache=True, inline="always")
 def baseline_attack(hands, n_players, active, attackers, is_group, seal_allowed, rng):
-    """Baseline attack answer (see POLICIES['baseline']). A player's Items still free are their hand
-    less ``spent``, the Items promised so far (hands are disjoint, so no per-player bookkeeping)."""
+    """Baseline attack answer (see POLICIES['baseline']): ``baseline_payment``, else ``give_up``."""
+    paid, take, use = baseline_payment(hands, n_players, active, attackers, is_group)
+    if not paid:
+        return give_up(hands, n_players, active, attackers, is_group, seal_allowed, rng)
+    return False, take, use, rng
+
+
+@njit(cache=True, inline="always")
+def baseline_payment(hands, n_players, active, attackers, is_group):
+    """``baseline_attack``'s payment: (every attacker paid, take, use). A player's Items still free are
+    their hand less ``spent``, the Items promised so far (hands are disjoint, so no per-player
+    bookkeeping). Apart from ``give_up``, so that ``decide_attack`` inlines one ``give_up`` for all."""
     take = (ZERO, ZERO, ZERO, ZERO, ZERO)
     use = take
     spent = ZERO
@@ -341,8 +363,8 @@ def baseline_attack(hands, n_players, active, attackers, is_group, seal_allowed,
                 break
             p = p + 1 if p + 1 < n_players else 0
         if not covered:
-            return give_up(hands, n_players, active, attackers, is_group, seal_allowed, rng)
-    return False, take, use, rng
+            return False, take, use
+    return True, take, use
 
 
 @njit(cache=True)
@@ -446,11 +468,11 @@ def smart_payment(hands, n_players, active, attackers, is_group, params, rng):
 @njit(cache=True, inline="always")
 def decide_attack(policy_id, params, rng, hands, n_players, active, display, attackers, is_group,
                   seal_allowed, seals_left, deck_left, gone_creatures, gone_items):
-    """Answer an attack: (seal, take, use, rng). Smart and random as ``*_attack`` are, their payment a
-    call and ``give_up`` here (one link of the forced plan for both)."""
+    """Answer an attack: (seal, take, use, rng), as ``*_attack`` are: the policy's payment (baseline's
+    inlined, smart's and random's a call), then one ``give_up`` for all three (one link of the forced plan)."""
     if policy_id == BASELINE:
-        return baseline_attack(hands, n_players, active, attackers, is_group, seal_allowed, rng)
-    if policy_id == SMART:
+        paid, take, use = baseline_payment(hands, n_players, active, attackers, is_group)
+    elif policy_id == SMART:
         paid, take, use, rng = smart_payment(hands, n_players, active, attackers, is_group, params, rng)
     else:
         paid, take, use, rng = random_payment(hands, n_players, active, attackers, is_group, rng)

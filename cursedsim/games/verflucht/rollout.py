@@ -290,20 +290,26 @@ def prepare_playout(deck, hands, masks, counts, scratch, layout, n_layout, n_pla
     ``peek``, the real face-down order and stream: the clairvoyant variant the hidden-information test
     must catch), the playout's own streams, and with ``private`` the others' Items redrawn."""
     s_deck, s_hands, s_masks, s_counts = scratch
-    s_counts[:] = counts
-    s_masks[:] = masks
-    s_hands[:] = hands
+    # copies element by element: an array-to-slice copy compiles numba's shape-error message (~1 s)
+    for i in range(counts.shape[0]):
+        s_counts[i] = counts[i]
+    for i in range(masks.shape[0]):
+        s_masks[i] = masks[i]
+    for i in range(hands.shape[0]):
+        s_hands[i] = hands[i]
     pol_rng, deck_rng, deal_rng = streams
     for w in range(4):
         s_masks[RNG_POLICY + w] = pol_rng[w]
     n_deck = counts[N_DECK]
     if peek:
-        s_deck[:n_deck] = deck[:n_deck]
+        for i in range(n_deck):
+            s_deck[i] = deck[i]
         return
     for w in range(4):
         s_masks[RNG_DECK + w] = deck_rng[w]
     if not private:
-        s_deck[:n_layout] = layout[:n_layout]
+        for i in range(n_layout):
+            s_deck[i] = layout[i]
         return
     pool = ZERO
     for p in range(n_players):
@@ -410,11 +416,12 @@ def decide(deck, hands, masks, counts, n_players, opts, base_id, base_params, n,
 
 # ------------------------------------------------------------------ whole games
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_game(deck, hands, masks, counts, seed, index, n_players, opts, base_id, base_params, n, cap, waste,
               margin, private, work):
     """Game ``index`` of the run ``seed`` with every decision the rollout's: (score, turns, seals_used,
-    end, attacks) as ``kernel.play_game``."""
+    end, attacks) as ``kernel.play_game``. Inlined into ``play_chunk`` (its one caller): as a call, its
+    compile optimised the linked ``decide`` and ``advance`` once more (~2 s of ``cursedsim compile``)."""
     k.start_game(deck, hands, masks, counts, seed, index, opts)
     phase = k.advance(deck, hands, masks, counts, n_players, opts, base_id, base_params, np.bool_(True),
                       np.int64(k.ACT_NONE), np.bool_(False), k.NO_PLAN, k.NO_PLAN, np.int64(0), ZERO)
