@@ -255,8 +255,10 @@ def useless_count(G, seat):
     return pol.count_in(G[2], S.B_HAND + seat, S.MK_USELESS)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def record_error(st, kind, a):
+    """Record the first illegal decision (``kind``, action ``a``) in ST_ERR. A call, reached only on an
+    illegal decision: inlined, its body was typed again inside each of the ~10 checks."""
     if st[S.ST_ERR] == NO_ERROR:
         st[S.ST_ERR] = 1 + kind * S.N_ACTIONS + (a % S.N_ACTIONS if a >= 0 else 0)
 
@@ -268,7 +270,7 @@ def checked(st, kind, a, nl):
     for i in range(nl):
         if st[S.ST_LEGAL + i] == a:
             return a
-    record_error(st, kind, a)
+    record_error(st, np.int64(kind), np.int64(a))
     return st[S.ST_LEGAL]
 
 
@@ -609,7 +611,7 @@ def choose_target(G, seat, need):
         if st[S.ST_LEGAL + i] == a:
             break
     else:
-        record_error(st, S.D_TARGET, a)
+        record_error(st, np.int64(S.D_TARGET), np.int64(a))
         a = st[S.ST_LEGAL]
     target = a - S.A_SEAT
     st[S.ST_TARGET] = target
@@ -941,7 +943,7 @@ def check_main(G, a):
             return a
     elif S.A_PLAY <= a < S.A_SEAT and (bits[S.B_PLAYABLE, a >> 6] >> uint64(a & 63)) & ONE != ZERO:
         return a
-    record_error(st, S.D_MAIN, a)
+    record_error(st, np.int64(S.D_MAIN), np.int64(a))
     for w in range(W):
         if bits[S.B_PLAYABLE, w] != ZERO:
             return S.A_PLAY + w * 64 + lowest(bits[S.B_PLAYABLE, w])
@@ -1180,10 +1182,12 @@ def play_chunk(seed, start, count, players, opts, cd, masks, focus_id, focus_par
         for s in range(players):
             if s == fs:
                 st[S.ST_PID + s] = focus_id
-                params[s, :] = focus_params
+                for k in range(pol.N_PARAMS):  # element by element: a slice copy compiles numba's shape-error text
+                    params[s, k] = focus_params[k]
             else:
                 st[S.ST_PID + s] = field_id
-                params[s, :] = field_params
+                for k in range(pol.N_PARAMS):  # element by element: a slice copy compiles numba's shape-error text
+                    params[s, k] = field_params[k]
         play_game(G, seed, index, players, fs, n)
         if st[S.ST_ERR] != NO_ERROR:
             return g, st[S.ST_ERR]

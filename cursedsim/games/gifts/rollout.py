@@ -435,12 +435,14 @@ def play_chunk(seed, start, count, players, opts, cd, masks, focus_id, focus_par
         for s in range(players):
             if s == fs:
                 st[S.ST_PID + s] = focus_id
-                params[s, :] = focus_params
+                for k in range(pol.N_PARAMS):  # element by element: a slice copy compiles numba's shape-error text
+                    params[s, k] = focus_params[k]
                 if focus_search:
                     stop_mask |= np.int64(1) << s
             else:
                 st[S.ST_PID + s] = field_id
-                params[s, :] = field_params
+                for k in range(pol.N_PARAMS):  # element by element: a slice copy compiles numba's shape-error text
+                    params[s, k] = field_params[k]
                 if field_search:
                     stop_mask |= np.int64(1) << s
         play_game(G, seed, index, players, fs, n_cards, stop_mask, focus_n, focus_cap, field_n, field_cap, work)
