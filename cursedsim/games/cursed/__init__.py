@@ -132,7 +132,8 @@ GAME = Game(
     # compile_estimate: None, compile_notice.DEFAULT_ESTIMATE (cold first simulate: results/benchmarks/compile.json)
     compile_estimate=None,
     # warm_estimate: `cursedsim compile cursed` from an empty cache, one core (two games at once, load ~2,
-    # 2026-12-05): the order of `cursedsim compile`'s games
-    warm_estimate=155.0,
+    # 2026-12-05: 155 s), 0.81 of it after the compile cut of 2026-12-06 (docs/performance.md, "Compile time:
+    # Cursed!?"): the order of `cursedsim compile`'s games
+    warm_estimate=126.0,
     cache_identity="games/cursed",
 )
