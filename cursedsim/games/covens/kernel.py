@@ -184,23 +184,15 @@ def give_set(legal, hand, targets, towns):
     per card, the targets' bits shifted to the card's block of MAX_TOWNS ids (a block may straddle
     two words), so the set is built in a few operations per card."""
     m = targets & ((ONE << uint64(towns)) - ONE)
-    w0 = legal[0]
-    w1 = legal[1]
-    w2 = legal[2]
-    w3 = legal[3]
     rest = hand
     while rest != ZERO:
         first = S.A_GIVE + lowest(rest) * S.MAX_TOWNS
         rest &= rest - ONE
         word = first >> 6
         shift = uint64(first & 63)
-        low = m << shift
         high = (m >> (uint64(64) - shift)) if shift > uint64(64 - S.MAX_TOWNS) else ZERO
-        w0 |= low if word == 0 else ZERO
-        w1 |= (low if word == 1 else ZERO) | (high if word == 0 else ZERO)
-        w2 |= (low if word == 2 else ZERO) | (high if word == 1 else ZERO)
-        w3 |= high if word == 2 else ZERO
-    return (w0, w1, w2, w3)
+        legal = pol.or_word(pol.or_word(legal, word, m << shift), word + 1, high)
+    return legal
 
 
 @njit(cache=True, inline="always")
