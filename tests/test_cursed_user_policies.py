@@ -391,7 +391,7 @@ def test_the_extending_guide_documents_every_view_field_bit_and_action_code():
 
 def test_the_extending_guide_example_runs():
     """docs/extending.md's Cursed!? numba policy example, run as written with fewer games and in this
-    process: 2 workers would each compile its merged kernel for 2,000 games (92 s of CI); the worker path
+    process: 2 workers would each compile its merged kernel for 2,000 games (92 s in CI before); the worker path
     is test_a_copy_of_threshold_plays_thresholds_games_in_worker_processes's."""
     text = (ROOT / "docs" / "extending.md").read_text()
     section = text[text.index("## Your own Cursed!? policy"):]

@@ -1410,8 +1410,8 @@ def run_chunk(seed: int, start: int, count: int, options, board, mode: str, wiza
                                                          monster_policy, monster_params, cards)
     out = np.zeros((count, len(COLUMNS)), np.int64)
     automata = int(wizard_policy) == S.POLICY_AUTOMATON and int(monster_policy) == S.POLICY_AUTOMATON
-    failed = (play_chunk_automata if automata else play_chunk)(np.uint64(seed), np.int64(start), np.int64(count), mode_code, opts, bd, cd, dk, policies,
-                        pp, out)
+    play = play_chunk_automata if automata else play_chunk
+    failed = play(np.uint64(seed), np.int64(start), np.int64(count), mode_code, opts, bd, cd, dk, policies, pp, out)
     if failed >= 0:
         raise RuntimeError(f"village kernel: game {failed} of run {seed} in mode {mode!r} reached a state the "
                            f"reference rejects (a decision with no legal option or an unknown policy)")
