@@ -116,8 +116,10 @@ def main(game: str, n_jobs: int, n_games: int, order: list[str]) -> dict:
     played = {}
     for name in order:
         policy = name.replace(";", ",")
+        # with workers, two chunks each (the default chunk is at least 1,000 games: one worker only)
+        chunk = max(1, n_games // (2 * n_jobs)) if n_jobs > 1 else None
         frame = cursedsim.simulate(game, n_games, players=players, policy=policy, seed=5, n_jobs=n_jobs,
-                                   progress=False)
+                                   chunk_size=chunk, progress=False)
         win = {"covens": "hunter_won", "gifts": "focus_won", "village": "wizard_won"}.get(game, "win")
         played[name] = {"digest": digest(frame), "win_rate": float(frame[win].mean())}
     return played
