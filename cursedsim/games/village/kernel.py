@@ -1289,21 +1289,27 @@ def write_outcome(st, out, g, mode):
     out[g, k + 5] = st[S.ST_COINS_LOST]
 
 
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def chunk_state(opts, bd, cd, dk, policies, pp):
+    """The state tuple ``G`` a chunk plays its games in: the options and both sides' policies set, streams
+    and control zeroed (each game's ``deal`` lays out the rest)."""
+    st = np.zeros(S.N_ST, np.int64)
+    for i in range(opts.shape[0]):
+        st[OPT + i] = opts[i]
+    st[S.ST_POLICY] = policies[0]
+    st[S.ST_POLICY + 1] = policies[1]
+    return (st, np.zeros((S.N_STREAMS, 4), np.uint64), bd, cd, dk, pp, np.zeros(N_CTL, np.int64))
+
+
 @njit(cache=True)
 def play_chunk(seed, start, count, mode, opts, bd, cd, dk, policies, pp, out):
     """Play games start .. start+count-1 and fill ``out`` (count x the columns of rules.OUTCOME_DTYPES).
     Returns the first game whose play set ``ST_ERR`` (a decision with no legal option, an unknown policy:
     the reference raises there), else -1."""
-    st = np.zeros(S.N_ST, np.int64)
-    rs = np.zeros((S.N_STREAMS, 4), np.uint64)
-    for i in range(opts.shape[0]):
-        st[OPT + i] = opts[i]
-    st[S.ST_POLICY] = policies[0]
-    st[S.ST_POLICY + 1] = policies[1]
-    ctl = np.zeros(N_CTL, np.int64)
+    G = chunk_state(opts, bd, cd, dk, policies, pp)
+    st = G[0]
     st0 = np.zeros(1, np.int64)            # no search: ``advance`` never saves a turn start
     rs0 = np.zeros((1, 4), np.uint64)
-    G = (st, rs, bd, cd, dk, pp, ctl)
     failed = -1
     for g in range(count):
         play_game(G, seed, start + g, st0, rs0)
@@ -1317,14 +1323,8 @@ def play_chunk(seed, start, count, mode, opts, bd, cd, dk, policies, pp, out):
 def play_chunk_automata(seed, start, count, mode, opts, bd, cd, dk, policies, pp, out):
     """``play_chunk`` when both sides are automata (the default pairing): the same games, a compile of the
     automata's turns only (a first ``simulate`` of the 0-player game does not compile the players')."""
-    st = np.zeros(S.N_ST, np.int64)
-    rs = np.zeros((S.N_STREAMS, 4), np.uint64)
-    for i in range(opts.shape[0]):
-        st[OPT + i] = opts[i]
-    st[S.ST_POLICY] = policies[0]
-    st[S.ST_POLICY + 1] = policies[1]
-    ctl = np.zeros(N_CTL, np.int64)
-    G = (st, rs, bd, cd, dk, pp, ctl)
+    G = chunk_state(opts, bd, cd, dk, policies, pp)
+    st = G[0]
     failed = -1
     for g in range(count):
         deal(G, seed, start + g)
