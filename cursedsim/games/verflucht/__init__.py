@@ -91,8 +91,8 @@ GAME = Game(
     description="co-op: banish Creatures with Items before they attack; Seals shuffle attackers back",
     step_module="cursedsim.games.verflucht.step",
     report_module="cursedsim.report.verflucht",
-    # compile_estimate: None, compile_notice.DEFAULT_ESTIMATE (cold first simulate: results/benchmarks/compile.json)
-    compile_estimate=None,
+    # compile_estimate: its cold first simulate on one core, results/benchmarks/compile.json
+    compile_estimate=13.0,
     # warm_estimate: `cursedsim compile verflucht` from an empty cache, one core (two games at once, load ~2,
     # 2026-12-05): the order of `cursedsim compile`'s games
     warm_estimate=24.0,
