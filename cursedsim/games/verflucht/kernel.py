@@ -33,6 +33,12 @@ The phase machine costs ~14% against the straight loop it replaced (~900,000 gam
 stores, the phase tests and more live variables), the price of one compiled copy of the rules for the
 heuristics and the search alike (docs/performance.md).
 
+Compile time (docs/performance.md, "Compile time: Verflucht!"): ``baseline``, the default policy, plays
+in a kernel compiled for it alone (``play_chunk_baseline``: ``advance`` with the constant ``fixed``, which
+prunes the other policies' decisions before they are inlined), so a first ``simulate`` compiles none of
+random's and smart's functions; the other policies, the search and the step API share the ``advance``
+that chooses by ``policy_id``.
+
 Every change of this kind must leave every game as it was: a fingerprint of the outcome arrays over
 all player counts, policies and rule options, before and after (and tests/test_verflucht_differential.py).
 """
@@ -334,13 +340,16 @@ def start_game(deck, hands, masks, counts, seed, index, opts):
 
 @njit(cache=True)
 def advance(deck, hands, masks, counts, n_players, opts, policy_id, params, stop, act_kind, act_seal, act_take,
-            act_use, act_creature, act_items):
+            act_use, act_creature, act_items, fixed=None):
     """Play the game held in the state arrays on from where it stands: the procedure of
     docs/rules/verflucht.md as a phase machine, so that the real game and every playout of a search
     run the same compiled rules from any decision point. The decision ``act_kind`` (if any) is carried
     out first, in place of asking the policy; after it, decisions come from policy ``policy_id``, or
     with ``stop`` the game halts at the next decision. Every decision is checked. Returns the phase
-    it halted at (PH_END: over; the arrays hold the state either way).
+    it halted at (PH_END: over; the arrays hold the state either way). ``fixed``: None, the policy
+    chosen by ``policy_id`` at each decision; the constant BASELINE (``play_chunk_baseline``), baseline's
+    decisions alone: numba prunes the other branch of each ``fixed is not None``, so that compile holds
+    no other policy's code.
 
     Speed (~900,000 games/s per core at 3 players with ``baseline``): the state lives in local
     variables between the loads at entry and the stores at exit; a turn's draw, attack and banishing
@@ -408,6 +417,9 @@ def advance(deck, hands, masks, counts, n_players, opts, policy_id, params, stop
             elif stop:
                 halted = True
                 break
+            elif fixed is not None:   # pruned: baseline alone, or every policy by number
+                wants_seal, take, use, rng_pol = pol.baseline_attack(handt, n_players, active, attackers, is_group,
+                                                                     allowed, rng_pol)
             else:
                 wants_seal, take, use, rng_pol = pol.decide_attack(
                     policy_id, params, rng_pol, handt, n_players, active, display, attackers, is_group,
@@ -445,6 +457,8 @@ def advance(deck, hands, masks, counts, n_players, opts, policy_id, params, stop
                 elif stop:
                     halted = True
                     break
+                elif fixed is not None:   # pruned, as the attack's
+                    creature, items = pol.baseline_banish(hand, display)
                 else:
                     creature, items, rng_pol = pol.decide_banish(
                         policy_id, params, rng_pol, hand, n_players, active, display, seals_left, n_deck,
@@ -479,6 +493,8 @@ def advance(deck, hands, masks, counts, n_players, opts, policy_id, params, stop
                     elif stop:
                         halted = True
                         break
+                    elif fixed is not None:   # pruned, as the attack's
+                        creature, items = pol.baseline_banish(own, display)
                     else:
                         creature, items, rng_pol = pol.decide_banish(
                             policy_id, params, rng_pol, own, n_players, player, display, seals_left,
@@ -538,20 +554,27 @@ def outcome(counts, opts):
 
 
 @njit(cache=True, inline="always")
-def play_game(deck, hands, masks, counts, seed, index, n_players, opts, policy_id, params):
+def play_game(deck, hands, masks, counts, seed, index, n_players, opts, policy_id, params, fixed):
     """Play game ``index`` of the run ``seed`` to its end with one policy. Returns (score, turns,
     seals_used, end, attacks); the score is LOST_SCORE for a lost game. Inlined into ``play_chunk``: as a
-    call of its own, its compile optimised and emitted the whole linked ``advance`` once more (~0.9 s)."""
+    call of its own, its compile optimised and emitted the whole linked ``advance`` once more (~0.9 s).
+    ``fixed``: as ``advance``'s, a constant where this is inlined (numba prunes the branch not taken): None
+    leaves it out, so ``advance`` has the signature the search and the step API call it with (one compile
+    serves all three; a None passed on would be typed ``none``, not ``omitted``, and compile it again)."""
     start_game(deck, hands, masks, counts, seed, index, opts)
-    advance(deck, hands, masks, counts, n_players, opts, policy_id, params, np.bool_(False), np.int64(ACT_NONE),
-            np.bool_(False), NO_PLAN, NO_PLAN, np.int64(0), ZERO)
+    if fixed is None:
+        advance(deck, hands, masks, counts, n_players, opts, policy_id, params, np.bool_(False), np.int64(ACT_NONE),
+                np.bool_(False), NO_PLAN, NO_PLAN, np.int64(0), ZERO)
+    else:
+        advance(deck, hands, masks, counts, n_players, opts, policy_id, params, np.bool_(False), np.int64(ACT_NONE),
+                np.bool_(False), NO_PLAN, NO_PLAN, np.int64(0), ZERO, fixed)
     return outcome(counts, opts)
 
 
-@njit(cache=True)
-def play_chunk(seed, start, n_games, n_players, opts, policy_id, params,
-               win, score, turns, seals_used, end, attacks):
-    """Play games start .. start+n_games-1 of the run ``seed``; fill the outcome arrays. (``np.empty``:
+@njit(cache=True, inline="always")
+def play_games(seed, start, n_games, n_players, opts, policy_id, params, win, score, turns, seals_used, end,
+               attacks, fixed):
+    """``play_chunk``'s body, inlined into it and into ``play_chunk_baseline``. (``np.empty``:
     ``start_game`` writes every entry; ``np.zeros`` compiled numba's zeros and fill besides.)"""
     deck = np.empty(N_CARDS, np.int64)
     hands = np.empty(MAX_PLAYERS, np.uint64)
@@ -560,7 +583,7 @@ def play_chunk(seed, start, n_games, n_players, opts, policy_id, params,
     option = (opts[0], opts[1], opts[2], opts[3])
     for g in range(n_games):
         result, n_turns, n_seals, how, n_attacks = play_game(deck, hands, masks, counts, seed, start + g,
-                                                            n_players, option, policy_id, params)
+                                                            n_players, option, policy_id, params, fixed)
         win[g] = result != LOST_SCORE
         score[g] = result
         turns[g] = n_turns
@@ -569,20 +592,47 @@ def play_chunk(seed, start, n_games, n_players, opts, policy_id, params,
         attacks[g] = n_attacks
 
 
+@njit(cache=True)
+def play_chunk(seed, start, n_games, n_players, opts, policy_id, params,
+               win, score, turns, seals_used, end, attacks):
+    """Play games start .. start+n_games-1 of the run ``seed`` with policy ``policy_id``; fill the
+    outcome arrays."""
+    play_games(seed, start, n_games, n_players, opts, policy_id, params, win, score, turns, seals_used, end,
+               attacks, None)
+
+
+#: ``play_chunk_baseline``'s ``fixed``: a global, so numba types it as a literal (``pol.BASELINE`` would be an int64).
+BASELINE = pol.BASELINE
+
+
+@njit(cache=True)
+def play_chunk_baseline(seed, start, n_games, n_players, opts, params, win, score, turns, seals_used, end,
+                        attacks):
+    """``play_chunk`` with ``baseline``, the default policy, compiled for it alone: ``fixed`` is a
+    constant here, so ``advance`` prunes the other policies' code before inlining (docs/performance.md,
+    "Compile time: Verflucht!")."""
+    play_games(seed, start, n_games, n_players, opts, np.int64(BASELINE), params, win, score, turns,
+               seals_used, end, attacks, BASELINE)
+
+
 def run_chunk(seed: int, start: int, n_games: int, players: int, opts: np.ndarray, policy_id: int,
               params, play=None) -> dict[str, np.ndarray]:
     """Python entry: play ``n_games`` games and return their outcome arrays by column name.
     ``play`` is the compiled chunk player: the built-in ``play_chunk`` unless a user policy's."""
     out = {column: np.empty(n_games, dtype) for column, dtype in OUTCOME_DTYPES.items()}
-    (play or play_chunk)(np.uint64(seed), np.int64(start), np.int64(n_games), np.int64(players),
-               np.ascontiguousarray(opts, dtype=np.int64), np.int64(policy_id),
-               pol.params_tuple(params), *out.values())
+    opts = np.ascontiguousarray(opts, dtype=np.int64)
+    if play is None and policy_id == pol.BASELINE:   # the kernel compiled for baseline alone
+        play_chunk_baseline(np.uint64(seed), np.int64(start), np.int64(n_games), np.int64(players), opts,
+                            pol.params_tuple(params), *out.values())
+    else:
+        (play or play_chunk)(np.uint64(seed), np.int64(start), np.int64(n_games), np.int64(players), opts,
+                             np.int64(policy_id), pol.params_tuple(params), *out.values())
     return out
 
 
 #: The kernel functions that call the policy, directly or through one another: what a kernel for a
 #: user's policy must compile anew (every other step function is shared with the built-in kernel).
-POLICY_CALLERS = ("advance", "play_game", "play_chunk")
+POLICY_CALLERS = ("advance", "play_game", "play_games", "play_chunk")
 
 
 def build_play_chunk(decide_attack, decide_banish):
