@@ -28,13 +28,15 @@ are a call (``refuse``); and the game's counters are int64 from the start, so ``
 compiled once more for literal arguments. The hot steps, the policy's decisions and the steps that
 take the scratch array stay inlined.
 
-Speed (issue 30, docs/performance.md): ``threshold``, the default policy, plays in a kernel compiled for
-it alone (``play_chunk_threshold``: ``play_dealt`` with the literal ``fixed``, which prunes the other
-policies' code before it is inlined), as a user's merged policy does; the other built-in policies share
-the kernel that chooses by ``policy_id``. The functions that take the scratch array but do not allocate
-are compiled without reference counting (``_nrt=False``; ``play_chunk`` allocates and holds the array for
-the chunk); the resumable control's and the DP's entry points set ``_nrt=True`` (a callee inherits its
-caller's setting unless it sets its own).
+Speed (issue 30, docs/performance.md): ``threshold``, the default policy, plays at the default rule
+options in a kernel compiled for it and them alone (``play_chunk_threshold``: ``play_dealt`` with the
+literal ``fixed``, which prunes the other policies' code before it is inlined, and the option tuple a
+constant, whose tests LLVM folds); at other options, and the other built-in policies always, in the
+kernel that chooses by ``policy_id`` (one compile for all: a second threshold kernel would cost
+``cursedsim compile`` or the tests a whole compile). The functions that take the scratch array but do
+not allocate are compiled without reference counting (``_nrt=False``; ``play_chunk`` allocates and holds
+the array for the chunk); the resumable control's and the DP's entry points set ``_nrt=True`` (a callee
+inherits its caller's setting unless it sets its own).
 """
 
 from __future__ import annotations
@@ -77,6 +79,7 @@ from cursedsim.games.cursed.rules import (
     SOUL_CRYSTAL,
     WHETSTONE,
     WHETSTONE_BONUS,
+    RuleOptions,
 )
 from cursedsim.games.cursed.state import (
     ARMED_FRENZY,
@@ -140,6 +143,7 @@ from cursedsim.games.cursed.state import (
     kind_mask,
     lowest_of,
     make_view,
+    option_tuple,
     overshoot_captures,
     value_chosen,
     weapon_kinds,
@@ -1053,14 +1057,20 @@ def play_chunk(seed, start, n_games, opts, policy_id, params, memo, win, souls, 
                end, start_item, weapons_drawn, busts, used, fixed)
 
 
+#: The default rule options' tuple (``state.option_tuple(RuleOptions())``): a constant of threshold's kernel.
+DEFAULT_OPTS = option_tuple(RuleOptions())
+
+
 @njit(cache=True)
-def play_chunk_threshold(seed, start, n_games, opts, params, win, souls, rounds, damage_taken, cards_left, end,
+def play_chunk_threshold(seed, start, n_games, params, win, souls, rounds, damage_taken, cards_left, end,
                          start_item, weapons_drawn, busts, used):
-    """``play_chunk`` with ``threshold``, compiled for it alone: ``fixed`` is a constant here, so numba
-    types it as a literal and ``play_dealt`` prunes every other policy's code before inlining
-    (docs/performance.md, "Where the time goes: Cursed!?")."""
-    play_games(seed, start, n_games, opts, int64(THRESHOLD), params, None, win, souls, rounds, damage_taken,
-               cards_left, end, start_item, weapons_drawn, busts, used, THRESHOLD)
+    """``play_chunk`` with ``threshold`` at the default rule options, compiled for them alone. ``fixed`` is a
+    constant here, so numba types it as a literal and ``play_dealt`` prunes every other policy's code before
+    inlining; the options are the global ``DEFAULT_OPTS``, compiled in as constants, so LLVM folds every
+    option's test and drops the other settings' code, as the C reference's constants (+20 % games per
+    second; docs/performance.md, "Where the time goes: Cursed!?"). Other options play in ``play_chunk``."""
+    play_games(seed, start, n_games, DEFAULT_OPTS, int64(THRESHOLD), params, None, win, souls, rounds,
+               damage_taken, cards_left, end, start_item, weapons_drawn, busts, used, THRESHOLD)
 
 
 #: The per-game scalar columns ``play_chunk`` fills, in its argument order (then the item counts).
@@ -1081,9 +1091,8 @@ def run_chunk(seed: int, start: int, n_games: int, opts, policy_id: int, params,
     params = pol.params_tuple(params)
     # None for every policy but the DP: numba prunes its branches, so those runs never compile it
     memo = ofk.memo_for(opts, params) if policy_id == OPTIMAL_FIGHT else None
-    if play is None and policy_id == THRESHOLD:   # the kernel compiled for threshold alone
-        play_chunk_threshold(np.uint64(seed), np.int64(start), np.int64(n_games), opts, params, *scalars.values(),
-                             used)
+    if play is None and policy_id == THRESHOLD and opts == DEFAULT_OPTS:   # compiled for them alone
+        play_chunk_threshold(np.uint64(seed), np.int64(start), np.int64(n_games), params, *scalars.values(), used)
     else:
         (play or play_chunk)(np.uint64(seed), np.int64(start), np.int64(n_games), opts, np.int64(policy_id), params,
                              memo, *scalars.values(), used)
