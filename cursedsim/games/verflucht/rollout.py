@@ -54,19 +54,16 @@ SUB_DEAL = 2
 @njit(cache=True)
 def new_workspace():
     """The arrays one chunk of rollout games reuses: the playout's state copy, the candidates, the
-    face-down set laid out, the wins per candidate. ``np.empty``: every entry is written before it is
-    read (``prepare_playout`` copies the state, a candidate is written before it counts, ``decide``
-    zeroes ``wins``, the layout's first ``n_layout`` entries are laid out); ``np.zeros`` compiled numba's
-    zeros and fill besides."""
-    scratch = (np.empty(N_CARDS, np.int64), np.empty(MAX_PLAYERS, np.uint64), np.empty(N_MASKS, np.uint64),
-               np.empty(N_COUNTS, np.int64))
-    cand_seal = np.empty(MAX_CANDIDATES, np.bool_)
-    cand_take = np.empty((MAX_CANDIDATES, MAX_PLAYERS), np.uint64)
-    cand_use = np.empty((MAX_CANDIDATES, MAX_PLAYERS), np.uint64)
-    cand_creature = np.empty(MAX_CANDIDATES, np.int64)
-    cand_items = np.empty(MAX_CANDIDATES, np.uint64)
-    layout = np.empty(N_CARDS, np.int64)
-    wins = np.empty(2 * MAX_CANDIDATES, np.int64)   # wins, then playouts that ended unlike the base choice's
+    face-down set laid out, the wins per candidate."""
+    scratch = (np.zeros(N_CARDS, np.int64), np.zeros(MAX_PLAYERS, np.uint64), np.zeros(N_MASKS, np.uint64),
+               np.zeros(N_COUNTS, np.int64))
+    cand_seal = np.zeros(MAX_CANDIDATES, np.bool_)
+    cand_take = np.zeros((MAX_CANDIDATES, MAX_PLAYERS), np.uint64)
+    cand_use = np.zeros((MAX_CANDIDATES, MAX_PLAYERS), np.uint64)
+    cand_creature = np.zeros(MAX_CANDIDATES, np.int64)
+    cand_items = np.zeros(MAX_CANDIDATES, np.uint64)
+    layout = np.zeros(N_CARDS, np.int64)
+    wins = np.zeros(2 * MAX_CANDIDATES, np.int64)   # wins, then playouts that ended unlike the base choice's
     return scratch, cand_seal, cand_take, cand_use, cand_creature, cand_items, layout, wins
 
 
@@ -74,8 +71,7 @@ def new_workspace():
 
 @njit(cache=True)
 def add_plan(n_cand, cap, cand_seal, cand_take, cand_use, seal, take, use):
-    """Append the answer (seal, take, use) unless already listed or the list is full; the new count.
-    (Its callers pass int64 and bool values, not literals: numba compiles a callee once per literal.)"""
+    """Append the answer (seal, take, use) unless already listed or the list is full; the new count."""
     if n_cand >= cap:
         return n_cand
     for i in range(n_cand):
@@ -124,11 +120,11 @@ def attack_candidates(handt, n_players, active, attackers, is_group, allowed, se
     A player pays the Creatures assigned to them with the least-waste set of their Items (``pay_for``)."""
     empty = k.NO_PLAN
     if allowed and seals_left > 0:
-        n_cand = add_plan(n_cand, cap, cand_seal, cand_take, cand_use, np.bool_(True), empty, empty)
+        n_cand = add_plan(n_cand, cap, cand_seal, cand_take, cand_use, True, empty, empty)
     if not allowed:
         found, take, use = pol.forced_plan(handt, n_players, active, attackers, is_group)
         if found:
-            n_cand = add_plan(n_cand, cap, cand_seal, cand_take, cand_use, np.bool_(False), take, use)
+            n_cand = add_plan(n_cand, cap, cand_seal, cand_take, cand_use, False, take, use)
     n_att = count(attackers)
     if n_att > MAX_ENUMERATED:
         return n_cand
@@ -189,20 +185,19 @@ def attack_candidates(handt, n_players, active, attackers, is_group, allowed, se
             by_payer_take = tuple_setitem(by_payer_take, first, take)
             by_payer_use = tuple_setitem(by_payer_use, first, use)
     if best_waste < (1 << 30):
-        n_cand = add_plan(n_cand, cap, cand_seal, cand_take, cand_use, np.bool_(False), best_take, best_use)
-        n_cand = add_plan(n_cand, cap, cand_seal, cand_take, cand_use, np.bool_(False), low_take, low_use)
+        n_cand = add_plan(n_cand, cap, cand_seal, cand_take, cand_use, False, best_take, best_use)
+        n_cand = add_plan(n_cand, cap, cand_seal, cand_take, cand_use, False, low_take, low_use)
         for j in range(n_elig):
             p = (active + j) % n_players
             if tuple_get(by_payer_waste, p) < (1 << 30):
-                n_cand = add_plan(n_cand, cap, cand_seal, cand_take, cand_use, np.bool_(False),
+                n_cand = add_plan(n_cand, cap, cand_seal, cand_take, cand_use, False,
                                   tuple_get(by_payer_take, p), tuple_get(by_payer_use, p))
     return n_cand
 
 
 @njit(cache=True)
 def add_banish(n_cand, cap, cand_creature, cand_items, creature, items):
-    """Append the banishing (creature, items) (creature 0: stop) unless listed or the list is full
-    (int64 arguments, not literals, as ``add_plan``'s)."""
+    """Append the banishing (creature, items) (creature 0: stop) unless listed or the list is full."""
     if n_cand >= cap:
         return n_cand
     for i in range(n_cand):
@@ -218,7 +213,7 @@ def banish_candidates(hand, display, waste, cap, cand_creature, cand_items, n_ca
     """Append the voluntary banishings worth trying: stop; for each display Creature, highest first,
     the smallest single Item >= it when it exceeds the Creature by at most ``waste``; for the highest
     Creature the hand can pay, the smallest pair and the least-waste set of Items."""
-    n_cand = add_banish(n_cand, cap, cand_creature, cand_items, np.int64(0), ZERO)
+    n_cand = add_banish(n_cand, cap, cand_creature, cand_items, 0, ZERO)
     rest = display
     while rest != ZERO:
         c = highest(rest)
@@ -363,7 +358,7 @@ def decide(deck, hands, masks, counts, n_players, opts, base_id, base_params, n,
         seal, take, use, rng_pol = pol.decide_attack(
             base_id, base_params, rng_pol, handt, n_players, active, display, attackers, is_group, allowed,
             seals_left, n_deck, masks[GONE_CREATURES], masks[GONE_ITEMS])
-        n_cand = add_plan(np.int64(0), cap, cand_seal, cand_take, cand_use, seal, take, use)
+        n_cand = add_plan(0, cap, cand_seal, cand_take, cand_use, seal, take, use)
         n_cand = attack_candidates(handt, n_players, active, attackers, is_group, allowed, seals_left, cap,
                                    cand_seal, cand_take, cand_use, n_cand)
     else:
@@ -374,7 +369,7 @@ def decide(deck, hands, masks, counts, n_players, opts, base_id, base_params, n,
         creature, items, rng_pol = pol.decide_banish(
             base_id, base_params, rng_pol, hand, n_players, decider, display, seals_left,
             np.int64(0) if last else n_deck, masks[GONE_CREATURES], masks[GONE_ITEMS], last)
-        n_cand = add_banish(np.int64(0), cap, cand_creature, cand_items, creature, items)
+        n_cand = add_banish(0, cap, cand_creature, cand_items, creature, items)
         n_cand = banish_candidates(hand, display, waste, cap, cand_creature, cand_items, n_cand)
     for w in range(4):
         masks[RNG_POLICY + w] = rng_pol[w]
@@ -444,12 +439,11 @@ def play_game(deck, hands, masks, counts, seed, index, n_players, opts, base_id,
 @njit(cache=True)
 def play_chunk(seed, start, n_games, n_players, opts, base_id, base_params, n, cap, waste, margin, private,
                win, score, turns, seals_used, end, attacks):
-    """Games start .. start+n_games-1 of the run ``seed`` played by the rollout; fills the outcome arrays
-    (``np.empty``: ``start_game`` writes every entry)."""
-    deck = np.empty(N_CARDS, np.int64)
-    hands = np.empty(MAX_PLAYERS, np.uint64)
-    masks = np.empty(N_MASKS, np.uint64)
-    counts = np.empty(N_COUNTS, np.int64)
+    """Games start .. start+n_games-1 of the run ``seed`` played by the rollout; fills the outcome arrays."""
+    deck = np.zeros(N_CARDS, np.int64)
+    hands = np.zeros(MAX_PLAYERS, np.uint64)
+    masks = np.zeros(N_MASKS, np.uint64)
+    counts = np.zeros(N_COUNTS, np.int64)
     work = new_workspace()
     option = (opts[0], opts[1], opts[2], opts[3])
     for g in range(n_games):
