@@ -1073,6 +1073,15 @@ def play_chunk_threshold(seed, start, n_games, params, win, souls, rounds, damag
                damage_taken, cards_left, end, start_item, weapons_drawn, busts, used, THRESHOLD)
 
 
+@njit(cache=True)
+def play_chunk_at_defaults(seed, start, n_games, policy_id, params, win, souls, rounds, damage_taken, cards_left,
+                           end, start_item, weapons_drawn, busts, used):
+    """``play_chunk`` at the default rule options, compiled in as constants (``DEFAULT_OPTS``): the entry of a
+    user's kernel at those options (``build_play_chunk``; its other options play in its ``play_chunk``)."""
+    play_games(seed, start, n_games, DEFAULT_OPTS, policy_id, params, None, win, souls, rounds, damage_taken,
+               cards_left, end, start_item, weapons_drawn, busts, used, None)
+
+
 #: The per-game scalar columns ``play_chunk`` fills, in its argument order (then the item counts).
 SCALAR_COLUMNS = ("win", "souls", "rounds", "damage_taken", "cards_left", "end", "start_item", "weapons_drawn",
                   "busts")
@@ -1091,8 +1100,12 @@ def run_chunk(seed: int, start: int, n_games: int, opts, policy_id: int, params,
     params = pol.params_tuple(params)
     # None for every policy but the DP: numba prunes its branches, so those runs never compile it
     memo = ofk.memo_for(opts, params) if policy_id == OPTIMAL_FIGHT else None
+    at_defaults = _AT_DEFAULTS.get(play) if opts == DEFAULT_OPTS else None   # a user's kernel at the defaults
     if play is None and policy_id == THRESHOLD and opts == DEFAULT_OPTS:   # compiled for them alone
         play_chunk_threshold(np.uint64(seed), np.int64(start), np.int64(n_games), params, *scalars.values(), used)
+    elif at_defaults is not None:
+        at_defaults(np.uint64(seed), np.int64(start), np.int64(n_games), np.int64(policy_id), params,
+                    *scalars.values(), used)
     else:
         (play or play_chunk)(np.uint64(seed), np.int64(start), np.int64(n_games), opts, np.int64(policy_id), params,
                              memo, *scalars.values(), used)
@@ -1106,7 +1119,11 @@ def run_chunk(seed: int, start: int, n_games: int, opts, policy_id: int, params,
 #: one another: what a kernel for a user's policy must compile anew (every other step function,
 #: ``trait_check``'s ``pol.trait_cancels`` included, is shared with the built-in kernel).
 POLICY_CALLERS = ("pile_cards", "between_fights", "play_dealt", "play_game", "play_games", "play_chunk",
-                  "play_chunk_threshold")
+                  "play_chunk_threshold", "play_chunk_at_defaults")
+
+#: A user's kernel (``build_play_chunk``'s ``play_chunk``) -> its entry at the default rule options, which
+#: ``run_chunk`` takes for them: each compiled on its first use.
+_AT_DEFAULTS: dict = {}
 
 
 @njit(inline="always")
@@ -1150,8 +1167,11 @@ def build_play_chunk(decide_fight, decide_attack, decide_crystal, sees_pile=Fals
     rule code as the built-in kernel: the policy-calling functions (``POLICY_CALLERS``) are recompiled
     over a namespace where ``pol`` names the user's functions; ``sees_pile`` says whether the view's
     ``V_PILE_CARDS`` is filled. Compiled on first call in each process (not cached: numba cannot cache
-    it)."""
+    it); at the default rule options ``run_chunk`` plays its ``play_chunk_at_defaults`` instead, the options
+    compiled in as constants (``_AT_DEFAULTS``; a process that plays both compiles both)."""
     functions = {"decide_fight": decide_fight, "decide_between": decide_fight, "decide_attack": decide_attack,
                  "decide_crystal": decide_crystal,
                  "sees_pile": _sees_pile if sees_pile else _sees_no_pile}
-    return rebuild({**globals(), "ofk": _NO_DP}, POLICY_CALLERS, functions)["play_chunk"]
+    built = rebuild({**globals(), "ofk": _NO_DP}, POLICY_CALLERS, functions)
+    _AT_DEFAULTS[built["play_chunk"]] = built["play_chunk_at_defaults"]
+    return built["play_chunk"]
