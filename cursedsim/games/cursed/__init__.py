@@ -130,7 +130,7 @@ GAME = Game(
     step_module="cursedsim.games.cursed.step",
     report_module="cursedsim.report.cursed",
     # compile_estimate: its cold first simulate on one core (threshold's own kernel), results/benchmarks/compile.json
-    compile_estimate=16.0,
+    compile_estimate=14.0,
     # warm_estimate: `cursedsim compile cursed` from an empty cache, one core (two games at once, load ~2,
     # 2026-12-05: 155 s), 0.81 of it after the compile cut of 2026-12-06 (docs/performance.md, "Compile time:
     # Cursed!?"): the order of `cursedsim compile`'s games

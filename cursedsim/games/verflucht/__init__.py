@@ -92,7 +92,7 @@ GAME = Game(
     step_module="cursedsim.games.verflucht.step",
     report_module="cursedsim.report.verflucht",
     # compile_estimate: its cold first simulate on one core, results/benchmarks/compile.json
-    compile_estimate=13.0,
+    compile_estimate=7.0,
     # warm_estimate: `cursedsim compile verflucht` from an empty cache, one core (two games at once, load ~2,
     # 2026-12-05): the order of `cursedsim compile`'s games
     warm_estimate=24.0,
