@@ -101,74 +101,58 @@ def _lowest_of_word(builder, mask):
     return builder.select(empty, mask.type(-1), zeros)
 
 
-@intrinsic
-def bit(typingctx, v):
-    """The set {v} (``bits.bit``): ``1 << uint64(v)``."""
-    if not isinstance(v, types.Integer):
+def _on_word(result, arg, body):
+    """The typing of a one-argument card-set intrinsic: None (no match) unless ``arg`` is an integer, else
+    its signature and a codegen returning ``body(builder, word)``, ``word`` the argument as a uint64."""
+    if not isinstance(arg, types.Integer):
         return None
 
     def codegen(context, builder, signature, args):
-        return builder.shl(llvm_ir.Constant(llvm_ir.IntType(64), 1), _word(context, builder, args[0], signature.args[0]))
+        return body(builder, _word(context, builder, args[0], signature.args[0]))
 
-    return types.uint64(types.unliteral(v)), codegen
+    return result(types.unliteral(arg)), codegen
+
+
+def _kind_cards_word(builder, item):
+    """``KIND_CARDS << (COPIES * item)`` of a uint64 LLVM value: the card ids of item code ``item``."""
+    return builder.shl(item.type(int(KIND_CARDS)), builder.mul(item, item.type(COPIES)))
+
+
+@intrinsic
+def bit(typingctx, v):
+    """The set {v} (``bits.bit``): ``1 << uint64(v)``."""
+    return _on_word(types.uint64, v, lambda builder, word: builder.shl(word.type(1), word))
 
 
 @intrinsic
 def lowest(typingctx, mask):
     """Smallest member of a set, -1 for the empty set (``bits.lowest``)."""
-    if not isinstance(mask, types.Integer):
-        return None
-
-    def codegen(context, builder, signature, args):
-        return _lowest_of_word(builder, _word(context, builder, args[0], signature.args[0]))
-
-    return types.int64(types.unliteral(mask)), codegen
-
-
-def _kind_cards_word(context, builder, item, ty):
-    """``KIND_CARDS << uint64(COPIES * item)`` as an LLVM value."""
-    shift = builder.mul(_word(context, builder, item, ty), llvm_ir.Constant(llvm_ir.IntType(64), COPIES))
-    return builder.shl(llvm_ir.Constant(llvm_ir.IntType(64), int(KIND_CARDS)), shift)
+    return _on_word(types.int64, mask, _lowest_of_word)
 
 
 @intrinsic
 def kind_bit(typingctx, item):
     """The bit of item code ``item`` in a kind mask."""
-    if not isinstance(item, types.Integer):
-        return None
-
-    def codegen(context, builder, signature, args):
-        shift = builder.mul(_word(context, builder, args[0], signature.args[0]),
-                            llvm_ir.Constant(llvm_ir.IntType(64), COPIES))
-        return builder.shl(llvm_ir.Constant(llvm_ir.IntType(64), 1), shift)
-
-    return types.uint64(types.unliteral(item)), codegen
+    return _on_word(types.uint64, item,
+                    lambda builder, word: builder.shl(word.type(1), builder.mul(word, word.type(COPIES))))
 
 
 @intrinsic
 def kind_cards(typingctx, item):
     """The card ids carrying item code ``item``, as a mask."""
-    if not isinstance(item, types.Integer):
-        return None
+    return _on_word(types.uint64, item, _kind_cards_word)
 
-    def codegen(context, builder, signature, args):
-        return _kind_cards_word(context, builder, args[0], signature.args[0])
 
-    return types.uint64(types.unliteral(item)), codegen
+def _held_kinds_word(builder, word):
+    """Bit 3i of the result set when one of bits 3i, 3i+1, 3i+2 of ``word`` is."""
+    spread = builder.or_(word, builder.or_(builder.lshr(word, word.type(1)), builder.lshr(word, word.type(2))))
+    return builder.and_(spread, word.type(int(KIND_LOW_BITS)))
 
 
 @intrinsic
 def held_kinds(typingctx, items):
     """The kind mask of a card mask: bit 3i set when some card of item code i is in it."""
-    if not isinstance(items, types.Integer):
-        return None
-
-    def codegen(context, builder, signature, args):
-        word = _word(context, builder, args[0], signature.args[0])
-        spread = builder.or_(word, builder.or_(builder.lshr(word, word.type(1)), builder.lshr(word, word.type(2))))
-        return builder.and_(spread, word.type(int(KIND_LOW_BITS)))
-
-    return types.uint64(types.unliteral(items)), codegen
+    return _on_word(types.uint64, items, _held_kinds_word)
 
 
 @intrinsic
@@ -179,7 +163,7 @@ def lowest_of(typingctx, items, item):
 
     def codegen(context, builder, signature, args):
         word = _word(context, builder, args[0], signature.args[0])
-        cards = _kind_cards_word(context, builder, args[1], signature.args[1])
+        cards = _kind_cards_word(builder, _word(context, builder, args[1], signature.args[1]))
         return _lowest_of_word(builder, builder.and_(word, cards))
 
     return types.int64(types.unliteral(items), types.unliteral(item)), codegen
